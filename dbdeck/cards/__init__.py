@@ -1,0 +1,1 @@
+"""The card schema, the card set loader and the ``dbdeck cards`` commands."""

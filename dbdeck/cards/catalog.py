@@ -1,0 +1,403 @@
+"""Loading and checking card files into an immutable card catalog.
+
+``load_catalog`` reads the shipped set and any packs, validates every file
+with the pydantic models and then checks what one file alone cannot show:
+duplicate ids, references to cards that do not exist, incomplete Villain
+decks. Problems are collected, never raised one at a time, so a card author
+sees them all at once, each as ``FILE: card 'ID': field.path: message``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from dbdeck.cards.effects import ActivateCard, CharacterIs, Damage, Summon
+from dbdeck.cards.models import Card, CardFile, Character, Location, SplitCard, Villain
+
+__all__ = [
+    "CardSetError",
+    "Catalog",
+    "Problem",
+    "load_catalog",
+    "pack_dirs_from_env",
+    "shipped_cards_dir",
+]
+
+PACKS_ENV = "DBDECK_PACKS"
+"""Environment variable listing extra pack folders, separated by the OS path
+separator (``:`` on Unix)."""
+
+_FILE_ADAPTER: TypeAdapter[CardFile] = TypeAdapter(CardFile)
+
+_VILLAIN_DECK_TYPES = frozenset({"attack", "minion", "split", "event", "transformation"})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the card set."""
+
+    file: str
+    """The file, as given to the loader."""
+    message: str
+    """What is wrong."""
+    card: str | None = None
+    """The card's id, when the problem belongs to one card."""
+    path: str | None = None
+    """The field path inside the card (or the file), when known."""
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.card is not None:
+            parts.append(f"card {self.card!r}")
+        if self.path:
+            parts.append(self.path)
+        parts.append(self.message)
+        return ": ".join(parts)
+
+
+class CardSetError(Exception):
+    """The card set has problems; ``problems`` lists them all."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = tuple(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every card of a loaded set, by id, in file order. Immutable."""
+
+    cards: Mapping[str, Card]
+    """Cards by id."""
+    files: Mapping[str, str] = field(default_factory=dict)
+    """For each card id, the file it came from."""
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def of_kind(self, kind: str) -> list[Card]:
+        """All cards of one ``kind``, in file order."""
+        return [c for c in self.cards.values() if c.kind == kind]
+
+    def characters(self) -> list[Character]:
+        """Every Character board."""
+        return [c for c in self.cards.values() if isinstance(c, Character)]
+
+    def villains(self) -> list[Villain]:
+        """Every Villain board."""
+        return [c for c in self.cards.values() if isinstance(c, Villain)]
+
+    def locations(self) -> list[Location]:
+        """Every Location."""
+        return [c for c in self.cards.values() if isinstance(c, Location)]
+
+    def equipped_at_start(self, character: Character) -> list[str]:
+        """The starting cards that begin equipped: the Allies, Equipment and
+        Training among the Character's starting cards ("Preparing the
+        Character and Villain Decks")."""
+        return [
+            entry.card
+            for entry in character.starting_cards
+            if self.cards[entry.card].kind in ("ally", "equipment", "training")
+        ]
+
+
+def shipped_cards_dir() -> Path:
+    """The folder of the shipped card set.
+
+    An installed wheel carries it inside the package (``dbdeck/data/cards``);
+    a source checkout or editable install reads the repository's ``cards/``.
+    """
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "data" / "cards"
+    if installed.is_dir():
+        return installed
+    return package.parent / "cards"
+
+
+def pack_dirs_from_env(environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Pack folders named by ``DBDECK_PACKS``."""
+    value = (os.environ if environ is None else environ).get(PACKS_ENV, "")
+    return [Path(p) for p in value.split(os.pathsep) if p.strip()]
+
+
+def load_catalog(
+    packs: Iterable[Path] = (),
+    *,
+    include_shipped: bool = True,
+    include_env_packs: bool = True,
+) -> Catalog:
+    """Load, validate and cross-check the shipped set and packs.
+
+    Raises ``CardSetError`` listing every problem found.
+    """
+    folders: list[Path] = [shipped_cards_dir()] if include_shipped else []
+    folders += list(packs)
+    if include_env_packs:
+        folders += pack_dirs_from_env()
+    problems: list[Problem] = []
+    loaded: list[tuple[str, Card]] = []
+    for path in _card_files(folders, problems):
+        loaded += _load_file(path, problems)
+    cards: dict[str, Card] = {}
+    files: dict[str, str] = {}
+    for file, card in loaded:
+        if card.id in cards:
+            problems.append(
+                Problem(file, f"duplicate id, already defined in {files[card.id]}", card.id, "id")
+            )
+            continue
+        cards[card.id] = card
+        files[card.id] = file
+    problems += check_references(cards, files)
+    if problems:
+        raise CardSetError(problems)
+    return Catalog(MappingProxyType(cards), MappingProxyType(files))
+
+
+def _card_files(folders: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
+    for folder in folders:
+        if not folder.is_dir():
+            problems.append(Problem(str(folder), "not a folder of card files"))
+            continue
+        yield from sorted(folder.rglob("*.json"))
+
+
+def _load_file(path: Path, problems: list[Problem]) -> list[tuple[str, Card]]:
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(name, f"cannot read: {exc.strerror or exc}"))
+        return []
+    try:
+        parsed = _FILE_ADAPTER.validate_json(data)
+    except ValidationError as exc:
+        problems += _explain(name, data, exc)
+        return []
+    return [(name, card) for card in parsed.cards]
+
+
+def _explain(name: str, data: bytes, exc: ValidationError) -> list[Problem]:
+    """Turn a pydantic error into problems naming the card and field."""
+    try:
+        raw = json.loads(data)
+    except UnicodeDecodeError:
+        return [Problem(name, "not UTF-8 text")]
+    except json.JSONDecodeError as err:
+        return [Problem(name, f"invalid JSON at line {err.lineno} column {err.colno}: {err.msg}")]
+    out = []
+    for error in exc.errors():
+        loc = list(error["loc"])
+        card_id = None
+        node: Any = raw
+        if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
+            cards = raw.get("cards") if isinstance(raw, dict) else None
+            if isinstance(cards, list) and loc[1] < len(cards):
+                node = cards[loc[1]]
+                ident = node.get("id") if isinstance(node, dict) else None
+                card_id = ident if isinstance(ident, str) else f"#{loc[1]}"
+            loc = loc[2:]
+        path = _field_path(node, loc)
+        if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            tag = str(error.get("ctx", {}).get("discriminator", "")).strip("'")
+            path = tag if path == "(file)" else f"{path}.{tag}"
+        out.append(Problem(name, _message(error), card_id, path))
+    return out
+
+
+def _field_path(node: Any, loc: list[int | str]) -> str:
+    """The error's location as a dotted path, without pydantic's union tags."""
+    parts: list[str] = []
+    for step in loc:
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        elif isinstance(node, dict) and isinstance(step, str) and not _is_tag(node, step):
+            node = None  # a missing or unknown field: name it, nothing to descend into
+        else:
+            continue  # a union tag pydantic adds to the path
+        parts.append(str(step))
+    return ".".join(parts) or "(file)"
+
+
+def _is_tag(node: dict[str, Any], step: str) -> bool:
+    """Whether ``step`` is the discriminator value pydantic puts in the path."""
+    tags = {node.get(key) for key in ("kind", "type", "op", "when")}
+    return step in tags or any(isinstance(tag, str) and step.startswith(tag) for tag in tags)
+
+
+def _message(error: Any) -> str:
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    if kind == "union_tag_invalid":
+        return (
+            f"unknown {ctx.get('discriminator', 'tag').strip(chr(39))} {ctx.get('tag')!r}; "
+            f"expected one of {ctx.get('expected_tags')}"
+        )
+    if kind == "union_tag_not_found":
+        return f"missing field {ctx.get('discriminator', '').strip(chr(39))}"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "missing field"
+    return str(error["msg"])
+
+
+# --- cross references ---------------------------------------------------------
+
+
+def check_references(cards: Mapping[str, Card], files: Mapping[str, str]) -> list[Problem]:
+    """Problems only the whole set shows: dangling ids, incomplete decks."""
+    checker = _References(cards, files)
+    for card in cards.values():
+        checker.check(card)
+    return checker.problems
+
+
+class _References:
+    """Collects the cross-reference problems of a set of cards."""
+
+    def __init__(self, cards: Mapping[str, Card], files: Mapping[str, str]) -> None:
+        self.cards = cards
+        self.files = files
+        self.problems: list[Problem] = []
+
+    def report(self, owner: Card, path: str, message: str) -> None:
+        self.problems.append(Problem(self.files[owner.id], message, owner.id, path))
+
+    def need(self, owner: Card, path: str, ref: str, *kinds: str) -> Card | None:
+        """Report ``ref`` unless it names a card of one of ``kinds``."""
+        target = self.cards.get(ref)
+        if target is None:
+            self.report(owner, path, f"unknown card {ref!r}")
+        elif kinds and _kind_of(target) not in kinds:
+            expected = " or ".join(kinds)
+            self.report(owner, path, f"{ref!r} is a {_kind_of(target)}, expected {expected}")
+            return None
+        return target
+
+    def check(self, card: Card) -> None:
+        for path, op in _walk_effects(card):
+            if isinstance(op, Summon):
+                self.need(card, f"{path}.card", op.card, "minion")
+            elif isinstance(op, ActivateCard):
+                self.need(card, f"{path}.card", op.card, "attack", "split")
+            elif isinstance(op, Damage) and op.character is not None:
+                self.need(card, f"{path}.character", op.character, "character")
+            elif isinstance(op, CharacterIs):
+                for i, ref in enumerate(op.characters):
+                    self.need(card, f"{path}.characters.{i}", ref, "character")
+        exclusive = getattr(card, "exclusive", None)
+        if exclusive is not None:
+            for i, ref in enumerate(exclusive.characters):
+                self.need(card, f"exclusive.characters.{i}", ref, "character")
+        if isinstance(card, Character):
+            self.check_character(card)
+        elif isinstance(card, Villain):
+            self.check_villain(card)
+        elif card.kind == "villain-card":
+            self.need(card, "villain", card.villain, "villain")
+            if isinstance(card, SplitCard):
+                for i, half in enumerate(card.halves):
+                    self.need(card, f"halves.{i}.enemy", half.enemy, "enemy")
+        elif card.kind != "location" and not card.starting and card.cost is None:
+            self.report(card, "cost", "a market card needs a cost")
+
+    def check_character(self, card: Character) -> None:
+        for i, entry in enumerate(card.starting_cards):
+            path = f"starting_cards.{i}.card"
+            target = self.need(card, path, entry.card, *_MARKET_KINDS)
+            if target is not None and not getattr(target, "starting", False):
+                self.report(card, path, f"{entry.card!r} is not a starting card")
+        for i, ref in enumerate(card.ally_versions):
+            self.need(card, f"ally_versions.{i}", ref, "ally")
+
+    def check_villain(self, card: Villain) -> None:
+        listed: set[str] = set()
+        groups: tuple[tuple[str, list[tuple[str, int | None]], tuple[str, ...]], ...] = (
+            ("deck", [(e.card, e.copies) for e in card.deck], tuple(_VILLAIN_DECK_TYPES)),
+            ("side_decks", [(e.card, e.copies) for e in card.side_decks], ("minion",)),
+            ("reference_cards", [(r, None) for r in card.reference_cards], ()),
+            ("starting_minions", [(r, None) for r in card.starting_minions], ("minion",)),
+            ("enemies", [(r, None) for r in card.enemies], ("enemy",)),
+            ("extreme_cards", [(r, None) for r in card.extreme_cards], ()),
+        )
+        for field_name, refs, kinds in groups:
+            for i, (ref, copies) in enumerate(refs):
+                path = f"{field_name}.{i}"
+                listed.add(ref)
+                target = self.need(card, path, ref, *kinds)
+                if target is None or target.kind != "villain-card":
+                    continue
+                if target.villain != card.id:
+                    self.report(card, path, f"{ref!r} belongs to villain {target.villain!r}")
+                if copies is not None and target.copies != copies:
+                    self.report(
+                        card,
+                        f"{path}.copies",
+                        f"{copies} copies listed but {ref!r} says {target.copies}",
+                    )
+        for other in self.cards.values():
+            if other.kind != "villain-card" or other.villain != card.id:
+                continue
+            if other.id not in listed:
+                self.report(
+                    card,
+                    "deck",
+                    f"villain card {other.id!r} is in none of deck, "
+                    "side_decks, reference_cards, starting_minions, enemies "
+                    "or extreme_cards",
+                )
+            if other.phase is not None and other.phase > card.phases:
+                self.report(
+                    other,
+                    "phase",
+                    f"phase {other.phase} but {card.id!r} has {card.phases} phase(s)",
+                )
+        if len(card.enemies) == 1:
+            self.report(card, "enemies", "a villain of several enemies lists at least two")
+
+
+_MARKET_KINDS = ("ally", "technique", "energy", "equipment", "training")
+
+
+def _kind_of(card: Card) -> str:
+    """The card's kind, or its type for a Villain card (``minion``, ``enemy`` …)."""
+    if card.kind == "villain-card":
+        return card.type
+    return card.kind
+
+
+def _walk_effects(card: BaseModel) -> Iterator[tuple[str, BaseModel]]:
+    """Every effect operation and condition inside a card, with its path."""
+    yield from _walk(card, "")
+
+
+def _walk(node: Any, path: str) -> Iterator[tuple[str, BaseModel]]:
+    if isinstance(node, BaseModel):
+        if path and (hasattr(node, "op") or hasattr(node, "when")):
+            yield path, node
+        for name in type(node).model_fields:
+            yield from _walk(getattr(node, name), f"{path}.{name}" if path else name)
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _walk(item, f"{path}.{i}")
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _walk(value, f"{path}.{key}")

@@ -1,0 +1,97 @@
+"""The ``dbdeck`` command line.
+
+Sub-commands import what they need when they run, so a quick command such as
+``dbdeck cards validate`` never pays for loading the Textual interface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from dbdeck import __version__
+
+_KINDS = (
+    "character",
+    "ally",
+    "technique",
+    "energy",
+    "equipment",
+    "training",
+    "concentrated-energy",
+    "capsule",
+    "villain",
+    "villain-card",
+    "location",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="dbdeck",
+        description="A terminal tabletop client for the Dragon Ball: Deckbuilding Game.",
+    )
+    parser.add_argument("--version", action="version", version=f"dbdeck {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    cards = commands.add_parser("cards", help="validate, list and show the card set")
+    card_commands = cards.add_subparsers(dest="cards_command", metavar="CARDS_COMMAND")
+    card_commands.required = True
+
+    def with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sub.add_argument(
+            "--pack",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="a folder of extra card files (repeatable; DBDECK_PACKS adds more)",
+        )
+        return sub
+
+    with_packs(card_commands.add_parser("validate", help="check the card set and any packs"))
+    listing = with_packs(card_commands.add_parser("list", help="list the cards"))
+    listing.add_argument("--kind", choices=_KINDS, help="only cards of this kind")
+    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    show = with_packs(card_commands.add_parser("show", help="show one card"))
+    show.add_argument("card_id", metavar="ID", help="the card's id")
+    schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
+    schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``dbdeck cards list | head``): nothing to report.
+        sys.stderr.close()
+        return 0
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command == "cards":
+        from dbdeck.cards import commands
+
+        if args.cards_command == "validate":
+            return commands.cmd_validate(args.pack)
+        if args.cards_command == "list":
+            return commands.cmd_list(args.pack, args.kind, args.json)
+        if args.cards_command == "show":
+            return commands.cmd_show(args.pack, args.card_id)
+        if args.cards_command == "schema":
+            return commands.cmd_schema(args.output)
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Shared fixtures: the shipped catalog (loaded once) and helpers for packs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dbdeck.cards.catalog import Catalog, load_catalog
+
+
+@pytest.fixture(autouse=True)
+def _no_env_packs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's own DBDECK_PACKS must not change what the tests see."""
+    monkeypatch.delenv("DBDECK_PACKS", raising=False)
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    """The shipped card set, loaded and checked once per test session."""
+    return load_catalog(include_env_packs=False)
+
+
+@pytest.fixture
+def write_pack(tmp_path: Path) -> Callable[..., Path]:
+    """Write card files into a fresh pack folder and return the folder.
+
+    Call it with ``name=cards`` pairs, where ``cards`` is a list of card
+    dicts (written as ``{"cards": [...]}``) or a raw string written as is.
+    """
+
+    def write(**files: list[dict[str, Any]] | str) -> Path:
+        pack = tmp_path / "pack"
+        pack.mkdir(exist_ok=True)
+        for name, content in files.items():
+            text = content if isinstance(content, str) else json.dumps({"cards": content}, indent=1)
+            (pack / f"{name}.json").write_text(text, encoding="utf-8")
+        return pack
+
+    return write
