@@ -34,7 +34,9 @@ def test_unknown_operation_names_file_card_and_field(write_pack: Callable[..., P
     ally = ALLY | {"exhaust_effects": [{"op": "teleport", "count": 1}]}
     pack = write_pack(allies=[ally])
     [line] = problems_of(pack)
-    assert line.startswith(f"{pack / 'allies.json'}: card 'test-bulma-ally': exhaust_effects.0.op: ")
+    assert line.startswith(
+        f"{pack / 'allies.json'}: card 'test-bulma-ally': exhaust_effects.0.op: "
+    )
     assert "unknown op 'teleport'" in line
     assert "'draw'" in line  # the message lists what is allowed
 
@@ -84,10 +86,18 @@ def test_every_problem_of_a_file_is_reported(write_pack: Callable[..., Path]) ->
 
 
 def test_duplicate_id_names_both_files(write_pack: Callable[..., Path]) -> None:
-    pack = write_pack(techniques=[{
-        "kind": "technique", "id": "sokidan", "name": "Fan Sokidan", "cost": 2,
-        "technique_type": "physical", "damage": 1,
-    }])
+    pack = write_pack(
+        techniques=[
+            {
+                "kind": "technique",
+                "id": "sokidan",
+                "name": "Fan Sokidan",
+                "cost": 2,
+                "technique_type": "physical",
+                "damage": 1,
+            }
+        ]
+    )
     [line] = problems_of(pack, shipped=True)
     assert line.startswith(f"{pack / 'techniques.json'}: card 'sokidan': id: duplicate id")
     assert "techniques.json" in line.split("already defined in", 1)[1]
@@ -103,8 +113,14 @@ def test_dangling_reference(write_pack: Callable[..., Path]) -> None:
 
 def test_reference_to_wrong_kind(write_pack: Callable[..., Path]) -> None:
     character = {
-        "kind": "character", "id": "test-hero", "name": "Test Hero", "race": "human",
-        "level": 0, "max_health": 10, "dragon_ball_cost": 4, "cost_modifiers": {},
+        "kind": "character",
+        "id": "test-hero",
+        "name": "Test Hero",
+        "race": "human",
+        "level": 0,
+        "max_health": 10,
+        "dragon_ball_cost": 4,
+        "cost_modifiers": {},
         "starting_cards": [{"card": "freezer", "copies": 1}],
     }
     [line] = problems_of(write_pack(heroes=[character]), shipped=True)
@@ -122,8 +138,13 @@ def test_broken_json_gives_line_and_column(write_pack: Callable[..., Path]) -> N
 
 def test_villain_deck_must_list_its_cards(write_pack: Callable[..., Path]) -> None:
     attack = {
-        "kind": "villain-card", "type": "attack", "id": "freezer-fan-beam", "name": "Fan Beam",
-        "villain": "freezer", "attack_type": "physical", "damage": 2,
+        "kind": "villain-card",
+        "type": "attack",
+        "id": "freezer-fan-beam",
+        "name": "Fan Beam",
+        "villain": "freezer",
+        "attack_type": "physical",
+        "damage": 2,
     }
     [line] = problems_of(write_pack(extra=[attack]), shipped=True)
     assert line.endswith(
@@ -147,7 +168,8 @@ def test_cli_validate_exit_codes(
 
 
 def test_env_packs_are_loaded(
-    write_pack: Callable[..., Path], monkeypatch: pytest.MonkeyPatch,
+    write_pack: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     pack = write_pack(allies=[ALLY])

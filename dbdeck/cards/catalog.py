@@ -9,6 +9,7 @@ sees them all at once, each as ``FILE: card 'ID': field.path: message``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -19,8 +20,16 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from dbdeck.cards.effects import ActivateCard, CharacterIs, Damage, Summon
-from dbdeck.cards.models import Card, CardFile, Character, Location, SplitCard, Villain
+from dbdeck.cards.effects import ActivateCard, CharacterIs, Damage, Summon, TakeDragonBall
+from dbdeck.cards.models import (
+    Card,
+    CardFile,
+    Character,
+    Location,
+    SplitCard,
+    Villain,
+    VillainCard,
+)
 
 __all__ = [
     "CardSetError",
@@ -35,7 +44,12 @@ PACKS_ENV = "DBDECK_PACKS"
 """Environment variable listing extra pack folders, separated by the OS path
 separator (``:`` on Unix)."""
 
-_FILE_ADAPTER: TypeAdapter[CardFile] = TypeAdapter(CardFile)
+
+@functools.cache
+def _file_adapter() -> TypeAdapter[CardFile]:
+    """The validator of card files, built on first use."""
+    return TypeAdapter(CardFile)
+
 
 _VILLAIN_DECK_TYPES = frozenset({"attack", "minion", "split", "event", "transformation"})
 
@@ -185,7 +199,7 @@ def _load_file(path: Path, problems: list[Problem]) -> list[tuple[str, Card]]:
         problems.append(Problem(name, f"cannot read: {exc.strerror or exc}"))
         return []
     try:
-        parsed = _FILE_ADAPTER.validate_json(data)
+        parsed = _file_adapter().validate_json(data)
     except ValidationError as exc:
         problems += _explain(name, data, exc)
         return []
@@ -307,17 +321,37 @@ class _References:
         if exclusive is not None:
             for i, ref in enumerate(exclusive.characters):
                 self.need(card, f"exclusive.characters.{i}", ref, "character")
+        if "search" in getattr(card, "keywords", ()):
+            self.check_search(card)
         if isinstance(card, Character):
             self.check_character(card)
         elif isinstance(card, Villain):
             self.check_villain(card)
         elif card.kind == "villain-card":
-            self.need(card, "villain", card.villain, "villain")
-            if isinstance(card, SplitCard):
-                for i, half in enumerate(card.halves):
-                    self.need(card, f"halves.{i}.enemy", half.enemy, "enemy")
+            self.check_villain_card(card)
         elif card.kind != "location" and not card.starting and card.cost is None:
             self.report(card, "cost", "a market card needs a cost")
+
+    def check_search(self, card: Card) -> None:
+        """The Search keyword takes the ball by itself; an effect repeating it
+        would take two."""
+        for path, op in _walk_effects(card):
+            if isinstance(op, TakeDragonBall) and not path.startswith("destroy_effects"):
+                self.report(
+                    card,
+                    path,
+                    "the Search keyword already takes an unclaimed "
+                    "Dragon Ball; remove this operation or the keyword",
+                )
+
+    def check_villain_card(self, card: VillainCard) -> None:
+        villain = self.need(card, "villain", card.villain, "villain")
+        for i, enemy in enumerate(card.acts):
+            if isinstance(villain, Villain) and enemy not in villain.enemies:
+                self.report(card, f"acts.{i}", f"{enemy!r} is not an enemy of {villain.id!r}")
+        if isinstance(card, SplitCard):
+            for i, half in enumerate(card.halves):
+                self.need(card, f"halves.{i}.enemy", half.enemy, "enemy")
 
     def check_character(self, card: Character) -> None:
         for i, entry in enumerate(card.starting_cards):
@@ -386,18 +420,22 @@ def _kind_of(card: Card) -> str:
 
 def _walk_effects(card: BaseModel) -> Iterator[tuple[str, BaseModel]]:
     """Every effect operation and condition inside a card, with its path."""
-    yield from _walk(card, "")
+    return _walk(card, "")
 
 
-def _walk(node: Any, path: str) -> Iterator[tuple[str, BaseModel]]:
-    if isinstance(node, BaseModel):
-        if path and (hasattr(node, "op") or hasattr(node, "when")):
-            yield path, node
-        for name in type(node).model_fields:
-            yield from _walk(getattr(node, name), f"{path}.{name}" if path else name)
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _walk(item, f"{path}.{i}")
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _walk(value, f"{path}.{key}")
+def _walk(node: BaseModel, path: str) -> Iterator[tuple[str, BaseModel]]:
+    # Reads __dict__ directly: this runs over every field of every card on each
+    # load, and skipping scalars early keeps the whole check to a few ms.
+    for name, value in node.__dict__.items():
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    where = f"{path}{name}.{i}"
+                    if "op" in item.__dict__ or "when" in item.__dict__:
+                        yield where, item
+                    yield from _walk(item, where + ".")
+        elif isinstance(value, BaseModel):
+            where = f"{path}{name}"
+            if "op" in value.__dict__ or "when" in value.__dict__:
+                yield where, value
+            yield from _walk(value, where + ".")

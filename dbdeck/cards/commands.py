@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog
-from dbdeck.cards.models import MARKET_OF_KIND, Card, CardFile
+from dbdeck.cards.models import MARKET_OF_KIND, Card
 
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
 
@@ -94,8 +94,9 @@ def cmd_list(packs: Sequence[Path], kind: str | None, as_json: bool) -> int:
         table.add_column(column, overflow="fold")
     for row in rows:
         details = ", ".join(
-            f"{k} {v}" for k, v in row.items() if k not in ("id", "name", "kind", "copies")
-            and v not in (None, False)
+            f"{k} {v}"
+            for k, v in row.items()
+            if k not in ("id", "name", "kind", "copies") and v is not None and v is not False
         )
         table.add_row(row["id"], row["name"], row["kind"], str(row["copies"]), details)
     Console().print(table)
@@ -122,9 +123,9 @@ def cmd_show(packs: Sequence[Path], card_id: str) -> int:
 
 def cmd_schema(output: Path | None) -> int:
     """Write the JSON Schema of card files to a file or standard output."""
-    schema = CardFile.model_json_schema(by_alias=True)
-    schema["title"] = "dbdeck card file"
-    text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    from dbdeck.cards.schema import card_file_schema
+
+    text = json.dumps(card_file_schema(), indent=2, ensure_ascii=False) + "\n"
     if output is None:
         sys.stdout.write(text)
         return 0

@@ -31,6 +31,7 @@ _TARGETS: dict[str, str] = {
     "enemy-with-most-dragon-balls": "the enemy with the most Dragon Balls",
     "character-with-most-dragon-balls": "the Character with the most Dragon Balls",
     "enemy-with-least-health": "the enemy with the least Remaining Health",
+    "chosen-enemy-with-dragon-balls": "an enemy of your choice that has Dragon Balls",
     "aggro-holder": "whoever holds the Aggro token",
     "attacker": "the attacker",
     "named-character": "the named Character",
@@ -96,7 +97,8 @@ def _amount(value: int | str) -> str:
 
 def _roll(op: fx.Roll) -> str:
     rows = "; ".join(
-        f"{r.low}" + (f"-{r.high}" if r.high != r.low else "") + f": {r.text}" for r in op.rows
+        f"{r.low}" + (f"-{r.high}" if r.high != r.low else "") + f": {r.text.rstrip('.')}"
+        for r in op.rows
     )
     return f"roll {op.dice.upper()}: {rows}"
 
@@ -205,6 +207,9 @@ _CONDITIONS: dict[type[Any], Callable[[Any], str]] = {
     ),
     fx.LevelAtLeast: lambda c: f"your Level is {c.level} or more",
     fx.HasInPlay: lambda c: f"you have {_cards(c.count, c.card_kind)} in play",
+    fx.UnclaimedDragonBalls: lambda c: (
+        f"at least {c.at_least} Dragon Ball{'s are' if c.at_least > 1 else ' is'} unclaimed"
+    ),
     fx.AlliedEnemyAlive: lambda c: f"{c.enemy} is in play",
 }
 

@@ -100,6 +100,7 @@ Target = Literal[
     "enemy-with-most-dragon-balls",
     "character-with-most-dragon-balls",
     "enemy-with-least-health",
+    "chosen-enemy-with-dragon-balls",
     "aggro-holder",
     "attacker",
     "named-character",
@@ -125,6 +126,8 @@ Target = Literal[
 * ``enemy-with-most-dragon-balls`` / ``character-with-most-dragon-balls``:
   ties are decided by the players;
 * ``enemy-with-least-health``: the enemy with the least Remaining Health;
+* ``chosen-enemy-with-dragon-balls``: one enemy that controls Dragon Balls,
+  chosen by the acting side;
 * ``aggro-holder``: whoever holds Broly's Aggro token;
 * ``attacker``: whoever made the attack that triggered the effect;
 * ``named-character``: the Character named in the operation's ``character``
@@ -165,7 +168,9 @@ Counter = Literal[
 class _Op(BaseModel):
     """Common configuration: unknown fields are an error, values are frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # The schema is built once, on first use, for the whole card union: building
+    # it class by class at import would cost several hundred milliseconds.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Damage(_Op):
@@ -354,9 +359,11 @@ class HandSizeBonus(_Op):
 
 
 class TakeDragonBall(_Op):
-    """The target takes control of unclaimed Dragon Balls (the Search keyword).
-    With ``steal_if_none``, when none is unclaimed it steals one instead from
-    the enemy with most Dragon Balls (Freezer's Army)."""
+    """The target takes control of unclaimed Dragon Balls: as many as are
+    unclaimed, up to ``count``. With ``steal_if_none``, when none is unclaimed
+    it steals one instead from the enemy with most Dragon Balls (Freezer's
+    Army). The Search keyword does this by itself; cards with Search do not
+    repeat it in their effects."""
 
     op: Literal["take-dragon-ball"]
     count: int = Field(default=1, ge=1)
@@ -629,6 +636,14 @@ class HasInPlay(_Op):
     """How many at least."""
 
 
+class UnclaimedDragonBalls(_Op):
+    """At least this many Dragon Balls are unclaimed."""
+
+    when: Literal["unclaimed-dragon-balls"]
+    at_least: int = Field(default=1, ge=1)
+    """Minimum number of unclaimed balls."""
+
+
 class AlliedEnemyAlive(_Op):
     """The named enemy of a two-enemy Villain is still in play."""
 
@@ -646,6 +661,7 @@ Condition = Annotated[
     | CharacterIs
     | LevelAtLeast
     | HasInPlay
+    | UnclaimedDragonBalls
     | AlliedEnemyAlive,
     Field(discriminator="when"),
 ]
@@ -690,9 +706,6 @@ Effect = Annotated[
 
 EffectList = list[Effect]
 """A list of operations applied in order."""
-
-for _model in (Roll, RollRow, If, Option, ChooseOne):
-    _model.model_rebuild()
 
 OPERATIONS: tuple[str, ...] = tuple(
     get_args(model.model_fields["op"].annotation)[0] for model in get_args(get_args(Effect)[0])

@@ -52,7 +52,9 @@ class _Model(BaseModel):
     """Common configuration: unknown fields are errors, models are frozen and
     each field's docstring becomes its description in the JSON Schema."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # The schema is built once, on first use, for the whole card union: building
+    # it class by class at import would cost several hundred milliseconds.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class _Card(_Model):
@@ -397,6 +399,10 @@ class _VillainCard(_Card):
     """The Villain phase it belongs to, if the Villain has phases."""
     copies: int = Field(default=1, ge=1)
     """Copies in the deck."""
+    acts: list[CardId] = []
+    """For Villains of several enemies: the enemy cards that use this card, in
+    the order they act (Nappa before Vegeta). Empty: the Villain as a whole.
+    Split cards name the enemy of each half instead."""
 
 
 class Avoid(_Model):
