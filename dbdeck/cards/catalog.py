@@ -317,11 +317,11 @@ class _References:
             elif isinstance(op, CharacterIs):
                 for i, ref in enumerate(op.characters):
                     self.need(card, f"{path}.characters.{i}", ref, "character")
-        exclusive = getattr(card, "exclusive", None)
+        exclusive = card.__dict__.get("exclusive")
         if exclusive is not None:
             for i, ref in enumerate(exclusive.characters):
                 self.need(card, f"exclusive.characters.{i}", ref, "character")
-        if "search" in getattr(card, "keywords", ()):
+        if "search" in card.__dict__.get("keywords", ()):
             self.check_search(card)
         if isinstance(card, Character):
             self.check_character(card)

@@ -169,7 +169,7 @@ class _MarketCard(_Card):
     """Copies in the market deck (starting cards: copies in the box)."""
     starting: bool = False
     """A starting card (common or a Character's own), not in any market."""
-    exclusive: Exclusivity = Exclusivity()
+    exclusive: Exclusivity = Field(default_factory=Exclusivity)
     """Race or Character exclusivity."""
 
 
@@ -351,7 +351,9 @@ class Villain(_Card):
     """Maximum Health by difficulty (for two-enemy Villains, see ``enemies``)."""
     armor: ByDifficulty
     """Armor by difficulty."""
-    damage_reduction: ByDifficulty = ByDifficulty(easy=0, medium=0, hard=0)
+    damage_reduction: ByDifficulty = Field(
+        default_factory=lambda: ByDifficulty(easy=0, medium=0, hard=0)
+    )
     """Damage Reduction by difficulty."""
     setup: str
     """Setup steps in words."""
