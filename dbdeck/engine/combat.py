@@ -1,0 +1,448 @@
+"""Attacks and damage: targets, Armor and Damage Reduction, Guardians,
+Block and Power Clash, defeat and elimination, Dragon Balls changing hands,
+and the end of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import rules
+from dbdeck.engine.rules import damage_of, max_health, side_of
+from dbdeck.engine.state import VILLAIN
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["TASKS", "check_end", "hit"]
+
+STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
+"""The six faces of a Steal die ("Attempt a Steal")."""
+
+
+# --- who can be attacked -----------------------------------------------------------
+
+
+def enemies_of(g: Game, side: str, *, attack: bool = True) -> list[str]:
+    """Enemies in play of one side, as holder keys."""
+    s = g.state
+    if side == "players":
+        if not s.villain.arrived:
+            return []
+        keys = [
+            f"e:{e}" for e in g.card(s.villain_id).enemies if e not in s.villain.defeated_enemies
+        ] or [VILLAIN]
+        return keys + [f"m:{u.uid}" for u in s.villain.minions]
+    keys = []
+    for ch in s.characters:
+        if ch.in_play():
+            keys.append(f"c:{ch.id}")
+            keys += [f"a:{u.uid}" for u in ch.allies]
+    return keys
+
+
+def friends_of(g: Game, side: str) -> list[str]:
+    """The side's own Characters and Allies in play (for heals)."""
+    if side == "players":
+        return enemies_of(g, "villain")
+    return [VILLAIN, *(f"m:{u.uid}" for u in g.state.villain.minions)]
+
+
+def guardian_for(g: Game, key: str) -> str:
+    """Guardian Minions take what is aimed at the Villain ("Guardian")."""
+    if key != VILLAIN and not key.startswith("e:"):
+        return key
+    for unit in g.state.villain.minions:
+        if "guardian" in g.card(unit.uid).keywords:
+            return f"m:{unit.uid}"
+    return key
+
+
+def alive(g: Game, key: str) -> bool:
+    """Whether the holder key still names something in play."""
+    s = g.state
+    if key.startswith("c:"):
+        return s.character(key[2:]).in_play()
+    if key.startswith("a:"):
+        try:
+            g.ally(int(key[2:]))
+        except KeyError:
+            return False
+        return True
+    if key.startswith("m:"):
+        return any(u.uid == int(key[2:]) for u in s.villain.minions)
+    if key.startswith("e:"):
+        return key[2:] not in s.villain.defeated_enemies
+    return key == VILLAIN and not s.winner
+
+
+# --- damage ----------------------------------------------------------------------------
+
+
+def reduce(g: Game, target: str, amount: int, kind: str) -> int:
+    """Damage left after Armor and Damage Reduction ("Types of Damage")."""
+    if kind == "unavoidable":
+        return amount
+    reduction = rules.damage_reduction(g, target)
+    if kind == "basic":
+        reduction += rules.armor(g, target)
+    return max(0, amount - reduction)
+
+
+def hit(
+    g: Game,
+    source: str,
+    target: str,
+    amount: int,
+    kind: str = "basic",
+    *,
+    is_attack: bool = True,
+    cost: bool = False,
+    technique: bool = False,
+) -> int:
+    """Inflict damage; returns the damage actually dealt (excess is lost).
+
+    ``cost``: damage a Character suffers paying a cost (it ignores Armor and,
+    if it defeats them, their Dragon Balls become unclaimed).
+    """
+    if not alive(g, target):
+        return 0
+    if cost:
+        kind = "unavoidable"
+    dealt = reduce(g, target, amount, kind)
+    left = max_health(g, target) - damage_of(g, target)
+    dealt = min(dealt, max(0, left))
+    _add_damage(g, target, dealt)
+    word = "" if kind == "basic" else f" {kind.upper()}"
+    g.log(
+        "damage",
+        f"{g.name(source)} deals {dealt}{word} damage to {g.name(target)}"
+        + (f" ({amount} before Armor)" if dealt != amount else "")
+        + ".",
+        source=source,
+        target=target,
+        amount=dealt,
+        printed=amount,
+        kind=kind,
+    )
+    if is_attack and side_of(source) == "players" and side_of(target) == "villain":
+        g.hooks.on_attacked(g, source, target, dealt, technique)
+    if damage_of(g, target) >= max_health(g, target):
+        kill(g, target, killer=None if cost else source)
+    return dealt
+
+
+def _add_damage(g: Game, key: str, amount: int) -> None:
+    s = g.state
+    if key.startswith("c:"):
+        s.character(key[2:]).damage += amount
+    elif key.startswith("a:"):
+        g.ally(int(key[2:]))[1].damage += amount
+    elif key.startswith("m:"):
+        g.minion(int(key[2:])).damage += amount
+    elif key.startswith("e:"):
+        s.villain.enemy_damage[key[2:]] = s.villain.enemy_damage.get(key[2:], 0) + amount
+    else:
+        s.villain.damage += amount
+
+
+def heal(g: Game, key: str, amount: int | str, *, repair: bool = False) -> int:
+    """Remove damage. Androids cannot heal but can repair; only Androids
+    repair; Animals heal one point more ("Races")."""
+    race = rules.race_of(g, key)
+    if key.startswith("c:") or key.startswith("a:"):
+        if repair != (race == "android"):
+            return 0
+    current = damage_of(g, key)
+    if amount == "all":
+        amount = current
+    amount = int(amount)
+    if race == "animal" and not repair and amount > 0:
+        amount += 1
+    healed = min(current, amount)
+    _add_damage(g, key, -healed)
+    if healed:
+        word = "repairs" if repair else "heals"
+        g.log("heal", f"{g.name(key)} {word} {healed}.", target=key, amount=healed)
+    return healed
+
+
+def kill(g: Game, key: str, killer: str | None) -> None:
+    """Defeat a Character, eliminate an Ally or Minion, or defeat the Villain."""
+    s = g.state
+    gets = killer if killer is not None else ""
+    if gets.startswith("e:"):
+        gets = VILLAIN
+    if key.startswith("c:"):
+        ch = s.character(key[2:])
+        ch.defeated = True
+        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+        keys = {key, *(f"a:{u.uid}" for u in ch.allies)}
+        _move_balls(g, keys, gets)
+        for unit in ch.units():
+            s.box.append(unit.uid)
+        ch.allies, ch.equipment, ch.training = [], [], []
+        for prepared in ch.time_track:
+            if prepared is not None:
+                ch.discard += [prepared.uid, *prepared.boosters]
+        ch.time_track = [None] * 4
+        if not s.winner:
+            g.push({"t": "death", "character": ch.id})
+    elif key.startswith("a:"):
+        ch, unit = g.ally(int(key[2:]))
+        ch.allies.remove(unit)
+        s.box.append(unit.uid)
+        s.eliminated.append(unit.uid)
+        g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+        _move_balls(g, {key}, gets)
+    elif key.startswith("m:"):
+        unit = g.minion(int(key[2:]))
+        s.villain.minions.remove(unit)
+        card_id = s.card_ids[unit.uid]
+        if card_id in s.villain.side_decks:
+            s.villain.side_decks[card_id].append(unit.uid)
+        else:
+            s.box.append(unit.uid)
+        g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+        _move_balls(g, {key}, gets)
+        if killer and killer.startswith("c:") and rules.race_of(g, killer) == "demon":
+            heal(g, killer, 1)
+        g.hooks.on_minion_eliminated(g, card_id)
+    elif key.startswith("e:"):
+        s.villain.defeated_enemies.append(key[2:])
+        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+        _move_balls(g, {key}, gets)
+        g.hooks.on_enemy_defeated(g, key[2:])
+    else:
+        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+        _move_balls(g, {key}, gets)
+        end(g, "players", f"{g.name(VILLAIN)} is defeated.")
+
+
+def _move_balls(g: Game, keys: set[str], to: str) -> None:
+    s = g.state
+    moved = 0
+    for i, holder in enumerate(s.balls):
+        if holder in keys:
+            s.balls[i] = to
+            moved += 1
+    if moved:
+        where = g.name(to) if to else "unclaimed"
+        g.log("balls", f"{moved} Dragon Ball(s) pass to {where}.", to=to, count=moved)
+
+
+def give_balls(g: Game, source: str, target: str, count: int = 1) -> int:
+    """Move up to ``count`` balls from ``source`` (``""`` = unclaimed) to ``target``."""
+    s = g.state
+    moved = 0
+    for i, holder in enumerate(s.balls):
+        if moved < count and holder == source:
+            s.balls[i] = target
+            moved += 1
+    return moved
+
+
+def balls_of(g: Game, key: str) -> int:
+    """Dragon Balls one holder controls."""
+    return sum(1 for holder in g.state.balls if holder == key)
+
+
+def side_balls(g: Game, side: str) -> int:
+    """Dragon Balls one side controls."""
+    return sum(1 for holder in g.state.balls if holder and side_of(holder) == side)
+
+
+# --- tasks ------------------------------------------------------------------------------
+
+
+def _damage_task(g: Game, task: dict[str, Any]) -> None:
+    """An attack's damage reaching one target, with Block offered first."""
+    target = task["target"]
+    if not alive(g, target):
+        return
+    amount = task["amount"]
+    if task.get("block", True) and task.get("attack") == "physical" and target.startswith("c:"):
+        if "choice" not in task:
+            cost = 3 if task["source"] in (VILLAIN,) or task["source"].startswith("e:") else 2
+            payment = _payment(g, target[2:], cost)
+            block = next(
+                (
+                    u
+                    for u in g.state.character(target[2:]).training
+                    if g.card(u.uid).__dict__.get("rule") == "block"
+                ),
+                None,
+            )
+            if block is not None and payment is not None and amount > 0:
+                g.ask(
+                    task,
+                    "block",
+                    target[2:],
+                    f"Block {amount} damage from {g.name(task['source'])}? "
+                    f"Costs {cost} Energy (1D3 less damage).",
+                    [
+                        {"label": "Take the hit", "value": 0},
+                        {"label": f"Block (pay {cost} Energy)", "value": 1},
+                    ],
+                )
+                return
+        elif task["choice"] == 1:
+            ch = g.state.character(target[2:])
+            cost = 3 if task["source"] == VILLAIN or task["source"].startswith("e:") else 2
+            payment = _payment(g, ch.id, cost) or []
+            for uid in payment:
+                ch.hand.remove(uid)
+                ch.discard.append(uid)
+            roll = g.rng.randint(1, 6)
+            blocked = (roll + 1) // 2
+            amount = max(0, amount - blocked)
+            g.log(
+                "roll",
+                f"{g.name(target)} blocks: 1D3 rolls {blocked} (die {roll}).",
+                dice=[roll],
+                result=blocked,
+            )
+    hit(
+        g,
+        task["source"],
+        target,
+        amount,
+        task.get("kind", "basic"),
+        is_attack=task.get("is_attack", True),
+        cost=task.get("cost", False),
+        technique=task.get("technique", False),
+    )
+
+
+def _payment(g: Game, character: str, cost: int) -> list[int] | None:
+    """Energy cards from hand that pay ``cost`` outside one's turn: the fewest
+    cards, then the least overpaid (rules note N15)."""
+    ch = g.state.character(character)
+    energy = sorted(
+        (u for u in ch.hand if g.card(u).kind in ("energy", "concentrated-energy")),
+        key=lambda u: -g.energy_value(u),
+    )
+    chosen: list[int] = []
+    total = 0
+    for uid in energy:
+        if total >= cost:
+            break
+        chosen.append(uid)
+        total += g.energy_value(uid)
+    return chosen if total >= cost else None
+
+
+def _death_task(g: Game, task: dict[str, Any]) -> None:
+    """The Villain's death effect after a Character is defeated."""
+    g.hooks.death_effect(g, task["character"])
+
+
+def _minion_task(g: Game, task: dict[str, Any]) -> None:
+    """A Minion activates: Search, then its effect; then it is exhausted."""
+    uid = task["uid"]
+    if not any(u.uid == uid for u in g.state.villain.minions):
+        return
+    unit = g.minion(uid)
+    unit.exhausted = True
+    card = g.card(uid)
+    g.log("activate", f"{card.name} activates.", card=card.id)
+    if "search" in card.keywords:
+        if give_balls(g, "", f"m:{uid}"):
+            g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
+    if card.effects:
+        g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
+
+
+def _steal_task(g: Game, task: dict[str, Any]) -> None:
+    """Roll the Steal dice and resolve them ("Attempt a Steal")."""
+    ch = g.state.character(task["character"])
+    faces = [STEAL_FACES[g.rng.randint(0, 5)] for _ in range(task["dice"])]
+    stolen = sum("ball" in f for f in faces)
+    hurt = sum("damage" in f for f in faces)
+    g.log(
+        "roll",
+        f"{g.name('c:' + ch.id)} rolls {task['dice']} Steal dice: " + ", ".join(faces) + ".",
+        dice=faces,
+    )
+    key = f"c:{ch.id}"
+    took = 0
+    for _ in range(stolen):
+        holders = (
+            [VILLAIN]
+            + [f"m:{u.uid}" for u in g.state.villain.minions]
+            + [f"e:{e}" for e in g.card(g.state.villain_id).enemies]
+        )
+        source = next((h for h in holders if balls_of(g, h)), None)
+        if source is None:
+            break
+        took += give_balls(g, source, key)
+    if took:
+        g.log("balls", f"{g.name(key)} steals {took} Dragon Ball(s).", to=key, count=took)
+    if hurt:
+        hit(g, VILLAIN, key, hurt, "unavoidable", is_attack=False)
+
+
+# --- the end of the game ------------------------------------------------------------------
+
+
+def end(g: Game, winner: str, reason: str) -> None:
+    """End the game."""
+    s = g.state
+    if s.winner:
+        return
+    s.winner = winner
+    s.reason = reason
+    s.stack.clear()
+    s.pending = None
+    g.log(
+        "game-over",
+        f"{'The Characters' if winner == 'players' else g.name(VILLAIN)} win: {reason}",
+        winner=winner,
+    )
+
+
+def check_end(g: Game) -> None:
+    """Check every victory condition after each step of the rules."""
+    s = g.state
+    if s.winner:
+        return
+    board = g.card(s.villain_id)
+    conditions = {v.condition for v in board.victory}
+    if all(c.defeated for c in s.characters):
+        end(g, "villain", "all the Characters are defeated.")
+        return
+    if (
+        not any(c.in_play() for c in s.characters)
+        and any(c.room_tokens >= 0 for c in s.characters)
+        and any(c.defeated for c in s.characters)
+    ):
+        end(g, "villain", "every Character outside the Room of Spirit and Time is defeated.")
+        return
+    if "ally-market-empty" in conditions:
+        allies = s.markets.get("allies")
+        if allies is not None and not allies.deck and not allies.row:
+            end(g, "villain", "the Ally Market is empty.")
+            return
+    if "controls-all-dragon-balls" in conditions and side_balls(g, "villain") == 7:
+        end(g, "villain", f"{g.name(VILLAIN)} controls all seven Dragon Balls.")
+        return
+    g.hooks.check_victory(g)
+    if (
+        not s.winner
+        and side_balls(g, "players") == 7
+        and not any(t["t"] == "wish" for t in s.stack)
+    ):
+        g.push({"t": "wish"})
+
+
+def enemy_remaining(g: Game, key: str) -> int:
+    """Remaining Health of an enemy."""
+    return rules.remaining(g, key)
+
+
+TASKS = [
+    ("damage", _damage_task),
+    ("death", _death_task),
+    ("minion", _minion_task),
+    ("steal", _steal_task),
+]

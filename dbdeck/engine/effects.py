@@ -1,0 +1,601 @@
+"""One handler per effect operation, reused by every card.
+
+Operations run as tasks on the game's stack. A handler that needs a choice
+(a target, an option, a card) asks for it and is called again with the
+answer in ``task["choice"]``. ``ctx`` says who owns the effect (``actor``),
+which card it comes from (``source``), the attack's target (``target``) and
+whether the card is part of a Combo (``combo``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards import effects as fx
+from dbdeck.engine import combat, moves, rules
+from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
+from dbdeck.engine.rules import side_of
+from dbdeck.engine.state import VILLAIN, Bonus
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["TASKS", "ops_at", "resolve_targets"]
+
+
+def ops_at(g: Game, card_id: str, path: str) -> list[Any]:
+    """The operation list found at a dotted path inside a card."""
+    node: Any = g.card(card_id)
+    for part in path.split("."):
+        node = node[int(part)] if part.isdigit() else getattr(node, part)
+    return list(node or [])
+
+
+def _ops_task(g: Game, task: dict[str, Any]) -> None:
+    ops = ops_at(g, task["card"], task["path"])
+    i = task["i"]
+    if i >= len(ops):
+        return
+    if i + 1 < len(ops):
+        g.push({**task, "i": i + 1})
+    g.push({"t": "op", "card": task["card"], "path": task["path"], "i": i, "ctx": task["ctx"]})
+
+
+def _op_task(g: Game, task: dict[str, Any]) -> None:
+    op = ops_at(g, task["card"], task["path"])[task["i"]]
+    HANDLERS[type(op)](g, op, task)
+
+
+# --- targets -------------------------------------------------------------------------
+
+
+def controller(g: Game, actor: str) -> str:
+    """Who decides for an effect's owner: its Character, or the players."""
+    if actor.startswith("c:"):
+        return actor[2:]
+    if actor.startswith("a:"):
+        return g.ally(int(actor[2:]))[0].id
+    if actor == "loc":
+        return g.state.active if g.state.active not in ("", "villain") else "players"
+    return "players"
+
+
+def _actor_side(g: Game, ctx: dict[str, Any]) -> str:
+    actor = ctx["actor"]
+    if actor == "loc":
+        return "villain" if g.state.active == "villain" else "players"
+    return side_of(actor)
+
+
+def _self_key(g: Game, ctx: dict[str, Any]) -> str:
+    actor = ctx["actor"]
+    if actor.startswith("a:"):
+        return f"c:{g.ally(int(actor[2:]))[0].id}"
+    if actor.startswith("m:") or actor.startswith("e:"):
+        return VILLAIN
+    if actor == "loc":
+        active = g.state.active
+        return VILLAIN if active == "villain" else f"c:{active}"
+    return str(actor)
+
+
+def resolve_targets(
+    g: Game, name: str, ctx: dict[str, Any], character: str | None = None
+) -> tuple[list[str], bool]:
+    """The candidates a target names, and whether one must be chosen."""
+    side = _actor_side(g, ctx)
+    other = "villain" if side == "players" else "players"
+    enemies = [k for k in enemies_of(g, other) if alive(g, k)]
+    if name == "self":
+        return [_self_key(g, ctx)], False
+    if name == "this-card":
+        return [ctx["actor"]], False
+    if name == "chosen-enemy":
+        if ctx.get("target") and alive(g, ctx["target"]):
+            return [ctx["target"]], False
+        return enemies, True
+    if name == "each-enemy":
+        return enemies, False
+    if name == "villain":
+        keys = [k for k in enemies_of(g, "players") if not k.startswith("m:")]
+        return keys, len(keys) > 1
+    if name in ("chosen-minion", "each-minion"):
+        return [k for k in enemies if k.startswith("m:")], name == "chosen-minion"
+    characters = [k for k in enemies_of(g, "villain") if k.startswith("c:")]
+    allies = [k for k in enemies_of(g, "villain") if k.startswith("a:")]
+    if name == "chosen-character":
+        return characters, True
+    if name == "each-character":
+        return characters, False
+    if name == "other-characters":
+        me = _self_key(g, ctx)
+        return [k for k in characters if k != me], False
+    if name == "chosen-ally":
+        return allies, True
+    if name == "each-ally":
+        return allies, False
+    if name == "chosen-friend":
+        return friends_of(g, side), True
+    if name == "active-character":
+        active = g.state.active
+        return ([f"c:{active}"] if active not in ("", "villain") else []), False
+    if name in ("enemy-with-most-dragon-balls", "character-with-most-dragon-balls"):
+        pool = enemies if name.startswith("enemy") else characters
+        if side == "players" and name.startswith("character"):
+            pool = characters
+        most = max((balls_of(g, k) for k in pool), default=0)
+        best = [k for k in pool if balls_of(g, k) == most]
+        return best, len(best) > 1
+    if name == "chosen-enemy-with-dragon-balls":
+        return [k for k in enemies if balls_of(g, k)], True
+    if name == "enemy-with-least-health":
+        least = min((rules.remaining(g, k) for k in enemies), default=0)
+        best = [k for k in enemies if rules.remaining(g, k) == least]
+        return best, len(best) > 1
+    if name == "aggro-holder":
+        aggro = g.state.villain.aggro
+        if aggro and alive(g, aggro):
+            return [aggro], False
+        return enemies, True
+    if name == "attacker":
+        return ([ctx["attacker"]] if ctx.get("attacker") else []), False
+    if name == "named-character":
+        return [k for k in characters if k == f"c:{character}"], False
+    if name.startswith("ally-market") or name == "kidnapped-victim":
+        return g.hooks.special_targets(g, name), False
+    return [], False
+
+
+def with_targets(
+    g: Game,
+    task: dict[str, Any],
+    name: str,
+    apply: Callable[[str], None],
+    character: str | None = None,
+    prompt: str = "Choose a target",
+) -> None:
+    """Apply ``apply`` to the targets an operation names, asking when a
+    choice is needed."""
+    ctx = task["ctx"]
+    if "choice" in task:
+        if alive(g, task["choice"]) or task["choice"].startswith("market:"):
+            apply(task["choice"])
+        return
+    keys, choose = resolve_targets(g, name, ctx, character)
+    if not keys:
+        return
+    if choose and len(keys) > 1:
+        g.ask(
+            task,
+            "target",
+            controller(g, ctx["actor"]),
+            prompt,
+            [{"label": g.name(k), "value": k} for k in keys],
+        )
+        return
+    for key in keys if not choose else keys[:1]:
+        apply(key)
+
+
+# --- handlers ---------------------------------------------------------------------------
+
+
+def _damage(g: Game, op: fx.Damage, task: dict[str, Any]) -> None:
+    ctx = task["ctx"]
+    amount = op.amount
+    if op.plus_despair:
+        amount += g.state.villain.tokens.get("despair", 0)
+    source = ctx.get("source_key") or _source_key(g, ctx)
+    side = _actor_side(g, ctx)
+    if side == "villain" and op.attack is not None:
+        amount += g.state.villain.damage_bonus + g.hooks.attack_bonus(g, source)
+
+    def apply(key: str) -> None:
+        target = combat.guardian_for(g, key) if side == "players" else key
+        g.push(
+            {
+                "t": "damage",
+                "source": source,
+                "target": target,
+                "amount": amount,
+                "kind": op.kind,
+                "attack": op.attack,
+                "is_attack": op.attack is not None,
+            }
+        )
+
+    with_targets(
+        g, task, op.target, apply, op.character, f"Who takes {amount} damage from {g.name(source)}?"
+    )
+
+
+def _source_key(g: Game, ctx: dict[str, Any]) -> str:
+    actor = ctx["actor"]
+    if actor == "loc":
+        return _self_key(g, ctx)
+    return str(actor)
+
+
+def _eliminate(g: Game, op: fx.Eliminate, task: dict[str, Any]) -> None:
+    ctx = task["ctx"]
+    source = _source_key(g, ctx)
+
+    def apply(key: str) -> None:
+        if key.startswith("market:"):
+            g.hooks.eliminate_market_ally(g, key, op.avoidable, source)
+            return
+        if key.startswith("m:") and "army" in g.card(int(key[2:])).keywords:
+            g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
+            return
+        amount = rules.max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
+        g.push(
+            {
+                "t": "damage",
+                "source": source,
+                "target": key,
+                "amount": amount,
+                "kind": "basic",
+                "is_attack": True,
+                "block": False,
+            }
+        )
+
+    with_targets(g, task, op.target, apply, prompt="Who is eliminated?")
+
+
+def _draw(g: Game, op: fx.Draw, task: dict[str, Any]) -> None:
+    def apply(key: str) -> None:
+        if key.startswith("c:"):
+            moves.draw(g, g.state.character(key[2:]), op.count)
+
+    with_targets(g, task, op.target, apply, prompt="Who draws?")
+
+
+def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], destroy: bool) -> None:
+    ctx = task["ctx"]
+    if op.source == "this-card":
+        source = ctx.get("source")
+        if source is not None:
+            moves.remove_card(g, source, to_box=destroy)
+        return
+    keys, _ = resolve_targets(g, op.target, ctx)
+    key = next((k for k in keys if k.startswith("c:")), None)
+    if key is None:
+        return
+    ch = g.state.character(key[2:])
+    count = task.get("left", op.count)
+    if count <= 0:
+        return
+    candidates = moves.pile_candidates(
+        g, ch, op.source, op.card_kind, voluntary=ctx.get("voluntary", False) or not destroy
+    )
+    if not candidates:
+        return
+    if op.source == "random-from-hand":
+        pick = candidates[g.rng.randrange(len(candidates))]
+    elif "choice" in task:
+        pick = task.pop("choice")
+    elif len(candidates) == 1 or ch.id == "":
+        pick = candidates[0]
+    else:
+        verb = "destroy" if destroy else "discard"
+        g.ask(
+            task,
+            verb,
+            ch.id,
+            f"Choose a card to {verb}",
+            [{"label": g.name(u), "value": u} for u in candidates],
+        )
+        return
+    moves.remove_card(g, pick, to_box=destroy, owner=ch)
+    if count > 1:
+        g.push({**task, "left": count - 1})
+
+
+def _discard(g: Game, op: fx.Discard, task: dict[str, Any]) -> None:
+    _pile_choice(g, op, task, destroy=False)
+
+
+def _destroy(g: Game, op: fx.Destroy, task: dict[str, Any]) -> None:
+    _pile_choice(g, op, task, destroy=True)
+
+
+def _heal(g: Game, op: fx.Heal | fx.Repair, task: dict[str, Any]) -> None:
+    repair = isinstance(op, fx.Repair)
+    with_targets(
+        g,
+        task,
+        op.target,
+        lambda key: combat.heal(g, key, op.amount, repair=repair),
+        prompt="Who is healed?",
+    )
+
+
+def _gain_energy(g: Game, op: fx.GainEnergy, task: dict[str, Any]) -> None:
+    key = _self_key(g, task["ctx"])
+    if not key.startswith("c:"):
+        return
+    ch = g.state.character(key[2:])
+    if op.market == "training":
+        ch.training_energy += op.amount
+    else:
+        ch.energy += op.amount
+    g.log("energy", f"{g.name(key)} gains {op.amount} Energy.")
+
+
+def _pay_energy(g: Game, op: fx.PayEnergy, task: dict[str, Any]) -> None:
+    key = _self_key(g, task["ctx"])
+    if key.startswith("c:"):
+        ch = g.state.character(key[2:])
+        ch.energy = max(0, ch.energy - op.amount)
+
+
+_BONUS_KIND = {
+    fx.ArmorBonus: "armor",
+    fx.DamageReductionBonus: "damage-reduction",
+    fx.MaxHealthBonus: "max-health",
+    fx.DamageBonus: "damage",
+    fx.HandSizeBonus: "hand-size",
+    fx.ExtraDragonBallPurchase: "extra-dragon-ball",
+}
+
+
+def _bonus(g: Game, op: Any, task: dict[str, Any]) -> None:
+    if op.duration in ("while-in-play", "this-attack"):
+        # While-in-play bonuses are read from the cards in play; a bonus for
+        # "this attack" was counted when the attack's damage was added up.
+        return
+    kind = _BONUS_KIND.get(type(op)) or f"cost:{op.market}"
+
+    def apply(key: str) -> None:
+        if key.startswith("c:"):
+            ch = g.state.character(key[2:])
+            ch.bonuses.append(Bonus(kind, op.amount, op.duration, getattr(op, "attack", None)))
+            g.log("bonus", f"{g.name(key)}: {kind} {op.amount:+d}.")
+        elif key == VILLAIN or key.startswith("e:"):
+            v = g.state.villain
+            if kind == "armor":
+                v.armor_bonus += op.amount
+            elif kind == "damage-reduction":
+                v.damage_reduction_bonus += op.amount
+            elif kind == "damage":
+                v.damage_bonus += op.amount
+
+    with_targets(g, task, op.target, apply, prompt="Who gains the bonus?")
+
+
+def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
+    def apply(key: str) -> None:
+        taker = VILLAIN if key.startswith("e:") else key
+        took = give_balls(g, "", taker, op.count)
+        if took:
+            g.log(
+                "balls",
+                f"{g.name(taker)} takes {took} unclaimed Dragon Ball(s).",
+                to=taker,
+                count=took,
+            )
+        elif op.steal_if_none:
+            pool = [
+                k
+                for k in enemies_of(g, "villain" if side_of(taker) == "players" else "players")
+                if balls_of(g, k)
+            ]
+            if pool:
+                victim = max(pool, key=lambda k: balls_of(g, k))
+                give_balls(g, victim, taker)
+                g.log("balls", f"{g.name(taker)} steals a Dragon Ball from {g.name(victim)}.")
+
+    with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
+
+
+def _drop_ball(g: Game, op: fx.DropDragonBall, task: dict[str, Any]) -> None:
+    def apply(key: str) -> None:
+        holder = VILLAIN if key.startswith("e:") else key
+        dropped = give_balls(g, holder, "", op.count)
+        if dropped:
+            g.log("balls", f"{g.name(key)} drops {dropped} Dragon Ball(s).", count=dropped)
+
+    with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
+
+
+def _steal_ball(g: Game, op: fx.StealDragonBall, task: dict[str, Any]) -> None:
+    taker = _self_key(g, task["ctx"])
+
+    def apply(key: str) -> None:
+        holder = VILLAIN if key.startswith("e:") else key
+        took = give_balls(g, holder, taker, op.count)
+        if took:
+            g.log("balls", f"{g.name(taker)} steals {took} Dragon Ball(s) from {g.name(key)}.")
+
+    with_targets(g, task, op.target, apply, prompt="Steal from whom?")
+
+
+def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
+    key = _self_key(g, task["ctx"])
+    if not key.startswith("c:"):
+        return
+    ch = g.state.character(key[2:])
+    candidates = moves.search_candidates(g, ch, op.source, op.card_kind)
+    if not candidates:
+        return
+    if "choice" not in task and len(candidates) > 1:
+        g.ask(
+            task,
+            "search",
+            ch.id,
+            f"Search the {op.source.replace('-', ' ')}: take which card?",
+            [{"label": g.name(u), "value": u} for u in candidates],
+        )
+        return
+    moves.take_searched(g, ch, task.get("choice", candidates[0]), op.source, op.destination)
+
+
+def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
+    exhaust = isinstance(op, fx.Exhaust)
+
+    def apply(key: str) -> None:
+        if key.startswith("m:"):
+            g.minion(int(key[2:])).exhausted = exhaust
+            g.log(
+                "exhaust" if exhaust else "ready",
+                f"{g.name(key)} is {'exhausted' if exhaust else 'readied'}.",
+            )
+            return
+        if key.startswith("c:") and not exhaust:
+            ch = g.state.character(key[2:])
+            units = [
+                u
+                for u in ch.units()
+                if u.exhausted
+                and moves.kind_matches(g, u.uid, op.card_kind)
+                and u.uid != task["ctx"].get("source")
+            ]
+            if units:
+                units[0].exhausted = False
+                g.log("ready", f"{g.name(units[0].uid)} is readied.")
+
+    target = op.target if not (exhaust and op.target == "self") else "chosen-minion"
+    with_targets(g, task, target, apply, prompt="Which card?")
+
+
+def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: dict[str, Any]) -> None:
+    sign = 1 if isinstance(op, fx.AddTokens) else -1
+
+    def apply(key: str) -> None:
+        g.hooks.tokens(g, key, op.counter, sign * op.amount, task["ctx"])
+
+    with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
+
+
+def _break_armor(g: Game, op: fx.BreakArmor, task: dict[str, Any]) -> None:
+    with_targets(
+        g, task, op.target, lambda key: g.hooks.break_armor(g, key), prompt="Whose Armor breaks?"
+    )
+
+
+def _summon(g: Game, op: fx.Summon, task: dict[str, Any]) -> None:
+    count = op.count
+    if op.per_character:
+        count = sum(1 for c in g.state.characters if c.in_play())
+    moves.summon(g, op.card, count)
+
+
+def _activate(g: Game, op: fx.ActivateCard, task: dict[str, Any]) -> None:
+    g.hooks.activate_card(g, op.card)
+
+
+def _remove_market(g: Game, op: fx.RemoveFromMarket, task: dict[str, Any]) -> None:
+    moves.remove_from_market(g, op.market, op.count)
+    moves.restock(g, op.market)
+
+
+def _extra_turn(g: Game, op: fx.ExtraTurn, task: dict[str, Any]) -> None:
+    if _actor_side(g, task["ctx"]) == "villain":
+        g.state.villain.extra_turns += 1
+
+
+def _roll(g: Game, op: fx.Roll, task: dict[str, Any]) -> None:
+    dice = [g.rng.randint(1, 6) for _ in range(2 if op.dice == "2d6" else 1)]
+    total = sum(dice) if op.dice != "1d3" else (dice[0] + 1) // 2
+    g.log(
+        "roll",
+        f"{op.dice.upper()} rolls {total} ({', '.join(map(str, dice))}).",
+        dice=dice,
+        total=total,
+    )
+    for i, row in enumerate(op.rows):
+        if row.low <= total <= row.high:
+            g.push_ops(task["card"], f"{task['path']}.{task['i']}.rows.{i}.effects", task["ctx"])
+            return
+
+
+def _if(g: Game, op: fx.If, task: dict[str, Any]) -> None:
+    branch = "then" if condition_holds(g, op.condition, task["ctx"]) else "otherwise"
+    g.push_ops(task["card"], f"{task['path']}.{task['i']}.{branch}", task["ctx"])
+
+
+def _choose_one(g: Game, op: fx.ChooseOne, task: dict[str, Any]) -> None:
+    if "choice" not in task:
+        g.ask(
+            task,
+            "choose-one",
+            controller(g, task["ctx"]["actor"]),
+            "Choose one",
+            [{"label": o.label, "value": i} for i, o in enumerate(op.options)],
+        )
+        return
+    g.push_ops(
+        task["card"], f"{task['path']}.{task['i']}.options.{task['choice']}.effects", task["ctx"]
+    )
+
+
+def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
+    """Whether a condition holds for an effect's owner."""
+    subject = _self_key(g, ctx)
+    if getattr(cond, "subject", "self") == "target" and ctx.get("target"):
+        subject = ctx["target"]
+    if isinstance(cond, fx.InCombo):
+        return bool(ctx.get("combo"))
+    if isinstance(cond, fx.RaceIs):
+        return rules.race_of(g, subject) in cond.races
+    if isinstance(cond, fx.VillainPhase):
+        return g.state.villain.phase in cond.phases
+    if isinstance(cond, fx.ControlsDragonBalls):
+        return balls_of(g, subject) >= cond.at_least
+    if isinstance(cond, fx.IsDamaged):
+        return rules.damage_of(g, subject) >= cond.at_least
+    if isinstance(cond, fx.CharacterIs):
+        return subject[2:] in cond.characters
+    if isinstance(cond, fx.LevelAtLeast):
+        return subject.startswith("c:") and g.card(subject[2:]).level >= cond.level
+    if isinstance(cond, fx.HasInPlay):
+        if not subject.startswith("c:"):
+            return False
+        ch = g.state.character(subject[2:])
+        return sum(moves.kind_matches(g, u.uid, cond.card_kind) for u in ch.units()) >= cond.count
+    if isinstance(cond, fx.UnclaimedDragonBalls):
+        return g.state.balls.count("") >= cond.at_least
+    if isinstance(cond, fx.AlliedEnemyAlive):
+        return cond.enemy not in g.state.villain.defeated_enemies
+    return False
+
+
+HANDLERS: dict[type[Any], Callable[[Game, Any, dict[str, Any]], None]] = {
+    fx.Damage: _damage,
+    fx.Eliminate: _eliminate,
+    fx.Draw: _draw,
+    fx.Discard: _discard,
+    fx.Destroy: _destroy,
+    fx.Heal: _heal,
+    fx.Repair: _heal,
+    fx.GainEnergy: _gain_energy,
+    fx.PayEnergy: _pay_energy,
+    fx.CostChange: _bonus,
+    fx.ArmorBonus: _bonus,
+    fx.DamageReductionBonus: _bonus,
+    fx.MaxHealthBonus: _bonus,
+    fx.DamageBonus: _bonus,
+    fx.HandSizeBonus: _bonus,
+    fx.ExtraDragonBallPurchase: _bonus,
+    fx.TakeDragonBall: _take_ball,
+    fx.DropDragonBall: _drop_ball,
+    fx.StealDragonBall: _steal_ball,
+    fx.Search: _search,
+    fx.Ready: _ready,
+    fx.Exhaust: _ready,
+    fx.AddTokens: _tokens,
+    fx.RemoveTokens: _tokens,
+    fx.BreakArmor: _break_armor,
+    fx.Summon: _summon,
+    fx.ActivateCard: _activate,
+    fx.RemoveFromMarket: _remove_market,
+    fx.ExtraTurn: _extra_turn,
+    fx.Roll: _roll,
+    fx.If: _if,
+    fx.ChooseOne: _choose_one,
+}
+"""The handler of each operation."""
+
+TASKS = [("ops", _ops_task), ("op", _op_task)]

@@ -1,0 +1,343 @@
+"""The turn structure: turn order, the Character turn and the Villain turn.
+
+Each step of a turn is a function that does its work (often by queuing tasks)
+and names the next step. ``STEPS[step] is None`` means the engine waits for
+the active player (the Actions phase).
+
+The rulebook announces seven Character-turn phases but lists five; dbdeck's
+sixth and seventh are "discard the hand and the cards used this turn" and
+"draw back up to the hand size" (rules note N12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import moves
+from dbdeck.engine.state import CharacterState
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["STEPS", "TASKS"]
+
+
+def _reveal(g: Game) -> None:
+    """Reveal the next turn-order card (or play the next prologue turn)."""
+    s = g.state
+    s.active = ""
+    if s.prologue:
+        character = s.prologue.pop(0)
+        if not s.character(character).defeated:
+            g.log("turn", f"{g.name('c:' + character)} plays before the Villain arrives.")
+            _start_character(g, character)
+        return
+    if not s.turn_deck:
+        s.round += 1
+        s.turn_deck = list(s.turn_cards)
+        g.rng.shuffle(s.turn_deck)
+        s.turn_discard = []
+        g.log("round", f"Round {s.round} begins: the turn-order deck is shuffled.")
+    card = s.turn_deck.pop()
+    s.turn_discard.append(card)
+    s.revealed = card
+    s.turn += 1
+    if card.startswith("V"):
+        g.log("reveal", f"Turn-order card: {g.name('v')}.", card=card)
+        s.active = "villain"
+        g.hooks.villain_card(g, card)
+        s.step = "villain_start"
+        return
+    if card == "W":
+        g.log("reveal", "Turn-order card: Wildcard — the players choose who plays.", card=card)
+        g.push({"t": "wildcard"})
+        return
+    ch = next(c for c in s.characters if c.order == int(card))
+    g.log("reveal", f"Turn-order card: {g.name('c:' + ch.id)}.", card=card)
+    if ch.defeated:
+        g.log("reveal", f"{g.name('c:' + ch.id)} is defeated: the card plays as a Wildcard.")
+        g.hooks.defeated_card_revealed(g, ch.id)
+        g.push({"t": "wildcard"})
+        return
+    _start_character(g, ch.id)
+
+
+def _wildcard(g: Game, task: dict[str, Any]) -> None:
+    s = g.state
+    choices = [c for c in s.characters if not c.defeated]
+    if not choices:
+        return
+    if "choice" not in task and len(choices) > 1:
+        g.ask(
+            task,
+            "wildcard",
+            "players",
+            "Wildcard: which Character plays this turn?",
+            [{"label": g.name("c:" + c.id), "value": c.id} for c in choices],
+        )
+        return
+    _start_character(g, task.get("choice", choices[0].id))
+
+
+def _start_character(g: Game, character: str) -> None:
+    s = g.state
+    s.active = character
+    s.step = "char_start"
+
+
+def _char_start(g: Game) -> None:
+    """Phase 1: start-of-turn effects (the player orders them)."""
+    s = g.state
+    ch = s.character(s.active)
+    ch.energy = ch.training_energy = ch.dragon_balls_bought = 0
+    ch.acted = ch.market_discarded = ch.ability_used = ch.duo_invested = False
+    ch.bonuses = [b for b in ch.bonuses if b.duration != "until-your-next-turn"]
+    for unit in ch.units():
+        unit.exhausted = False
+    g.log("turn", f"{g.name('c:' + ch.id)}'s turn.", character=ch.id)
+    if ch.room_tokens >= 0:
+        s.step = "char_end"
+        g.push({"t": "room", "character": ch.id})
+        return
+    s.step = "char_energy"
+    items = _start_effects(g, ch)
+    if items:
+        g.push(
+            {
+                "t": "order",
+                "decider": ch.id,
+                "items": items,
+                "prompt": "Which start-of-turn effect resolves first?",
+            }
+        )
+
+
+def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
+    items = []
+    for unit in ch.units():
+        card = g.card(unit.uid)
+        if card.__dict__.get("start_of_turn_effects"):
+            items.append(
+                {
+                    "label": card.name,
+                    "task": {
+                        "t": "ops",
+                        "card": card.id,
+                        "path": "start_of_turn_effects",
+                        "i": 0,
+                        "ctx": {"actor": f"c:{ch.id}", "source": unit.uid},
+                    },
+                }
+            )
+    location = g.location_card()
+    if location is not None and location.character_turn_start:
+        items.append(
+            {
+                "label": location.name,
+                "task": {
+                    "t": "ops",
+                    "card": location.id,
+                    "path": "character_turn_start",
+                    "i": 0,
+                    "ctx": {"actor": f"c:{ch.id}", "location": True},
+                },
+            }
+        )
+    ability = g.card(ch.id).special_ability
+    if (
+        ability is not None
+        and ability.trigger == "start-of-turn"
+        and ability.effects
+        and (ability.uses == "passive" or ch.ability_tokens > 0)
+    ):
+        if ability.uses != "passive":
+            ch.ability_tokens -= 1
+        items.append(
+            {
+                "label": ability.name,
+                "task": {
+                    "t": "ops",
+                    "card": ch.id,
+                    "path": "special_ability.effects",
+                    "i": 0,
+                    "ctx": {"actor": f"c:{ch.id}"},
+                },
+            }
+        )
+    return items
+
+
+def _order(g: Game, task: dict[str, Any]) -> None:
+    """Resolve several simultaneous effects in the order the decider picks."""
+    items = task["items"]
+    if len(items) == 1:
+        g.push(items[0]["task"])
+        return
+    if "choice" not in task:
+        g.ask(
+            task,
+            "order",
+            task["decider"],
+            task["prompt"],
+            [{"label": item["label"], "value": i} for i, item in enumerate(items)],
+        )
+        return
+    first = items[task["choice"]]
+    rest = [item for i, item in enumerate(items) if i != task["choice"]]
+    g.push({"t": "order", "decider": task["decider"], "items": rest, "prompt": task["prompt"]})
+    g.push(first["task"])
+
+
+def _char_energy(g: Game) -> None:
+    """Phase 2: use the Technique at Time 1, then move the others one step."""
+    s = g.state
+    ch = s.character(s.active)
+    fired = ch.time_track[0]
+    ch.time_track = [*ch.time_track[1:], None]
+    s.step = "char_main_enter"
+    if fired is not None:
+        g.push({"t": "fire", "character": ch.id, "uid": fired.uid, "boosters": fired.boosters})
+
+
+def _char_main_enter(g: Game) -> None:
+    """Phases 3 to 5 are played by the player; bonuses "until your next
+    Actions phase" end here."""
+    s = g.state
+    ch = s.character(s.active)
+    ch.bonuses = [b for b in ch.bonuses if b.duration != "until-next-actions-phase"]
+    s.step = "char_main"
+
+
+def _char_end(g: Game) -> None:
+    """Phases 6 and 7: discard the hand and used cards, draw back up."""
+    s = g.state
+    ch = s.character(s.active)
+    if not ch.defeated:
+        ch.discard += ch.hand + ch.played
+        ch.hand = []
+        ch.played = []
+        ch.bonuses = [b for b in ch.bonuses if b.duration not in ("this-turn", "this-attack")]
+        ch.energy = ch.training_energy = 0
+        moves.draw(g, ch, max(0, moves.hand_limit(g, ch) - len(ch.hand)))
+    g.log("turn-end", f"{g.name('c:' + ch.id)}'s turn ends.", character=ch.id)
+    s.step = "reveal"
+
+
+# --- the Villain's turn ---------------------------------------------------------------
+
+
+def _villain_start(g: Game) -> None:
+    """Phase 1: the Villain's start-of-turn effects."""
+    s = g.state
+    s.step = "villain_energy"
+    items = []
+    location = g.location_card()
+    if location is not None and location.villain_turn_start:
+        items.append(
+            {
+                "label": location.name,
+                "task": {
+                    "t": "ops",
+                    "card": location.id,
+                    "path": "villain_turn_start",
+                    "i": 0,
+                    "ctx": {"actor": "v", "location": True},
+                },
+            }
+        )
+    items += g.hooks.turn_start(g)
+    if items:
+        g.push(
+            {
+                "t": "order",
+                "decider": "players",
+                "items": items,
+                "prompt": "Which of the Villain's start-of-turn effects resolves first?",
+            }
+        )
+
+
+def _villain_energy(g: Game) -> None:
+    """Phase 2: the Villain's attacks at Time 1 resolve; the others advance."""
+    s = g.state
+    v = s.villain
+    fired = v.time_track[0]
+    v.time_track = [*v.time_track[1:], []]
+    s.step = "villain_balls"
+    for prepared in reversed(fired):
+        g.push({"t": "vattack", "uid": prepared.uid, "owner": prepared.owner, "prepared": True})
+
+
+def _villain_balls(g: Game) -> None:
+    """Phase 3: Minions hand their Dragon Balls to the Villain."""
+    s = g.state
+    minion_keys = {f"m:{u.uid}" for u in s.villain.minions}
+    moved = 0
+    for i, holder in enumerate(s.balls):
+        if holder in minion_keys:
+            s.balls[i] = "v"
+            moved += 1
+    if moved:
+        g.log("balls", f"The Minions hand {moved} Dragon Ball(s) to {g.name('v')}.")
+    s.step = "villain_minions"
+
+
+def _villain_minions(g: Game) -> None:
+    """Phase 4: every ready Minion activates, in the order the players choose."""
+    s = g.state
+    s.step = "villain_reveal"
+    items = [
+        {"label": g.name(u.uid), "task": {"t": "minion", "uid": u.uid}}
+        for u in s.villain.minions
+        if not u.exhausted
+    ]
+    if len({g.state.card_ids[item["task"]["uid"]] for item in items}) <= 1:
+        for item in reversed(items):
+            g.push(item["task"])
+    elif items:
+        g.push(
+            {
+                "t": "order",
+                "decider": "players",
+                "items": items,
+                "prompt": "Which Minion activates first?",
+            }
+        )
+
+
+def _villain_reveal(g: Game) -> None:
+    """Phase 5: play the top card of the Villain deck."""
+    s = g.state
+    s.step = "villain_ready"
+    g.hooks.activate(g)
+
+
+def _villain_ready(g: Game) -> None:
+    s = g.state
+    for unit in s.villain.minions:
+        unit.exhausted = False
+    if s.villain.extra_turns > 0:
+        s.villain.extra_turns -= 1
+        g.log("turn", f"{g.name('v')} takes another turn.")
+        s.step = "villain_start"
+        return
+    s.step = "reveal"
+
+
+STEPS: dict[str, Callable[[Game], None] | None] = {
+    "reveal": _reveal,
+    "char_start": _char_start,
+    "char_energy": _char_energy,
+    "char_main_enter": _char_main_enter,
+    "char_main": None,
+    "char_end": _char_end,
+    "villain_start": _villain_start,
+    "villain_energy": _villain_energy,
+    "villain_balls": _villain_balls,
+    "villain_minions": _villain_minions,
+    "villain_reveal": _villain_reveal,
+    "villain_ready": _villain_ready,
+}
+
+TASKS = [("wildcard", _wildcard), ("order", _order)]

@@ -1,0 +1,507 @@
+"""The rules engine: a game you drive with ``legal_actions`` and ``apply``.
+
+The engine is headless and deterministic: no I/O, no Textual, all randomness
+from one seeded generator held by the game. Work the rules queue up (an
+attack's damage, a Minion's activation, an effect's operations) sits on a
+stack of small JSON-able *tasks*; when a task needs a choice it leaves a
+``Decision`` pending and waits for a ``choose`` action. So a game stops only
+where a person must decide, and its whole state — stack included — saves
+to JSON and resumes exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.models import Villain
+from dbdeck.engine import attacks, combat, effects, flow, moves, villains
+from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.events import Event
+from dbdeck.engine.state import (
+    CharacterState,
+    Decision,
+    GameState,
+    MarketState,
+    Unit,
+    state_from_data,
+    to_data,
+)
+
+__all__ = ["DIFFICULTIES", "SAVE_VERSION", "Game", "Setup", "SetupError"]
+
+DIFFICULTIES = ("easy", "medium", "hard")
+SAVE_VERSION = 1
+MARKETS = ("allies", "techniques", "energy", "equipment", "training")
+_KIND_MARKET = {
+    "ally": "allies",
+    "technique": "techniques",
+    "energy": "energy",
+    "equipment": "equipment",
+    "training": "training",
+}
+
+
+class SetupError(ValueError):
+    """A setup the rules do not allow; the message says why."""
+
+
+@dataclass(slots=True)
+class Setup:
+    """What a game starts from."""
+
+    characters: list[str]
+    villain: str
+    difficulty: str = "medium"
+    extreme: bool = False
+    location: str | None = None
+    """A Location id, ``random``, or ``None`` for no Location."""
+    seed: int = 0
+    seats: list[int] = field(default_factory=list)
+    """The seat playing each Character (default: one seat each)."""
+    starting_ally: str | None = None
+    """Solo against a Villain of level 6+: the starting Ally chosen."""
+    ignore_levels: bool = False
+    """Scenarios that waive the level rule (A Different Future)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The setup as JSON data."""
+        return to_data(self)  # type: ignore[no-any-return]
+
+
+class Game:
+    """One game of the Dragon Ball Deckbuilding Game."""
+
+    def __init__(self, catalog: Catalog, state: GameState, rng: random.Random) -> None:
+        self.catalog = catalog
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+        self._villain_hooks = villains.hooks_for(state.villain_id)
+
+    # --- creating ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, catalog: Catalog, setup: Setup) -> Game:
+        """Set up a game; raises ``SetupError`` when the rules forbid it."""
+        _check_setup(catalog, setup)
+        state = GameState(
+            villain_id=setup.villain,
+            difficulty=setup.difficulty,
+            extreme=setup.extreme,
+            location=None,
+            seed=setup.seed,
+        )
+        game = cls(catalog, state, random.Random(setup.seed))
+        game._set_up(setup)
+        game._advance()
+        return game
+
+    def _set_up(self, setup: Setup) -> None:
+        s = self.state
+        villain = self.card_def(setup.villain)
+        assert isinstance(villain, Villain)
+        if setup.location == "random":
+            s.location = self.rng.choice(sorted(c.id for c in self.catalog.locations()))
+        else:
+            s.location = setup.location
+        seats = setup.seats or list(range(len(setup.characters)))
+        for order, (character_id, seat) in enumerate(zip(setup.characters, seats, strict=True)):
+            s.characters.append(self._new_character(character_id, order + 1, seat))
+        self._build_markets(setup, villain)
+        if setup.starting_ally:
+            self._give_starting_ally(setup.starting_ally)
+        s.villain.id = villain.id
+        s.villain.phase = 1
+        self._villain_hooks.setup(self)
+        for card in villain.side_decks:
+            s.villain.side_decks[card.card] = [self.new_uid(card.card) for _ in range(card.copies)]
+        starting = list(villain.starting_minions)
+        if s.extreme:
+            starting = self._villain_hooks.extreme_minions(self, starting)
+        for minion in starting:
+            s.villain.minions.append(Unit(self.new_uid(minion)))
+        for i in range(villain.starting_dragon_balls):
+            s.balls[i] = "v"
+        s.turn_cards = self._turn_order_cards(len(s.characters), villain.turn_order_cards)
+        s.turn_deck = list(s.turn_cards)
+        self.rng.shuffle(s.turn_deck)
+        s.prologue = self._villain_hooks.prologue(self)
+        location = self.location_card()
+        if location is not None and location.setup_effects:
+            self.push_ops(location.id, "setup_effects", {"actor": "loc"})
+        s.step = "reveal"
+
+    def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
+        board = self.card_def(character_id)
+        ch = CharacterState(id=character_id, order=order, seat=seat)
+        uses = board.special_ability.uses if board.special_ability else "passive"
+        ch.ability_tokens = uses if isinstance(uses, int) else 0
+        for entry in board.starting_cards:
+            kind = self.card_def(entry.card).kind
+            for _ in range(entry.copies):
+                uid = self.new_uid(entry.card)
+                if kind in ("ally", "equipment", "training"):
+                    moves.units_list(ch, kind).append(Unit(uid))
+                else:
+                    ch.deck.append(uid)
+        self.rng.shuffle(ch.deck)
+        moves.draw(self, ch, 5)
+        return ch
+
+    def _build_markets(self, setup: Setup, villain: Villain) -> None:
+        s = self.state
+        removed = {a for c in setup.characters for a in self.card_def(c).ally_versions}
+        cards: dict[str, list[str]] = {m: [] for m in MARKETS}
+        sixth: list[str] = []
+        for card in self.catalog.cards.values():
+            if card.kind in _KIND_MARKET and not card.starting:
+                if card.kind == "ally" and card.id in removed:
+                    continue
+                cards[_KIND_MARKET[card.kind]] += [card.id] * card.copies
+            elif card.kind in ("concentrated-energy", "capsule"):
+                sixth += [card.id] * card.copies
+        allies = cards["allies"]
+        self.rng.shuffle(allies)
+        if villain.ally_market_size is not None:
+            del allies[villain.ally_market_size.at(setup.difficulty) :]
+        for market in MARKETS:
+            deck = [self.new_uid(c) for c in cards[market]]
+            self.rng.shuffle(deck)
+            s.markets[market] = MarketState(deck=deck)
+        location = self.location_card()
+        if location is not None:
+            for op in location.setup_effects:
+                if op.op == "remove-from-market":
+                    count = self._villain_hooks.ruined_city_count(self, op.count)
+                    moves.remove_from_market(self, op.market, count)
+        for market in MARKETS:
+            moves.restock(self, market)
+        s.sixth = [self.new_uid(c) for c in sixth]
+        self.rng.shuffle(s.sixth)
+
+    def _give_starting_ally(self, ally_id: str) -> None:
+        ch = self.state.characters[0]
+        deck = self.state.markets["allies"].deck
+        for uid in deck:
+            if self.state.card_ids[uid] == ally_id:
+                deck.remove(uid)
+                break
+        else:
+            uid = self.new_uid(ally_id)
+        ch.allies.append(Unit(uid))
+
+    @staticmethod
+    def _turn_order_cards(characters: int, villain_cards: int) -> list[str]:
+        """The turn-order deck by the rulebook's table ("Setting Up the Game")."""
+        per_character, wildcards = {1: (2, 1), 2: (2, 0), 3: (1, 1), 4: (1, 0)}[characters]
+        deck = [str(order) for order in range(1, characters + 1) for _ in range(per_character)]
+        return deck + ["W"] * wildcards + [f"V{i + 1}" for i in range(villain_cards)]
+
+    # --- identities --------------------------------------------------------------------
+
+    def new_uid(self, card_id: str) -> int:
+        """A new card instance of ``card_id``."""
+        self.state.card_ids.append(card_id)
+        return len(self.state.card_ids) - 1
+
+    def card(self, uid_or_id: int | str) -> Any:
+        """The card definition of an instance uid (or of a card id)."""
+        if isinstance(uid_or_id, int):
+            return self.catalog.cards[self.state.card_ids[uid_or_id]]
+        return self.catalog.cards[uid_or_id]
+
+    def card_def(self, card_id: str) -> Any:
+        """The card definition of a card id."""
+        return self.catalog.cards[card_id]
+
+    def name(self, key_or_uid: str | int) -> str:
+        """A holder key or card uid in words."""
+        if isinstance(key_or_uid, int):
+            return str(self.card(key_or_uid).name)
+        key = key_or_uid
+        if key.startswith("c:"):
+            return str(self.card(key[2:]).name)
+        if key[:2] in ("a:", "m:"):
+            return str(self.card(int(key[2:])).name)
+        if key.startswith("e:"):
+            return str(self.card(key[2:]).name)
+        if key == "v":
+            return str(self.card(self.state.villain_id).name)
+        return key
+
+    def location_card(self) -> Any:
+        """The Location in play, or ``None``."""
+        return None if self.state.location is None else self.card(self.state.location)
+
+    def location_bonus(self, op_type: type) -> int:
+        """A lasting Location bonus of one kind for the Villain."""
+        location = self.location_card()
+        if location is None:
+            return 0
+        return sum(
+            op.amount
+            for op in location.effects
+            if isinstance(op, op_type) and getattr(op, "target", "") == "villain"
+        )
+
+    def ally(self, uid: int) -> tuple[CharacterState, Unit]:
+        """The Ally in play with this uid, and its Character."""
+        for ch in self.state.characters:
+            for unit in ch.allies:
+                if unit.uid == uid:
+                    return ch, unit
+        raise KeyError(uid)
+
+    def minion(self, uid: int) -> Unit:
+        """The Minion in play with this uid."""
+        for unit in self.state.villain.minions:
+            if unit.uid == uid:
+                return unit
+        raise KeyError(uid)
+
+    def energy_value(self, uid: int, market: str | None = None) -> int:
+        """What an Energy card gives (for buying in ``market`` if given)."""
+        card = self.card(uid)
+        value = int(getattr(card, "value", 0))
+        if market is not None:
+            value = getattr(card, "value_for", {}).get(market, value)
+        return value
+
+    def villains_hook(self, name: str, *args: Any) -> Any:
+        """Call a named hook of the Villain's module."""
+        return getattr(self._villain_hooks, name)(self, *args)
+
+    @property
+    def hooks(self) -> Any:
+        """The Villain's module hooks."""
+        return self._villain_hooks
+
+    # --- events ------------------------------------------------------------------------
+
+    def log(self, event_type: str, text: str, /, private_to: str = "", **data: Any) -> None:
+        """Record an event."""
+        self.events.append(Event(event_type, text, data, private_to))
+
+    # --- tasks and decisions ---------------------------------------------------------
+
+    def push(self, task: dict[str, Any]) -> None:
+        """Queue a task to run next."""
+        self.state.stack.append(task)
+
+    def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
+        """Queue the operations found at ``path`` of a card."""
+        self.push({"t": "ops", "card": card_id, "path": path, "i": 0, "ctx": ctx})
+
+    def ask(
+        self,
+        task: dict[str, Any],
+        kind: str,
+        decider: str,
+        prompt: str,
+        options: list[dict[str, Any]],
+    ) -> bool:
+        """Leave ``task`` waiting for a choice among ``options``."""
+        self.push(task)
+        self.state.pending = Decision(kind, decider, prompt, options)
+        return False
+
+    # --- the public API ---------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.state.winner)
+
+    def actor(self) -> str | None:
+        """Who must act now: a Character id, ``players``, or ``None`` when over."""
+        if self.over:
+            return None
+        if self.state.pending is not None:
+            return self.state.pending.decider
+        return self.state.active
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (the only ones ``apply`` accepts)."""
+        if self.over:
+            return []
+        if self.state.pending is not None:
+            return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
+        return moves.legal(self)
+
+    def check(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` if it is legal."""
+        if self.over:
+            return f"the game is over: {self.state.reason}"
+        pending = self.state.pending
+        if pending is not None:
+            if action.type != "choose":
+                return f"a decision is pending: {pending.prompt}"
+            if action.option is None or not 0 <= action.option < len(pending.options):
+                return f"choose an option from 0 to {len(pending.options) - 1}"
+            return None
+        if action.type == "choose":
+            return "there is no decision to answer"
+        return moves.check(self, action)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return what happened.
+
+        An illegal action raises ``IllegalAction`` with the reason, and
+        changes nothing.
+        """
+        reason = self.check(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.events = []
+        self.state.actions += 1
+        if action.type == "choose":
+            pending = self.state.pending
+            assert pending is not None and action.option is not None
+            self.state.stack[-1]["choice"] = pending.options[action.option]["value"]
+            self.log(
+                "choice",
+                f"{_decider_name(self, pending.decider)} chose: "
+                f"{pending.options[action.option]['label']}",
+            )
+            self.state.pending = None
+        else:
+            moves.perform(self, action)
+        self._advance()
+        return self.events
+
+    def _advance(self) -> None:
+        """Run the rules until a person must decide or the game ends."""
+        s = self.state
+        guard = 0
+        while not s.winner and s.pending is None:
+            guard += 1
+            if guard > 100_000:
+                raise RuntimeError("the rules engine looped without progress")
+            if s.stack:
+                task = s.stack.pop()
+                _TASKS[task["t"]](self, task)
+                combat.check_end(self)
+                continue
+            step = flow.STEPS[s.step]
+            if step is None:
+                break
+            step(self)
+            combat.check_end(self)
+
+    # --- seats and views ----------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What one seat may see: other hands and every deck order hidden.
+        ``None`` is a spectator's view."""
+        data = to_data(self.state)
+        own = {c.id for c in self.state.characters if c.seat == seat}
+        for ch in data["characters"]:
+            ch["deck"] = len(ch["deck"])
+            if ch["id"] not in own:
+                ch["hand"] = len(ch["hand"])
+        for market in data["markets"].values():
+            market["deck"] = len(market["deck"])
+        villain = data["villain"]
+        villain["deck"] = len(villain["deck"])
+        villain["side_decks"] = {k: len(v) for k, v in villain["side_decks"].items()}
+        data["turn_deck"] = len(data["turn_deck"])
+        data["sixth"] = data["sixth"][-1:]
+        data["stack"] = len(data["stack"])
+        return data
+
+    # --- saving ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game (state and random generator) as JSON data."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "version": SAVE_VERSION,
+            "state": to_data(self.state),
+            "rng": [version, list(internal), gauss],
+        }
+
+    @classmethod
+    def from_json(cls, catalog: Catalog, data: dict[str, Any]) -> Game:
+        """Restore a game saved by ``to_json``."""
+        rng = random.Random()
+        version, internal, gauss = data["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        return cls(catalog, state_from_data(data["state"]), rng)
+
+    def clone(self) -> Game:
+        """An independent copy that continues identically."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return Game(self.catalog, self.state.clone(), rng)
+
+    def fingerprint(self) -> str:
+        """A canonical text of the whole game, for comparing two games."""
+        return json.dumps(self.to_json(), sort_keys=True)
+
+
+def _decider_name(game: Game, decider: str) -> str:
+    if decider == "players":
+        return "The players"
+    return game.name(f"c:{decider}")
+
+
+def _check_setup(catalog: Catalog, setup: Setup) -> None:
+    villain = catalog.cards.get(setup.villain)
+    if villain is None or villain.kind != "villain":
+        raise SetupError(f"unknown villain {setup.villain!r}")
+    if not 1 <= len(setup.characters) <= 4:
+        raise SetupError("a game has 1 to 4 Characters")
+    if len(set(setup.characters)) != len(setup.characters):
+        raise SetupError("each Character can be chosen once")
+    for character in setup.characters:
+        card = catalog.cards.get(character)
+        if card is None or card.kind != "character":
+            raise SetupError(f"unknown character {character!r}")
+    if setup.difficulty not in DIFFICULTIES:
+        raise SetupError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+    levels = sum(catalog.cards[c].level for c in setup.characters)  # type: ignore[union-attr]
+    if levels > villain.level and not setup.ignore_levels:
+        raise SetupError(
+            f"the Characters' levels add up to {levels}, more than {villain.name}'s level "
+            f"{villain.level}"
+        )
+    if setup.location not in (None, "random"):
+        location = catalog.cards.get(setup.location)
+        if location is None or location.kind != "location":
+            raise SetupError(f"unknown location {setup.location!r}")
+    if setup.seats and len(setup.seats) != len(setup.characters):
+        raise SetupError("give one seat per Character")
+    if setup.starting_ally is not None:
+        ally = catalog.cards.get(setup.starting_ally)
+        if ally is None or ally.kind != "ally":
+            raise SetupError(f"unknown ally {setup.starting_ally!r}")
+        if len(setup.characters) != 1 or villain.level < 6:
+            raise SetupError(
+                "a starting Ally is only for one Character against a Villain of level 6 or more"
+            )
+        if ally.power + levels > villain.level:
+            raise SetupError(
+                f"{ally.name}'s power {ally.power} plus the Character's level {levels} exceeds "
+                f"{villain.name}'s level {villain.level}"
+            )
+
+
+_TASKS: dict[str, Callable[[Game, dict[str, Any]], Any]] = {}
+
+
+def register_tasks(handlers: Iterable[tuple[str, Callable[[Game, dict[str, Any]], Any]]]) -> None:
+    """Add task handlers (each module registers its own)."""
+    for name, handler in handlers:
+        _TASKS[name] = handler
+
+
+register_tasks(effects.TASKS)
+register_tasks(combat.TASKS)
+register_tasks(flow.TASKS)
+register_tasks(moves.TASKS)
+register_tasks(attacks.TASKS)

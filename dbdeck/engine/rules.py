@@ -1,0 +1,252 @@
+"""Rule queries: Armor, Maximum Health, costs, limits, races. Read-only.
+
+Bonuses granted "while in play" are not stored anywhere: they are summed from
+the cards in play each time, so a bonus always vanishes with its card
+("Health Bonuses").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards import effects as fx
+from dbdeck.engine.state import VILLAIN, CharacterState, Unit
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = [
+    "BASE_LIMIT",
+    "armor",
+    "buy_cost",
+    "can_buy_exclusive",
+    "damage_reduction",
+    "is_character",
+    "limit",
+    "max_health",
+    "side_of",
+]
+
+BASE_LIMIT = 3
+"""Allies, Equipment and Training a Character may have in play ("Allies")."""
+
+_BONUS_OPS: dict[str, type[Any]] = {
+    "armor": fx.ArmorBonus,
+    "damage-reduction": fx.DamageReductionBonus,
+    "max-health": fx.MaxHealthBonus,
+    "damage": fx.DamageBonus,
+    "hand-size": fx.HandSizeBonus,
+    "extra-dragon-ball": fx.ExtraDragonBallPurchase,
+}
+
+
+def is_character(key: str) -> bool:
+    """Whether a holder key names a Character."""
+    return key.startswith("c:")
+
+
+def side_of(key: str) -> str:
+    """``players`` for Characters and Allies, ``villain`` for the rest."""
+    return "players" if key[:2] in ("c:", "a:") else "villain"
+
+
+def limit(character_race: str, kind: str) -> int:
+    """How many Allies, Equipment or Training a race may have in play ("Races")."""
+    n = BASE_LIMIT
+    if character_race == "animal":
+        n -= 1
+    if kind == "ally":
+        n += {"human": 1, "demon": -1}.get(character_race, 0)
+    elif kind == "equipment":
+        n += 1 if character_race == "konatsu" else 0
+    elif kind == "training":
+        n += 1 if character_race == "saiyan" else 0
+    return n
+
+
+def _in_play_ops(g: Game, ch: CharacterState) -> Iterator[Any]:
+    """Every "while in play" effect on the Character's cards in play and the
+    Location's lasting effects that reach every Character."""
+    # Bonuses do not depend on a card being ready: exhausted cards still count.
+    for unit in ch.units():
+        yield from g.card(unit.uid).__dict__.get("effects", ())
+    location = g.location_card()
+    if location is not None:
+        for op in location.effects:
+            if getattr(op, "target", "") in ("each-character", "self"):
+                yield op
+
+
+def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None) -> int:
+    """Bonus of one kind from the cards in play, the Location and effects."""
+    op_type = _BONUS_OPS[kind]
+    total = 0
+    for op in _in_play_ops(g, ch):
+        if isinstance(op, op_type) and op.duration in ("while-in-play", "permanent"):
+            if kind == "damage" and op.attack not in (None, attack):
+                continue
+            total += op.amount
+    for bonus in ch.bonuses:
+        if bonus.kind == kind and (kind != "damage" or bonus.attack in (None, attack)):
+            total += bonus.amount
+    return total
+
+
+def armor(g: Game, key: str) -> int:
+    """Armor of whoever the key names."""
+    if key.startswith("c:"):
+        ch = g.state.character(key[2:])
+        return max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor"))
+    if key.startswith("a:"):
+        return int(g.card(int(key[2:])).armor)
+    if key.startswith("m:"):
+        unit = g.minion(int(key[2:]))
+        return int(g.card(unit.uid).armor) + unit.tokens.get("armor", 0)
+    if key.startswith("e:"):
+        enemy = g.card_def(key[2:])
+        armor_tokens = g.state.villain.tokens.get(f"armor:{key[2:]}")
+        if armor_tokens is not None:
+            return armor_tokens
+        return enemy.armor.at(g.state.difficulty) + g.state.villain.armor_bonus
+    v = g.card_def(g.state.villain_id)
+    return max(
+        0,
+        v.armor.at(g.state.difficulty)
+        + g.state.villain.armor_bonus
+        + g.location_bonus(fx.ArmorBonus),
+    )
+
+
+def damage_reduction(g: Game, key: str) -> int:
+    """Damage Reduction of whoever the key names."""
+    if key.startswith("c:"):
+        ch = g.state.character(key[2:])
+        return max(0, card_bonus(g, ch, "damage-reduction"))
+    if key == VILLAIN or key.startswith("e:"):
+        base = g.card_def(g.state.villain_id).damage_reduction.at(g.state.difficulty)
+        if key.startswith("e:"):
+            base = g.card_def(key[2:]).damage_reduction
+        extra = g.villains_hook("damage_reduction", key) or 0
+        return (
+            base
+            + g.state.villain.damage_reduction_bonus
+            + extra
+            + g.location_bonus(fx.DamageReductionBonus)
+        )
+    return 0
+
+
+def max_health(g: Game, key: str) -> int:
+    """Maximum Health of whoever the key names (bonuses included)."""
+    if key.startswith("c:"):
+        ch = g.state.character(key[2:])
+        return max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health"))
+    if key.startswith("a:"):
+        health = g.card(int(key[2:])).health
+        return 1 if health == "-" else int(health)
+    if key.startswith("m:"):
+        return int(g.card(g.minion(int(key[2:])).uid).health)
+    if key.startswith("e:"):
+        return int(g.card_def(key[2:]).max_health.at(g.state.difficulty))
+    v = g.card_def(g.state.villain_id)
+    return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
+
+
+def damage_of(g: Game, key: str) -> int:
+    """Damage tokens on whoever the key names."""
+    if key.startswith("c:"):
+        return g.state.character(key[2:]).damage
+    if key.startswith("a:"):
+        return g.ally(int(key[2:]))[1].damage
+    if key.startswith("m:"):
+        return g.minion(int(key[2:])).damage
+    if key.startswith("e:"):
+        return g.state.villain.enemy_damage.get(key[2:], 0)
+    return g.state.villain.damage
+
+
+def remaining(g: Game, key: str) -> int:
+    """Remaining Health."""
+    return max_health(g, key) - damage_of(g, key)
+
+
+def race_of(g: Game, key: str) -> str:
+    """The race of a Character or Ally ('' for the Villain's side)."""
+    if key.startswith("c:"):
+        return str(g.card(key[2:]).race)
+    if key.startswith("a:"):
+        return str(g.card(int(key[2:])).race)
+    return ""
+
+
+def can_buy_exclusive(race: str, character: str, card: Any, market: str) -> str | None:
+    """Why a Character may not buy an exclusive card, or ``None`` when it may
+    (the Alien and Triclops exceptions included)."""
+    exclusive = getattr(card, "exclusive", None)
+    if exclusive is None:
+        return None
+    if exclusive.characters and character not in exclusive.characters:
+        return f"{card.name} is exclusive to {', '.join(exclusive.characters)}"
+    if exclusive.races and race not in exclusive.races:
+        if race == "alien" and "saiyan" not in exclusive.races:
+            return None
+        if race == "triclops" and market == "techniques":
+            return None
+        return f"{card.name} is exclusive to {', '.join(r.capitalize() for r in exclusive.races)}"
+    return None
+
+
+def can_use_exclusive(race: str, character: str, card: Any) -> str | None:
+    """Why a Character may not use (play) an exclusive card; ``None`` if it may.
+    Buying rights of Aliens and Triclops extend to using what they bought."""
+    return can_buy_exclusive(
+        race, character, card, "techniques" if card.kind == "technique" else card.kind
+    )
+
+
+def buy_cost(g: Game, ch: CharacterState, uid: int, market: str) -> int | None:
+    """What the Character pays for a market card, or ``None`` if it may not buy
+    that kind ("-" modifier)."""
+    card = g.card(uid)
+    printed = card.cost
+    base = 0 if printed in (None, "-") else int(printed)
+    if market == "sixth":
+        return max(0, base)
+    modifier = g.card(ch.id).cost_modifiers.for_market(market)
+    if modifier == "-":
+        return None
+    total = base + int(modifier) + cost_bonus(g, ch, market)
+    if card.kind == "ally" and card.duo:
+        total -= sum(g.energy_value(e) for e in ch.duo_energy.get(uid, ()))
+    return max(0, total)
+
+
+def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
+    """Cost changes from cards in play, the Location and effects."""
+    total = 0
+    for op in _in_play_ops(g, ch):
+        if (
+            isinstance(op, fx.CostChange)
+            and op.market in (market, "any")
+            and (op.duration in ("while-in-play", "permanent"))
+        ):
+            if market == "dragon-ball" and op.market == "any":
+                continue
+            total += op.amount
+    for bonus in ch.bonuses:
+        if bonus.kind in (f"cost:{market}", "cost:any") and not (
+            market == "dragon-ball" and bonus.kind == "cost:any"
+        ):
+            total += bonus.amount
+    return total
+
+
+def hand_size(g: Game, ch: CharacterState) -> int:
+    """Maximum hand size."""
+    return max(1, g.card(ch.id).hand_size + card_bonus(g, ch, "hand-size"))
+
+
+def units_of(ch: CharacterState, kind: str) -> list[Unit]:
+    """A Character's Allies, Equipment or Training in play."""
+    return {"ally": ch.allies, "equipment": ch.equipment, "training": ch.training}[kind]

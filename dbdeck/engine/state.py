@@ -1,0 +1,247 @@
+"""The game state: plain mutable objects with slots, and their JSON form.
+
+Cards in play are *instances*: an integer uid whose card id is
+``GameState.card_ids[uid]``. Piles are lists of uids, the top of a deck
+being its end (``deck[-1]``) so drawing is a cheap ``pop()``.
+
+Whoever can hold Dragon Balls or take damage is named by a *holder key*:
+``c:<character id>`` for a Character, ``a:<uid>`` for an Ally in play,
+``v`` for the Villain (``e:<enemy id>`` for one enemy of a several-enemy
+Villain) and ``m:<uid>`` for a Minion.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+VILLAIN = "v"
+"""The holder key of the Villain."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """An Ally or Minion in play."""
+
+    uid: int
+    damage: int = 0
+    exhausted: bool = False
+    tokens: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """An Energy Technique (or Villain attack) on a Time Track."""
+
+    uid: int
+    boosters: list[int] = field(default_factory=list)
+    owner: str = ""
+    """For Villain attacks of several enemies: the enemy that prepared it."""
+
+
+@dataclass(slots=True)
+class Bonus:
+    """A temporary bonus from an effect (card-bound bonuses are computed from
+    the cards in play instead, so they vanish with their card)."""
+
+    kind: str
+    """``armor``, ``damage-reduction``, ``max-health``, ``damage``,
+    ``hand-size``, ``cost:<market>`` or ``extra-dragon-ball``."""
+    amount: int
+    duration: str
+    attack: str | None = None
+
+
+@dataclass(slots=True)
+class CharacterState:
+    """One Character at the table."""
+
+    id: str
+    order: int
+    seat: int
+    damage: int = 0
+    deck: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    """Cards used this turn (Energy, Physical Techniques): discarded at the end."""
+    allies: list[Unit] = field(default_factory=list)
+    equipment: list[Unit] = field(default_factory=list)
+    training: list[Unit] = field(default_factory=list)
+    time_track: list[Prepared | None] = field(default_factory=lambda: [None] * 4)
+    ability_tokens: int = 0
+    bonuses: list[Bonus] = field(default_factory=list)
+    defeated: bool = False
+    room_tokens: int = -1
+    """Tokens on the Room of Spirit and Time while inside; -1 when outside."""
+    room_card: int = -1
+    energy: int = 0
+    """Energy available to spend this turn."""
+    training_energy: int = 0
+    """Extra Energy that only buys Training (Combat Energy)."""
+    dragon_balls_bought: int = 0
+    acted: bool = False
+    """Whether an Actions-phase action was taken this turn (ends the market
+    discard and Dragon Ball giving steps)."""
+    market_discarded: bool = False
+    ability_used: bool = False
+    duo_invested: bool = False
+    duo_energy: dict[int, list[int]] = field(default_factory=dict)
+    """Energy cards set aside beside Duo cards in the Ally Market (solo Duo
+    purchase), by the Duo card's uid."""
+
+    def in_play(self) -> bool:
+        """Whether the Character is in play (not defeated, not in the Room)."""
+        return not self.defeated and self.room_tokens < 0
+
+    def units(self) -> list[Unit]:
+        """Every card in play beside the board."""
+        return [*self.allies, *self.equipment, *self.training]
+
+
+@dataclass(slots=True)
+class MarketState:
+    """A market deck and its face-up row."""
+
+    deck: list[int] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class VillainState:
+    """The Villain's board."""
+
+    id: str
+    damage: int = 0
+    enemy_damage: dict[str, int] = field(default_factory=dict)
+    defeated_enemies: list[str] = field(default_factory=list)
+    phase: int = 1
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    side_decks: dict[str, list[int]] = field(default_factory=dict)
+    time_track: list[list[Prepared]] = field(default_factory=lambda: [[], [], [], []])
+    minions: list[Unit] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
+    armor_bonus: int = 0
+    damage_bonus: int = 0
+    damage_reduction_bonus: int = 0
+    arrived: bool = True
+    """Freezer: until "Freezer Arrives!!" he and his Minions cannot be attacked."""
+    last_form: int = -1
+    """The transformation card whose attack repeats when the deck is empty."""
+    aggro: str = ""
+    extra_turns: int = 0
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice the engine waits for."""
+
+    kind: str
+    decider: str
+    """``players`` or a Character id."""
+    prompt: str
+    options: list[dict[str, Any]]
+    """Each option has a ``label`` and the data the answer carries."""
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything about one game. Plain data: copyable and JSON-serialisable."""
+
+    villain_id: str
+    difficulty: str
+    extreme: bool
+    location: str | None
+    seed: int
+    card_ids: list[str] = field(default_factory=list)
+    characters: list[CharacterState] = field(default_factory=list)
+    villain: VillainState = field(default_factory=lambda: VillainState(id=""))
+    markets: dict[str, MarketState] = field(default_factory=dict)
+    sixth: list[int] = field(default_factory=list)
+    balls: list[str] = field(default_factory=lambda: [""] * 7)
+    """Holder key of each of the seven Dragon Balls; ``""`` when unclaimed."""
+    turn_deck: list[str] = field(default_factory=list)
+    turn_discard: list[str] = field(default_factory=list)
+    turn_cards: list[str] = field(default_factory=list)
+    """The whole turn-order deck, to rebuild it each round."""
+    round: int = 1
+    turn: int = 0
+    revealed: str = ""
+    active: str = ""
+    """The Character id whose turn it is, ``villain``, or empty between turns."""
+    step: str = "reveal"
+    prologue: list[str] = field(default_factory=list)
+    """Characters still to play their turn before the turn-order deck starts."""
+    stack: list[dict[str, Any]] = field(default_factory=list)
+    pending: Decision | None = None
+    winner: str = ""
+    reason: str = ""
+    actions: int = 0
+    box: list[int] = field(default_factory=list)
+    """Destroyed and eliminated cards, returned to the game box."""
+    eliminated: list[int] = field(default_factory=list)
+    """Allies eliminated during the game (a wish may bring them back)."""
+
+    def character(self, character_id: str) -> CharacterState:
+        """The Character with this id."""
+        for character in self.characters:
+            if character.id == character_id:
+                return character
+        raise KeyError(character_id)
+
+    def clone(self) -> GameState:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+
+# --- JSON -------------------------------------------------------------------------
+
+
+def to_data(obj: Any) -> Any:
+    """Plain JSON data for a state object (dataclasses become dicts)."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {f.name: to_data(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, list):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, tuple):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    return obj
+
+
+def state_from_data(data: dict[str, Any]) -> GameState:
+    """Rebuild a ``GameState`` from ``to_data`` output."""
+    d = dict(data)
+    d["characters"] = [_character(c) for c in d["characters"]]
+    d["villain"] = _villain(d["villain"])
+    d["markets"] = {k: MarketState(**v) for k, v in d["markets"].items()}
+    d["pending"] = Decision(**d["pending"]) if d.get("pending") else None
+    return GameState(**d)
+
+
+def _units(items: list[dict[str, Any]]) -> list[Unit]:
+    return [Unit(**u) for u in items]
+
+
+def _prepared(p: dict[str, Any] | None) -> Prepared | None:
+    return None if p is None else Prepared(**p)
+
+
+def _character(c: dict[str, Any]) -> CharacterState:
+    c = dict(c)
+    for name in ("allies", "equipment", "training"):
+        c[name] = _units(c[name])
+    c["time_track"] = [_prepared(p) for p in c["time_track"]]
+    c["bonuses"] = [Bonus(**b) for b in c["bonuses"]]
+    c["duo_energy"] = {int(k): v for k, v in c["duo_energy"].items()}
+    return CharacterState(**c)
+
+
+def _villain(v: dict[str, Any]) -> VillainState:
+    v = dict(v)
+    v["minions"] = _units(v["minions"])
+    v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
+    return VillainState(**v)

@@ -1,0 +1,282 @@
+"""What every Villain does, as named hooks a Villain's own module overrides.
+
+The hooks: ``setup`` (the deck), ``prologue``, ``turn_start``, ``activate``
+(reveal the top card), ``on_attacked``, ``death_effect``, ``check_victory``,
+and a few smaller ones. A Villain whose mechanics are all card data needs no
+module of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards.models import (
+    Attack,
+    AttackBody,
+    Event,
+    Minion,
+    SplitCard,
+    Transformation,
+)
+from dbdeck.engine import combat, moves
+from dbdeck.engine.state import VILLAIN, Prepared, Unit
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["VillainRules"]
+
+
+class VillainRules:
+    """The default hooks, following the rulebook's general Villain rules."""
+
+    # --- setup ------------------------------------------------------------------------
+
+    def setup(self, g: Game) -> None:
+        """Build and shuffle the Villain deck (the top is the end of the list)."""
+        board = g.card(g.state.villain_id)
+        deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
+        g.rng.shuffle(deck)
+        g.state.villain.deck = deck
+
+    def extreme_minions(self, g: Game, starting: list[str]) -> list[str]:
+        """Minions in play at the start in Extreme Mode."""
+        board = g.card(g.state.villain_id)
+        extra = [
+            c
+            for c in board.extreme_cards
+            if g.card(c).kind == "villain-card" and g.card(c).type == "minion"
+        ]
+        return starting + extra
+
+    def prologue(self, g: Game) -> list[str]:
+        """Characters who play before the turn-order deck starts."""
+        return []
+
+    def ruined_city_count(self, g: Game, count: int) -> int:
+        """How many Allies Ruined City removes."""
+        return count
+
+    # --- turns -----------------------------------------------------------------------
+
+    def villain_card(self, g: Game, card: str) -> None:
+        """A Villain turn-order card was revealed."""
+
+    def defeated_card_revealed(self, g: Game, character: str) -> None:
+        """A defeated Character's turn-order card was revealed."""
+
+    def turn_start(self, g: Game) -> list[dict[str, Any]]:
+        """The Villain's start-of-turn effects, as ordered items."""
+        return []
+
+    def activate(self, g: Game) -> None:
+        """Play the top card of the Villain deck ("Villain activation phase").
+        An empty deck is rebuilt from the discard pile (rules note N16)."""
+        v = g.state.villain
+        if not v.deck:
+            if not v.discard:
+                g.log("activate", f"{g.name(VILLAIN)} has no card to play.")
+                return
+            v.deck = v.discard
+            v.discard = []
+            g.rng.shuffle(v.deck)
+            g.log("shuffle", f"{g.name(VILLAIN)}'s discard pile becomes a new deck.")
+        self.reveal(g, v.deck.pop())
+
+    def reveal(self, g: Game, uid: int) -> None:
+        """Resolve one revealed Villain card."""
+        v = g.state.villain
+        card = g.card(uid)
+        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        if isinstance(card, Minion):
+            v.minions.append(Unit(uid))
+        elif isinstance(card, Attack):
+            self.play_attack(g, uid, card, "")
+        elif isinstance(card, SplitCard):
+            self.play_split(g, uid, card)
+        elif isinstance(card, Transformation):
+            self.transform(g, uid, card)
+        elif isinstance(card, Event):
+            v.discard.append(uid)
+            if card.effects:
+                g.push_ops(card.id, "effects", {"actor": VILLAIN, "source": uid})
+            self.on_event(g, card.id)
+        else:
+            v.discard.append(uid)
+
+    def play_attack(
+        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+    ) -> None:
+        """An Energy attack goes on the Time Track; a Physical one resolves now."""
+        if body.attack_type == "physical" or not body.time:
+            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            return
+        track = g.state.villain.time_track
+        slot = body.time - 1
+        # The printed slot, else the first free one after it; when none is free
+        # the attack waits in the last slot (rules note N17).
+        while slot < 3 and any(p.owner == owner for p in track[slot]):
+            slot += 1
+        track[slot].append(Prepared(uid, owner=owner))
+        g.log("prepare", f"{g.name(uid)} is prepared at Time {slot + 1}.")
+
+    def play_split(self, g: Game, uid: int, card: SplitCard) -> None:
+        """A split card: both halves act (a Villain module narrows this)."""
+        for i, half in enumerate(card.halves):
+            if half.attack is not None:
+                self.play_attack(g, uid, half.attack, half.enemy, i)
+        g.state.villain.discard.append(uid)
+
+    def transform(self, g: Game, uid: int, card: Transformation) -> None:
+        """The Villain changes phase and keeps the new form's bonuses."""
+        v = g.state.villain
+        v.phase = card.to_phase
+        v.armor_bonus += card.armor_bonus
+        v.damage_bonus += card.damage_bonus
+        v.damage_reduction_bonus += card.damage_reduction_bonus
+        v.last_form = uid
+        g.log(
+            "transform",
+            f"{g.name(VILLAIN)} transforms: Phase {card.to_phase}.",
+            phase=card.to_phase,
+        )
+        if card.effects:
+            g.push_ops(card.id, "effects", {"actor": VILLAIN, "source": uid})
+
+    def on_event(self, g: Game, card_id: str) -> None:
+        """An event card was revealed."""
+
+    def activate_card(self, g: Game, card_id: str) -> None:
+        """Prepare a named attack card (Broly's table)."""
+        v = g.state.villain
+        for pile in (v.deck, v.discard):
+            for uid in pile:
+                if g.state.card_ids[uid] == card_id:
+                    pile.remove(uid)
+                    card = g.card(uid)
+                    if isinstance(card, Attack):
+                        self.play_attack(g, uid, card, "")
+                    return
+
+    # --- attacks ------------------------------------------------------------------------
+
+    def attack_body(self, g: Game, task: Any) -> AttackBody | None:
+        """The attack a prepared card or task stands for."""
+        uid = task.uid if isinstance(task, Prepared) else task["uid"]
+        card = g.card(uid)
+        if isinstance(card, SplitCard):
+            half = task.get("half") if isinstance(task, dict) else None
+            if half is None:
+                owner = task.owner if isinstance(task, Prepared) else task.get("owner")
+                half = next(i for i, h in enumerate(card.halves) if h.enemy == owner)
+            return card.halves[half].attack
+        return card if isinstance(card, AttackBody) else None
+
+    def attack_path(self, g: Game, task: Any) -> str:
+        """The path prefix of the attack inside its card (for its operations)."""
+        uid = task.uid if isinstance(task, Prepared) else task["uid"]
+        card = g.card(uid)
+        if isinstance(card, SplitCard):
+            half = task.get("half") if isinstance(task, dict) else None
+            if half is None:
+                owner = task.owner if isinstance(task, Prepared) else task.get("owner")
+                half = next(i for i, h in enumerate(card.halves) if h.enemy == owner)
+            return f"halves.{half}.attack."
+        return ""
+
+    def attack_target(self, g: Game, body: AttackBody, task: dict[str, Any]) -> str:
+        """The target rule of an attack."""
+        return body.target
+
+    def attack_bonus(self, g: Game, source: str) -> int:
+        """Extra damage on every attack of the Villain's side."""
+        return 0
+
+    def power_damage(self, g: Game) -> int:
+        """Damage an attack "plus Power" adds (Broly)."""
+        return g.state.villain.tokens.get("power", 0)
+
+    def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
+        """A Character's attack dealt damage to the Villain's side."""
+
+    def damage_reduction(self, g: Game, key: str) -> int:
+        """Extra Damage Reduction of the Villain or an enemy."""
+        return 0
+
+    def special_targets(self, g: Game, name: str) -> list[str]:
+        """Targets outside the table: Ally Market cards, the Kidnapped Victim."""
+        row = g.state.markets["allies"].row
+        if not row:
+            return []
+        if name == "ally-market-chosen":
+            return [f"market:{row[0]}"]
+        costs = {uid: _cost(g, uid) for uid in row}
+        pick = max if name == "ally-market-highest-cost" else min
+        best = pick(costs.values())
+        return [f"market:{next(u for u in row if costs[u] == best)}"]
+
+    def eliminate_market_ally(self, g: Game, key: str, avoidable: bool, source: str) -> None:
+        """An attack eliminates an Ally of the market (the Androids)."""
+        uid = int(key.split(":")[1])
+        row = g.state.markets["allies"].row
+        if uid not in row:
+            return
+        row.remove(uid)
+        g.state.box.append(uid)
+        g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
+        moves.restock(g, "allies")
+
+    # --- tokens ---------------------------------------------------------------------------
+
+    def tokens(self, g: Game, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+        """Add (or remove, when negative) tokens of a kind."""
+        v = g.state.villain
+        if counter == "aggro":
+            v.aggro = key if amount > 0 else ""
+            return
+        if key.startswith("c:") and counter == "special-ability":
+            ch = g.state.character(key[2:])
+            ch.ability_tokens = max(0, ch.ability_tokens + amount)
+            return
+        v.tokens[counter] = max(0, v.tokens.get(counter, 0) + amount)
+        g.log(
+            "tokens",
+            f"{counter.capitalize()} tokens: {v.tokens[counter]}.",
+            counter=counter,
+            value=v.tokens[counter],
+        )
+
+    def break_armor(self, g: Game, key: str) -> None:
+        """Remove an Armor token."""
+        v = g.state.villain
+        name = f"armor:{key[2:]}" if key.startswith("e:") else "armor"
+        if v.tokens.get(name, 0) > 0:
+            v.tokens[name] -= 1
+            g.log("tokens", f"{g.name(key)} loses an Armor token.")
+
+    # --- ends ------------------------------------------------------------------------------
+
+    def death_effect(self, g: Game, character: str) -> None:
+        """The board's death effect after a Character is defeated."""
+        board = g.card(g.state.villain_id)
+        if board.death_effect:
+            g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
+            g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
+
+    def on_minion_eliminated(self, g: Game, card_id: str) -> None:
+        """A Minion was eliminated."""
+
+    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+        """One enemy of a several-enemy Villain is defeated; all of them down
+        means the Characters win."""
+        board = g.card(g.state.villain_id)
+        if set(board.enemies) <= set(g.state.villain.defeated_enemies):
+            combat.end(g, "players", f"{g.name(VILLAIN)} are defeated.")
+
+    def check_victory(self, g: Game) -> None:
+        """Villain-specific victory checks."""
+
+
+def _cost(g: Game, uid: int) -> int:
+    cost = g.card(uid).cost
+    return 0 if cost in (None, "-") else int(cost)
