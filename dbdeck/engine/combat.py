@@ -150,9 +150,8 @@ def heal(g: Game, key: str, amount: int | str, *, repair: bool = False) -> int:
     """Remove damage. Androids cannot heal but can repair; only Androids
     repair; Animals heal one point more ("Races")."""
     race = rules.race_of(g, key)
-    if key.startswith("c:") or key.startswith("a:"):
-        if repair != (race == "android"):
-            return 0
+    if (key.startswith("c:") or key.startswith("a:")) and repair != (race == "android"):
+        return 0
     current = damage_of(g, key)
     if amount == "all":
         amount = current
@@ -346,9 +345,8 @@ def _minion_task(g: Game, task: dict[str, Any]) -> None:
     unit.exhausted = True
     card = g.card(uid)
     g.log("activate", f"{card.name} activates.", card=card.id)
-    if "search" in card.keywords:
-        if give_balls(g, "", f"m:{uid}"):
-            g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
+    if "search" in card.keywords and give_balls(g, "", f"m:{uid}"):
+        g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if card.effects:
         g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
 

@@ -303,13 +303,11 @@ def _destroy(g: Game, op: fx.Destroy, task: dict[str, Any]) -> None:
 
 def _heal(g: Game, op: fx.Heal | fx.Repair, task: dict[str, Any]) -> None:
     repair = isinstance(op, fx.Repair)
-    with_targets(
-        g,
-        task,
-        op.target,
-        lambda key: combat.heal(g, key, op.amount, repair=repair),
-        prompt="Who is healed?",
-    )
+
+    def apply(key: str) -> None:
+        combat.heal(g, key, op.amount, repair=repair)
+
+    with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
 def _gain_energy(g: Game, op: fx.GainEnergy, task: dict[str, Any]) -> None:
@@ -331,7 +329,7 @@ def _pay_energy(g: Game, op: fx.PayEnergy, task: dict[str, Any]) -> None:
         ch.energy = max(0, ch.energy - op.amount)
 
 
-_BONUS_KIND = {
+_BONUS_KIND: dict[type[Any], str] = {
     fx.ArmorBonus: "armor",
     fx.DamageReductionBonus: "damage-reduction",
     fx.MaxHealthBonus: "max-health",

@@ -287,7 +287,7 @@ def _villain_minions(g: Game) -> None:
     """Phase 4: every ready Minion activates, in the order the players choose."""
     s = g.state
     s.step = "villain_reveal"
-    items = [
+    items: list[dict[str, Any]] = [
         {"label": g.name(u.uid), "task": {"t": "minion", "uid": u.uid}}
         for u in s.villain.minions
         if not u.exhausted

@@ -85,7 +85,7 @@ def kind_matches(g: Game, uid: int, kind: str) -> bool:
     if kind == "any":
         return True
     if kind in ("energy-technique", "physical-technique"):
-        return card.kind == "technique" and card.technique_type == kind.split("-")[0]
+        return bool(card.kind == "technique" and card.technique_type == kind.split("-")[0])
     if kind == "energy":
         return bool(card.kind in ENERGY_KINDS)
     return bool(card.kind == kind)
@@ -392,7 +392,8 @@ def _affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:
         if isinstance(op, fx.PayEnergy) and ch.energy < op.amount:
             return f"it costs {op.amount} Energy; you have {ch.energy}"
         if isinstance(op, (fx.Discard, fx.Destroy)) and op.source != "this-card":
-            if len(pile_candidates(g, ch, op.source, op.card_kind, voluntary=True)) < op.count:
+            found = pile_candidates(g, ch, op.source, op.card_kind, voluntary=True)
+            if len(found) < op.count:
                 return f"you need {op.count} {op.card_kind} card(s) to pay for it"
     return None
 
@@ -473,7 +474,7 @@ def _check_market_discard(g: Game, ch: CharacterState, a: Action) -> str | None:
 def _check_duo(g: Game, ch: CharacterState, a: Action) -> str | None:
     if len(g.state.characters) != 1:
         return "Energy is set beside a Duo card only when playing solo"
-    if not _in_hand(ch, a.card) or g.card(a.card).kind not in ENERGY_KINDS:
+    if a.card is None or not _in_hand(ch, a.card) or g.card(a.card).kind not in ENERGY_KINDS:
         return "set an Energy card from your hand"
     row = g.state.markets["allies"].row
     if a.on not in row or not g.card(a.on).duo:
@@ -498,7 +499,7 @@ def _check_room(g: Game, ch: CharacterState, a: Action) -> str | None:
 _CHECKS: dict[str, Callable[[Game, CharacterState, Action], str | None]] = {
     "play-energy": lambda g, ch, a: (
         None
-        if _in_hand(ch, a.card) and g.card(a.card).kind in ENERGY_KINDS
+        if a.card is not None and _in_hand(ch, a.card) and g.card(a.card).kind in ENERGY_KINDS
         else "play an Energy card from your hand"
     ),
     "buy": _check_buy,
@@ -576,9 +577,9 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     for unit in ch.units():
         yield Action("exhaust", card=unit.uid)
     yield Action("ability")
-    for slot in s.villain.time_track:
-        for prepared in slot:
-            yield Action("avoid", card=prepared.uid)
+    for attacks in s.villain.time_track:
+        for villain_attack in attacks:
+            yield Action("avoid", card=villain_attack.uid)
     for source in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
         if combat.balls_of(g, source):
             for target in combat.enemies_of(g, "villain"):
@@ -763,9 +764,8 @@ def _exhaust(g: Game, ch: CharacterState, a: Action) -> None:
     card = g.card(unit.uid)
     owner = f"a:{unit.uid}" if card.kind == "ally" else f"c:{ch.id}"
     g.log("exhaust", f"{g.name('c:' + ch.id)} exhausts {card.name}.")
-    if "search" in card.__dict__.get("keywords", ()):
-        if combat.give_balls(g, "", owner):
-            g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
+    if "search" in card.__dict__.get("keywords", ()) and combat.give_balls(g, "", owner):
+        g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if card.__dict__.get("exhaust_effects"):
         g.push_ops(
             card.id, "exhaust_effects", {"actor": owner, "source": unit.uid, "voluntary": True}

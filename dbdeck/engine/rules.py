@@ -97,7 +97,7 @@ def armor(g: Game, key: str) -> int:
     """Armor of whoever the key names."""
     if key.startswith("c:"):
         ch = g.state.character(key[2:])
-        return max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor"))
+        return int(max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor")))
     if key.startswith("a:"):
         return int(g.card(int(key[2:])).armor)
     if key.startswith("m:"):
@@ -108,13 +108,15 @@ def armor(g: Game, key: str) -> int:
         armor_tokens = g.state.villain.tokens.get(f"armor:{key[2:]}")
         if armor_tokens is not None:
             return armor_tokens
-        return enemy.armor.at(g.state.difficulty) + g.state.villain.armor_bonus
+        return int(enemy.armor.at(g.state.difficulty) + g.state.villain.armor_bonus)
     v = g.card_def(g.state.villain_id)
-    return max(
-        0,
-        v.armor.at(g.state.difficulty)
-        + g.state.villain.armor_bonus
-        + g.location_bonus(fx.ArmorBonus),
+    return int(
+        max(
+            0,
+            v.armor.at(g.state.difficulty)
+            + g.state.villain.armor_bonus
+            + g.location_bonus(fx.ArmorBonus),
+        )
     )
 
 
@@ -128,7 +130,7 @@ def damage_reduction(g: Game, key: str) -> int:
         if key.startswith("e:"):
             base = g.card_def(key[2:]).damage_reduction
         extra = g.villains_hook("damage_reduction", key) or 0
-        return (
+        return int(
             base
             + g.state.villain.damage_reduction_bonus
             + extra
@@ -141,7 +143,7 @@ def max_health(g: Game, key: str) -> int:
     """Maximum Health of whoever the key names (bonuses included)."""
     if key.startswith("c:"):
         ch = g.state.character(key[2:])
-        return max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health"))
+        return int(max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health")))
     if key.startswith("a:"):
         health = g.card(int(key[2:])).health
         return 1 if health == "-" else int(health)
@@ -244,7 +246,7 @@ def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
 
 def hand_size(g: Game, ch: CharacterState) -> int:
     """Maximum hand size."""
-    return max(1, g.card(ch.id).hand_size + card_bonus(g, ch, "hand-size"))
+    return int(max(1, g.card(ch.id).hand_size + card_bonus(g, ch, "hand-size")))
 
 
 def units_of(ch: CharacterState, kind: str) -> list[Unit]:
