@@ -60,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card_id", metavar="ID", help="the card's id")
     schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    scenario = commands.add_parser("scenario", help="run scenario files")
+    scenario_commands = scenario.add_subparsers(dest="scenario_command", metavar="SCENARIO_COMMAND")
+    scenario_commands.required = True
+    run = scenario_commands.add_parser("run", help="run scenario files and check them")
+    run.add_argument("files", nargs="+", type=Path, metavar="FILE")
     return parser
 
 
@@ -89,8 +94,34 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return commands.cmd_show(args.pack, args.card_id)
         if args.cards_command == "schema":
             return commands.cmd_schema(args.output)
+    if args.command == "scenario":
+        return _run_scenarios(args.files)
     parser.print_help()
     return 0
+
+
+def _run_scenarios(files: list[Path]) -> int:
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.scenario import ScenarioFailure, run_file
+
+    try:
+        catalog = load_catalog()
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    paths = [p for f in files for p in (sorted(f.rglob("*.toml")) if f.is_dir() else [f])]
+    failed = 0
+    for path in paths:
+        try:
+            outcome = run_file(catalog, path)
+        except ScenarioFailure as exc:
+            failed += 1
+            print(f"FAIL {path}: {exc}")
+        else:
+            print(f"ok   {path}: {outcome.name} ({outcome.steps} steps)")
+    print(f"{len(paths) - failed} passed, {failed} failed")
+    return 1 if failed or not paths else 0
 
 
 if __name__ == "__main__":

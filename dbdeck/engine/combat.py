@@ -23,8 +23,10 @@ STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 # --- who can be attacked -----------------------------------------------------------
 
 
-def enemies_of(g: Game, side: str, *, attack: bool = True) -> list[str]:
-    """Enemies in play of one side, as holder keys."""
+def enemies_of(g: Game, side: str) -> list[str]:
+    """The enemies in play of ``side`` (``players`` or ``villain``), as holder
+    keys: for the players the Villain (or its enemies) and its Minions, for
+    the Villain the Characters and their Allies."""
     s = g.state
     if side == "players":
         if not s.villain.arrived:
@@ -107,17 +109,25 @@ def hit(
     """
     if not alive(g, target):
         return 0
+    if source == target or (source.startswith("a:") and target.startswith("c:") and
+                            g.ally(int(source[2:]))[0].id == target[2:]):
+        cost = True  # self-inflicted damage is a cost: no Armor, balls become unclaimed
     if cost:
         kind = "unavoidable"
-    dealt = reduce(g, target, amount, kind)
-    left = max_health(g, target) - damage_of(g, target)
-    dealt = min(dealt, max(0, left))
+    reduced = reduce(g, target, amount, kind)
+    left = max(0, max_health(g, target) - damage_of(g, target))
+    dealt = min(reduced, left)
     _add_damage(g, target, dealt)
     word = "" if kind == "basic" else f" {kind.upper()}"
+    notes = []
+    if reduced != amount:
+        notes.append(f"{amount} before Armor and Damage Reduction")
+    if dealt < reduced:
+        notes.append(f"{reduced - dealt} more is lost")
     g.log(
         "damage",
         f"{g.name(source)} deals {dealt}{word} damage to {g.name(target)}"
-        + (f" ({amount} before Armor)" if dealt != amount else "")
+        + (f" ({'; '.join(notes)})" if notes else "")
         + ".",
         source=source,
         target=target,
@@ -144,6 +154,12 @@ def _add_damage(g: Game, key: str, amount: int) -> None:
         s.villain.enemy_damage[key[2:]] = s.villain.enemy_damage.get(key[2:], 0) + amount
     else:
         s.villain.damage += amount
+
+
+def eliminate_damage(g: Game, key: str) -> int:
+    """What "Eliminate" inflicts: Maximum Health plus Armor plus Damage
+    Reduction, ignoring damage already taken (glossary, "Eliminate")."""
+    return max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
 
 
 def heal(g: Game, key: str, amount: int | str, *, repair: bool = False) -> int:
@@ -354,7 +370,7 @@ def _minion_task(g: Game, task: dict[str, Any]) -> None:
 def _steal_task(g: Game, task: dict[str, Any]) -> None:
     """Roll the Steal dice and resolve them ("Attempt a Steal")."""
     ch = g.state.character(task["character"])
-    faces = [STEAL_FACES[g.rng.randint(0, 5)] for _ in range(task["dice"])]
+    faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task["dice"])]
     stolen = sum("ball" in f for f in faces)
     hurt = sum("damage" in f for f in faces)
     g.log(

@@ -85,8 +85,7 @@ def resolve_targets(
 ) -> tuple[list[str], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
-    other = "villain" if side == "players" else "players"
-    enemies = [k for k in enemies_of(g, other) if alive(g, k)]
+    enemies = [k for k in enemies_of(g, side) if alive(g, k)]
     if name == "self":
         return [_self_key(g, ctx)], False
     if name == "this-card":
@@ -228,7 +227,7 @@ def _eliminate(g: Game, op: fx.Eliminate, task: dict[str, Any]) -> None:
         if key.startswith("m:") and "army" in g.card(int(key[2:])).keywords:
             g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
             return
-        amount = rules.max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
+        amount = combat.eliminate_damage(g, key)
         g.push(
             {
                 "t": "damage",
@@ -276,8 +275,8 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
         pick = candidates[g.rng.randrange(len(candidates))]
     elif "choice" in task:
         pick = task.pop("choice")
-    elif len(candidates) == 1 or ch.id == "":
-        pick = candidates[0]
+    elif len({g.state.card_ids[u] for u in candidates}) == 1:
+        pick = candidates[0]  # identical cards: nothing to choose
     else:
         verb = "destroy" if destroy else "discard"
         g.ask(
@@ -375,11 +374,7 @@ def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
                 count=took,
             )
         elif op.steal_if_none:
-            pool = [
-                k
-                for k in enemies_of(g, "villain" if side_of(taker) == "players" else "players")
-                if balls_of(g, k)
-            ]
+            pool = [k for k in enemies_of(g, side_of(taker)) if balls_of(g, k)]
             if pool:
                 victim = max(pool, key=lambda k: balls_of(g, k))
                 give_balls(g, victim, taker)

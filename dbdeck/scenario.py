@@ -1,0 +1,349 @@
+"""Scenario files: a table set up by hand, actions applied, expectations checked.
+
+A scenario is a TOML file (format in ``docs/scenarios.md``)::
+
+    name = "Krillin's 4 damage against Freezer's Armor 1"
+    rulebook = "Armor and Damage Reduction"
+
+    [setup]                      # as for a new game
+    villain = "freezer"
+    characters = ["krillin"]
+
+    [table.characters.krillin]   # then the table is laid out by hand
+    hand = ["punch-and-kick"]
+
+    [[steps]]
+    action = {type = "attack", cards = ["punch-and-kick"], target = "v"}
+    expect = {"villain.damage" = 3}
+
+Cards are named by id; the runner finds the instance an action means (in
+the hand, in play, in a market row …). Dice can be scripted with ``rolls``.
+Nothing in a scenario is evaluated as code.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine import moves, rules
+from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.engine.state import Prepared, Unit
+
+__all__ = ["ScenarioFailure", "run_file", "table_view"]
+
+
+class ScenarioFailure(Exception):
+    """A scenario did not hold; the message names the step and expectation."""
+
+
+class ScriptedRandom(random.Random):
+    """A random generator whose dice rolls can be fixed in advance: each
+    ``randint`` takes the next scripted number while any are left."""
+
+    def __init__(self, seed: int, rolls: Iterable[int] = ()) -> None:
+        super().__init__(seed)
+        self.rolls = list(rolls)
+
+    def randint(self, a: int, b: int) -> int:
+        if self.rolls:
+            value = self.rolls.pop(0)
+            if not a <= value <= b:
+                raise ScenarioFailure(f"scripted roll {value} is outside {a}..{b}")
+            return value
+        return super().randint(a, b)
+
+
+@dataclass
+class Outcome:
+    """What running one scenario gave."""
+
+    file: str
+    name: str
+    steps: int
+
+
+def run_file(catalog: Catalog, path: Path) -> Outcome:
+    """Run one scenario file; raises ``ScenarioFailure`` on the first failure."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioFailure(f"cannot read: {exc}") from None
+    return run(catalog, data, str(path))
+
+
+def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Outcome:
+    """Run one scenario given as data."""
+    setup_data = dict(data.get("setup", {}))
+    rolls = setup_data.pop("rolls", [])
+    try:
+        setup = Setup(**setup_data)
+        game = Game.new(catalog, setup)
+    except (TypeError, SetupError) as exc:
+        expected = data.get("expect_setup_error")
+        if expected and expected in str(exc):
+            return Outcome(name, data.get("name", name), 0)
+        raise ScenarioFailure(f"setup: {exc}") from None
+    if data.get("expect_setup_error"):
+        raise ScenarioFailure("setup: expected an error, the setup was accepted")
+    scripted = ScriptedRandom(setup.seed, rolls)
+    scripted.setstate(game.rng.getstate())
+    game.rng = scripted
+    if "table" in data:
+        lay_table(game, data["table"])
+    for number, step in enumerate(data.get("steps", []), 1):
+        _run_step(game, step, number)
+    return Outcome(name, data.get("name", name), len(data.get("steps", [])))
+
+
+def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
+    where = f"step {number}"
+    if "rolls" in step:
+        assert isinstance(game.rng, ScriptedRandom)
+        game.rng.rolls += list(step["rolls"])
+    if "action" in step:
+        try:
+            action = resolve_action(game, step["action"])
+        except KeyError as exc:
+            raise ScenarioFailure(f"{where}: {exc.args[0]}") from None
+        expected_error = step.get("expect_error")
+        try:
+            events = game.apply(action)
+        except IllegalAction as exc:
+            if expected_error and expected_error in exc.reason:
+                events = []
+            else:
+                raise ScenarioFailure(f"{where}: {action.to_json()} refused: {exc.reason}") from None
+        else:
+            if expected_error:
+                raise ScenarioFailure(f"{where}: expected the error {expected_error!r}, "
+                                      "the action was accepted")
+        text = "\n".join(e.text for e in events)
+        for wanted in step.get("expect_log", []):
+            if wanted not in text:
+                raise ScenarioFailure(f"{where}: the log lacks {wanted!r}; it says:\n{text}")
+    view = table_view(game)
+    for path, wanted in step.get("expect", {}).items():
+        got = _lookup(view, path)
+        if got != wanted:
+            raise ScenarioFailure(f"{where}: expected {path} = {wanted!r}, got {got!r}")
+
+
+def _lookup(view: dict[str, Any], path: str) -> Any:
+    node: Any = view
+    for part in path.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return f"<no {path}>"
+    return node
+
+
+# --- laying out the table ------------------------------------------------------------------
+
+
+def lay_table(g: Game, table: dict[str, Any]) -> None:
+    """Replace parts of a freshly set-up game with the scenario's table."""
+    s = g.state
+    for character_id, spec in table.get("characters", {}).items():
+        ch = s.character(character_id)
+        for pile in ("hand", "deck", "discard"):
+            if pile in spec:
+                setattr(ch, pile, [g.new_uid(c) for c in spec[pile]])
+        for kind, name in (("allies", "allies"), ("equipment", "equipment"),
+                           ("training", "training")):
+            if name in spec:
+                setattr(ch, kind, [Unit(g.new_uid(c)) for c in spec[name]])
+        if "time_track" in spec:
+            ch.time_track = [None if c in (None, "", "-") else Prepared(g.new_uid(c))
+                             for c in spec["time_track"]]
+        for field in ("damage", "energy", "ability_tokens", "training_energy"):
+            if field in spec:
+                setattr(ch, field, spec[field])
+        if "dragon_balls" in spec:
+            _set_balls(g, f"c:{character_id}", spec["dragon_balls"])
+        if "bonuses" in spec:
+            from dbdeck.engine.state import Bonus
+
+            ch.bonuses = [Bonus(**b) for b in spec["bonuses"]]
+    if "villain" in table:
+        spec = table["villain"]
+        v = s.villain
+        for field in ("damage", "phase", "arrived"):
+            if field in spec:
+                setattr(v, field, spec[field])
+        if "minions" in spec:
+            v.minions = [Unit(g.new_uid(c)) for c in spec["minions"]]
+        if "deck" in spec:
+            v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
+        if "time_track" in spec:
+            v.time_track = [[Prepared(g.new_uid(c)) for c in slot] for slot in spec["time_track"]]
+        if "tokens" in spec:
+            v.tokens = dict(spec["tokens"])
+        if "dragon_balls" in spec:
+            _set_balls(g, "v", spec["dragon_balls"])
+    if "turn_deck" in table:
+        s.turn_deck = list(reversed(table["turn_deck"]))
+    for market, cards in table.get("markets", {}).items():
+        s.markets[market].row = [g.new_uid(c) for c in cards]
+    if "active" in table:
+        s.prologue = []
+        s.stack = []
+        s.pending = None
+        s.active = table["active"]
+        if s.active == "villain":
+            s.step = "villain_start"
+            g._advance()
+        else:
+            s.step = "char_main"
+
+
+def _set_balls(g: Game, key: str, count: int) -> None:
+    s = g.state
+    s.balls = ["" if holder == key else holder for holder in s.balls]
+    for i in range(7):
+        if count and s.balls[i] == "":
+            s.balls[i] = key
+            count -= 1
+
+
+# --- naming cards ---------------------------------------------------------------------------
+
+
+def resolve_action(g: Game, spec: dict[str, Any]) -> Action:
+    """An action whose cards are named by id, turned into the engine's action."""
+    data = dict(spec)
+    kind = data["type"]
+    if kind == "choose" and "label" in data:
+        pending = g.state.pending
+        if pending is None:
+            raise KeyError("no decision is pending")
+        label = data.pop("label")
+        matches = [i for i, o in enumerate(pending.options) if label in o["label"]]
+        if not matches:
+            raise KeyError(f"no option matching {label!r} in "
+                           f"{[o['label'] for o in pending.options]}")
+        data["option"] = matches[0]
+    active = g.state.active
+    ch = g.state.character(active) if active not in ("", "villain") else None
+    if "card" in data and isinstance(data["card"], str):
+        data["card"] = _find(g, ch, data["card"], kind)
+    if "cards" in data:
+        chosen: list[int] = []
+        for c in data["cards"]:
+            chosen.append(_find(g, ch, c, kind, exclude=chosen) if isinstance(c, str) else c)
+        data["cards"] = chosen
+    if "on" in data and isinstance(data["on"], str):
+        data["on"] = _find(g, ch, data["on"], "boost-on")
+    for field in ("target", "source"):
+        if isinstance(data.get(field), str):
+            data[field] = _key(g, data[field])
+    return Action.from_json(data)
+
+
+def _find(g: Game, ch: Any, card_id: str, kind: str, exclude: Iterable[int] = ()) -> int:
+    s = g.state
+    places: list[list[int]] = []
+    if ch is not None:
+        if kind in ("boost-on",):
+            places.append([p.uid for p in ch.time_track if p is not None])
+        elif kind == "exhaust":
+            places.append([u.uid for u in ch.units()])
+        elif kind == "play" and not any(s.card_ids[u] == card_id for u in ch.hand):
+            places.append([u.uid for u in ch.units()])
+        else:
+            places.append(list(ch.hand))
+    places.append([u for m in moves.MARKETS for u in s.markets[m].row] + s.sixth[-1:])
+    places.append([p.uid for slot in s.villain.time_track for p in slot])
+    for place in places:
+        for uid in place:
+            if s.card_ids[uid] == card_id and uid not in exclude:
+                return uid
+    raise KeyError(f"no {card_id!r} where the action looks for it")
+
+
+def _key(g: Game, name: str) -> str:
+    """``m:freezer-guard`` → the first Minion of that card; ``a:mai-ally`` likewise."""
+    s = g.state
+    if name.startswith("m:") and not name[2:].isdigit():
+        for unit in s.villain.minions:
+            if s.card_ids[unit.uid] == name[2:]:
+                return f"m:{unit.uid}"
+        raise KeyError(f"no Minion {name[2:]!r} in play")
+    if name.startswith("a:") and not name[2:].isdigit():
+        for ch in s.characters:
+            for unit in ch.allies:
+                if s.card_ids[unit.uid] == name[2:]:
+                    return f"a:{unit.uid}"
+        raise KeyError(f"no Ally {name[2:]!r} in play")
+    return name
+
+
+# --- what scenarios look at --------------------------------------------------------------------
+
+
+def table_view(g: Game) -> dict[str, Any]:
+    """The table with card ids instead of instance numbers, for expectations."""
+    s = g.state
+    ids = s.card_ids
+
+    def units(items: list[Unit]) -> list[str]:
+        return [ids[u.uid] for u in items]
+
+    balls: dict[str, int] = {}
+    for holder in s.balls:
+        name = holder or "unclaimed"
+        if holder[:2] in ("a:", "m:"):
+            name = f"{holder[:2]}{ids[int(holder[2:])]}"
+        balls[name] = balls.get(name, 0) + 1
+    return {
+        "characters": {
+            ch.id: {
+                "damage": ch.damage,
+                "defeated": ch.defeated,
+                "hand": [ids[u] for u in ch.hand],
+                "discard": [ids[u] for u in ch.discard],
+                "deck_size": len(ch.deck),
+                "allies": units(ch.allies),
+                "ally_damage": [u.damage for u in ch.allies],
+                "equipment": units(ch.equipment),
+                "training": units(ch.training),
+                "exhausted": [ids[u.uid] for u in ch.units() if u.exhausted],
+                "time_track": ["" if p is None else ids[p.uid] for p in ch.time_track],
+                "boosters": [[] if p is None else [ids[b] for b in p.boosters]
+                             for p in ch.time_track],
+                "energy": ch.energy,
+                "ability_tokens": ch.ability_tokens,
+                "room_tokens": ch.room_tokens,
+                "armor": rules.armor(g, f"c:{ch.id}"),
+            }
+            for ch in s.characters
+        },
+        "villain": {
+            "damage": s.villain.damage,
+            "phase": s.villain.phase,
+            "arrived": s.villain.arrived,
+            "minions": units(s.villain.minions),
+            "minion_damage": [u.damage for u in s.villain.minions],
+            "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
+            "tokens": dict(s.villain.tokens),
+            "deck_size": len(s.villain.deck),
+            "enemy_damage": dict(s.villain.enemy_damage),
+        },
+        "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
+        "balls": balls,
+        "winner": s.winner,
+        "active": s.active,
+        "step": s.step,
+        "pending": "" if s.pending is None else s.pending.kind,
+        "options": [] if s.pending is None else [o["label"] for o in s.pending.options],
+        "turn_deck": sorted(s.turn_deck + s.turn_discard),
+    }
