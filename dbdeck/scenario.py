@@ -119,11 +119,14 @@ def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
             if expected_error and expected_error in exc.reason:
                 events = []
             else:
-                raise ScenarioFailure(f"{where}: {action.to_json()} refused: {exc.reason}") from None
+                raise ScenarioFailure(
+                    f"{where}: {action.to_json()} refused: {exc.reason}"
+                ) from None
         else:
             if expected_error:
-                raise ScenarioFailure(f"{where}: expected the error {expected_error!r}, "
-                                      "the action was accepted")
+                raise ScenarioFailure(
+                    f"{where}: expected the error {expected_error!r}, the action was accepted"
+                )
         text = "\n".join(e.text for e in events)
         for wanted in step.get("expect_log", []):
             if wanted not in text:
@@ -158,13 +161,17 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         for pile in ("hand", "deck", "discard"):
             if pile in spec:
                 setattr(ch, pile, [g.new_uid(c) for c in spec[pile]])
-        for kind, name in (("allies", "allies"), ("equipment", "equipment"),
-                           ("training", "training")):
+        for kind, name in (
+            ("allies", "allies"),
+            ("equipment", "equipment"),
+            ("training", "training"),
+        ):
             if name in spec:
                 setattr(ch, kind, [Unit(g.new_uid(c)) for c in spec[name]])
         if "time_track" in spec:
-            ch.time_track = [None if c in (None, "", "-") else Prepared(g.new_uid(c))
-                             for c in spec["time_track"]]
+            ch.time_track = [
+                None if c in (None, "", "-") else Prepared(g.new_uid(c)) for c in spec["time_track"]
+            ]
         for field in ("damage", "energy", "ability_tokens", "training_energy"):
             if field in spec:
                 setattr(ch, field, spec[field])
@@ -229,8 +236,9 @@ def resolve_action(g: Game, spec: dict[str, Any]) -> Action:
         label = data.pop("label")
         matches = [i for i, o in enumerate(pending.options) if label in o["label"]]
         if not matches:
-            raise KeyError(f"no option matching {label!r} in "
-                           f"{[o['label'] for o in pending.options]}")
+            raise KeyError(
+                f"no option matching {label!r} in {[o['label'] for o in pending.options]}"
+            )
         data["option"] = matches[0]
     active = g.state.active
     ch = g.state.character(active) if active not in ("", "villain") else None
@@ -318,8 +326,9 @@ def table_view(g: Game) -> dict[str, Any]:
                 "training": units(ch.training),
                 "exhausted": [ids[u.uid] for u in ch.units() if u.exhausted],
                 "time_track": ["" if p is None else ids[p.uid] for p in ch.time_track],
-                "boosters": [[] if p is None else [ids[b] for b in p.boosters]
-                             for p in ch.time_track],
+                "boosters": [
+                    [] if p is None else [ids[b] for b in p.boosters] for p in ch.time_track
+                ],
                 "energy": ch.energy,
                 "ability_tokens": ch.ability_tokens,
                 "room_tokens": ch.room_tokens,

@@ -145,7 +145,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
         source = VILLAIN
     if "targets" not in task:
         if body is None:
-            _discard_attack(g, uid)
+            discard_attack(g, uid)
             return
         keys, choose = _attack_targets(g, body, task)
         if choose and len(keys) > 1 and "choice" not in task:
@@ -195,7 +195,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             return
     if task.get("choice") not in (None, "decline"):
         _power_clash(g, task, damage, source)
-        _discard_attack(g, uid)
+        discard_attack(g, uid)
         return
     ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else "", "attacker": source}
     if body.effects:
@@ -214,7 +214,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
                     "is_attack": True,
                 }
             )
-    _discard_attack(g, uid)
+    discard_attack(g, uid)
 
 
 def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str], bool]:
@@ -224,9 +224,14 @@ def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str]
     return resolve_targets(g, name, {"actor": VILLAIN})
 
 
-def _discard_attack(g: Game, uid: int) -> None:
-    if uid not in g.state.villain.discard:
-        g.state.villain.discard.append(uid)
+def discard_attack(g: Game, uid: int) -> None:
+    """An attack card goes to the discard pile once no half of it is still
+    prepared or about to resolve."""
+    v = g.state.villain
+    on_track = any(p.uid == uid for slot in v.time_track for p in slot)
+    resolving = any(t["t"] == "vattack" and t["uid"] == uid for t in g.state.stack)
+    if uid not in v.discard and not on_track and not resolving:
+        v.discard.append(uid)
 
 
 def _clash_options(g: Game, target: str, damage: int) -> list[dict[str, Any]]:

@@ -109,8 +109,11 @@ def hit(
     """
     if not alive(g, target):
         return 0
-    if source == target or (source.startswith("a:") and target.startswith("c:") and
-                            g.ally(int(source[2:]))[0].id == target[2:]):
+    if source == target or (
+        source.startswith("a:")
+        and target.startswith("c:")
+        and g.ally(int(source[2:]))[0].id == target[2:]
+    ):
         cost = True  # self-inflicted damage is a cost: no Armor, balls become unclaimed
     if cost:
         kind = "unavoidable"
@@ -201,6 +204,8 @@ def kill(g: Game, key: str, killer: str | None) -> None:
             if prepared is not None:
                 ch.discard += [prepared.uid, *prepared.boosters]
         ch.time_track = [None] * 4
+        if s.active == ch.id and s.step.startswith("char_"):
+            s.step = "char_end"  # a defeated Character's turn ends at once
         if not s.winner:
             g.push({"t": "death", "character": ch.id})
     elif key.startswith("a:"):
@@ -406,7 +411,8 @@ def end(g: Game, winner: str, reason: str) -> None:
         return
     s.winner = winner
     s.reason = reason
-    s.stack.clear()
+    # Unfinished work stays on the stack (never run again): cards it holds are
+    # still accounted for.
     s.pending = None
     g.log(
         "game-over",
@@ -422,6 +428,11 @@ def check_end(g: Game) -> None:
         return
     board = g.card(s.villain_id)
     conditions = {v.condition for v in board.victory}
+    for ch in s.characters:
+        # A Maximum Health bonus that left play can leave a Character with
+        # damage reaching their health: they are defeated then ("Health Bonuses").
+        if ch.in_play() and ch.damage >= max_health(g, f"c:{ch.id}"):
+            kill(g, f"c:{ch.id}", killer=None)
     if all(c.defeated for c in s.characters):
         end(g, "villain", "all the Characters are defeated.")
         return

@@ -380,6 +380,7 @@ class Game:
         """Run the rules until a person must decide or the game ends."""
         s = self.state
         guard = 0
+        combat.check_end(self)
         while not s.winner and s.pending is None:
             guard += 1
             if guard > 100_000:

@@ -784,12 +784,14 @@ def _ability(g: Game, ch: CharacterState, a: Action) -> None:
 
 
 def _avoid(g: Game, ch: CharacterState, a: Action) -> None:
+    from dbdeck.engine import attacks
+
     v = g.state.villain
     for slot in v.time_track:
         for prepared in slot:
             if prepared.uid == a.card:
                 slot.remove(prepared)
-                v.discard.append(prepared.uid)
+                attacks.discard_attack(g, prepared.uid)
                 g.log("avoid", f"{g.name('c:' + ch.id)} avoids {g.name(prepared.uid)}.")
                 path = g.hooks.attack_path(g, prepared) + "avoid.cost"
                 g.push_ops(

@@ -122,10 +122,12 @@ class VillainRules:
 
     def play_split(self, g: Game, uid: int, card: SplitCard) -> None:
         """A split card: both halves act (a Villain module narrows this)."""
-        for i, half in enumerate(card.halves):
-            if half.attack is not None:
-                self.play_attack(g, uid, half.attack, half.enemy, i)
-        g.state.villain.discard.append(uid)
+        attacks = [(i, h) for i, h in enumerate(card.halves) if h.attack is not None]
+        for i, half in attacks:
+            assert half.attack is not None
+            self.play_attack(g, uid, half.attack, half.enemy, i)
+        if not attacks:
+            g.state.villain.discard.append(uid)
 
     def transform(self, g: Game, uid: int, card: Transformation) -> None:
         """The Villain changes phase and keeps the new form's bonuses."""
@@ -135,6 +137,7 @@ class VillainRules:
         v.damage_bonus += card.damage_bonus
         v.damage_reduction_bonus += card.damage_reduction_bonus
         v.last_form = uid
+        v.discard.append(uid)
         g.log(
             "transform",
             f"{g.name(VILLAIN)} transforms: Phase {card.to_phase}.",
