@@ -32,8 +32,8 @@ def card_places(g: Game) -> Iterator[tuple[str, int]]:
                 yield f"{ch.id}.time-track", prepared.uid
                 for booster in prepared.boosters:
                     yield f"{ch.id}.booster", booster
-        for pile in ch.duo_energy.values():
-            for uid in pile:
+        for invested in ch.duo_energy.values():
+            for uid in invested:
                 yield f"{ch.id}.duo", uid
     for name, market in s.markets.items():
         for uid in market.deck:
