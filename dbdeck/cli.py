@@ -60,6 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card_id", metavar="ID", help="the card's id")
     schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    sim = commands.add_parser("sim", help="play simulated games with bots")
+    sim.add_argument("--villain", required=True)
+    sim.add_argument("--characters", required=True, help="comma-separated Character ids")
+    sim.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+    sim.add_argument("--extreme", action="store_true")
+    sim.add_argument("--location", default=None, help="a Location id or 'random'")
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--bot", default="greedy", choices=("random", "greedy"))
+    sim.add_argument("--starting-ally", default=None, help="solo against level 6+: an Ally id")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+
     scenario = commands.add_parser("scenario", help="run scenario files")
     scenario_commands = scenario.add_subparsers(dest="scenario_command", metavar="SCENARIO_COMMAND")
     scenario_commands.required = True
@@ -96,7 +108,48 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return commands.cmd_schema(args.output)
     if args.command == "scenario":
         return _run_scenarios(args.files)
+    if args.command == "sim":
+        return _run_sim(args)
     parser.print_help()
+    return 0
+
+
+def _run_sim(args: argparse.Namespace) -> int:
+    import json
+
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.engine.game import Setup, SetupError
+    from dbdeck.sim import simulate, summary
+
+    try:
+        catalog = load_catalog()
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    setup = Setup(characters=[c.strip() for c in args.characters.split(",") if c.strip()],
+                  villain=args.villain, difficulty=args.difficulty, extreme=args.extreme,
+                  location=args.location, seed=args.seed, starting_ally=args.starting_ally)
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        results = simulate(catalog, setup, args.games, args.bot)
+    except SetupError as exc:
+        print(f"cannot set up this game: {exc}", file=sys.stderr)
+        return 2
+    report = summary(results)
+    if args.json:
+        print(json.dumps({"games": [r.to_json() for r in results], "summary": report}))
+    else:
+        for r in results:
+            print(f"seed {r.seed}: {r.winner or 'nobody'} ({r.reason}) "
+                  f"in {r.turns} turns, {r.actions} actions")
+        print(f"Characters won {report['players_wins']} of {report['games']} "
+              f"({report['players_win_rate']:.0%}); mean {report['mean_turns']} turns.")
+    if report["capped"]:
+        print(f"{report['capped']} game(s) hit the action cap: that is a bug.", file=sys.stderr)
+        return 1
     return 0
 
 

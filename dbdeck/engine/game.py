@@ -83,6 +83,11 @@ class Game:
         self.rng = rng
         self.events: list[Event] = []
         self._villain_hooks = villains.hooks_for(state.villain_id)
+        # Card definitions by instance uid: the hottest lookup of the engine.
+        self._defs: list[Any] = [catalog.cards[c] for c in state.card_ids]
+        self.memo: dict[Any, Any] | None = None
+        """Rule queries remembered while the state cannot change (while legal
+        actions are listed); ``None`` the rest of the time."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -209,12 +214,13 @@ class Game:
     def new_uid(self, card_id: str) -> int:
         """A new card instance of ``card_id``."""
         self.state.card_ids.append(card_id)
+        self._defs.append(self.catalog.cards[card_id])
         return len(self.state.card_ids) - 1
 
     def card(self, uid_or_id: int | str) -> Any:
         """The card definition of an instance uid (or of a card id)."""
         if isinstance(uid_or_id, int):
-            return self.catalog.cards[self.state.card_ids[uid_or_id]]
+            return self._defs[uid_or_id]
         return self.catalog.cards[uid_or_id]
 
     def card_def(self, card_id: str) -> Any:
@@ -333,7 +339,11 @@ class Game:
             return []
         if self.state.pending is not None:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
-        return moves.legal(self)
+        self.memo = {}
+        try:
+            return moves.legal(self)
+        finally:
+            self.memo = None
 
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""

@@ -80,6 +80,15 @@ def _in_play_ops(g: Game, ch: CharacterState) -> Iterator[Any]:
 
 def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None) -> int:
     """Bonus of one kind from the cards in play, the Location and effects."""
+    if g.memo is not None:
+        key = ("bonus", ch.id, kind, attack)
+        if key not in g.memo:
+            g.memo[key] = _card_bonus(g, ch, kind, attack)
+        return int(g.memo[key])
+    return _card_bonus(g, ch, kind, attack)
+
+
+def _card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None) -> int:
     op_type = _BONUS_OPS[kind]
     total = 0
     for op in _in_play_ops(g, ch):
@@ -226,6 +235,15 @@ def buy_cost(g: Game, ch: CharacterState, uid: int, market: str) -> int | None:
 
 def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
     """Cost changes from cards in play, the Location and effects."""
+    if g.memo is not None:
+        key = ("cost", ch.id, market)
+        if key not in g.memo:
+            g.memo[key] = _cost_bonus(g, ch, market)
+        return int(g.memo[key])
+    return _cost_bonus(g, ch, market)
+
+
+def _cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
     total = 0
     for op in _in_play_ops(g, ch):
         if (

@@ -1,0 +1,157 @@
+"""Bots that play from the engine's legal actions: random and greedy.
+
+Bots see the game object but never bypass the engine: every move they make
+is one of ``legal_actions()``. The greedy bot follows a simple plan each
+turn — defend the Dragon Balls, put cards into play, prepare Energy
+Techniques, attack with every Physical Technique at once, then spend the
+rest of its Energy on the dearest card it can buy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from dbdeck.engine import combat, rules
+from dbdeck.engine.actions import Action
+from dbdeck.engine.game import Game
+
+__all__ = ["BOTS", "greedy", "random_bot"]
+
+Bot = Callable[[Game, random.Random], Action]
+
+
+def random_bot(game: Game, rng: random.Random) -> Action:
+    """Any legal action, leaning away from ending the turn at once."""
+    actions = game.legal_actions()
+    others = [a for a in actions if a.type != "end-turn"]
+    return rng.choice(others) if others and rng.random() < 0.85 else rng.choice(actions)
+
+
+def greedy(game: Game, rng: random.Random) -> Action:
+    """A sensible player: see the module docstring."""
+    actions = game.legal_actions()
+    if game.state.pending is not None:
+        return Action("choose", option=_decide(game))
+    best = max(enumerate(actions), key=lambda pair: (_score(game, pair[1]), -pair[0]))
+    return best[1]
+
+
+def _decide(game: Game) -> int:
+    pending = game.state.pending
+    assert pending is not None
+    options = pending.options
+    values = [o["value"] for o in options]
+    if pending.kind == "block":
+        return 1
+    if pending.kind == "target":
+        if pending.decider == "players" and game.state.active in ("villain", ""):
+            return _absorb(game, values)
+        return _best_enemy(game, values)
+    if pending.kind == "wish":
+        for i, v in enumerate(values):
+            if v.get("wish") == "damage" and not v["key"].startswith("m:"):
+                return i
+        return 0
+    if pending.kind == "room":
+        return values.index("leave") if "leave" in values else 0
+    if pending.kind in ("discard", "destroy"):
+        return min(range(len(values)), key=lambda i: _card_value(game, values[i]))
+    if pending.kind == "power-clash":
+        return 0
+    return 0
+
+
+def _absorb(game: Game, keys: list[Any]) -> int:
+    """Who takes a Villain attack: whoever survives it best, sparing the
+    Characters (and Allies holding Dragon Balls) from defeat."""
+
+    def score(key: str) -> tuple[int, int]:
+        left = rules.remaining(game, key)
+        character = key.startswith("c:")
+        holds = combat.balls_of(game, key)
+        return (1 if left > 4 or not (character or holds) else 0, left + (3 if not character else 0))
+
+    return max(range(len(keys)), key=lambda i: score(keys[i]))
+
+
+def _best_enemy(game: Game, keys: list[Any]) -> int:
+    """The enemy to hit: a Minion holding balls, a Guardian, else the Villain."""
+
+    def score(key: str) -> int:
+        if not isinstance(key, str) or key[:2] not in ("m:", "e:", "v"):
+            return 0
+        value = 10 * combat.balls_of(game, key)
+        if key.startswith("m:"):
+            value += 5 if "guardian" in game.card(int(key[2:])).keywords else 1
+        else:
+            value += 3
+        return value
+
+    return max(range(len(keys)), key=lambda i: score(keys[i]))
+
+
+def _card_value(game: Game, uid: Any) -> int:
+    if not isinstance(uid, int):
+        return 0
+    cost = getattr(game.card(uid), "cost", 0)
+    return cost if isinstance(cost, int) else 0
+
+
+def _score(game: Game, a: Action) -> float:
+    s = game.state
+    ch = s.character(s.active)
+    villain_balls = combat.side_balls(game, "villain")
+    t = a.type
+    if t == "end-turn":
+        return 0
+    if t == "give-ball" or t == "market-discard" or t == "duo-invest":
+        return -1
+    if t == "enter-room":
+        return -1
+    if t == "play":
+        return 90 if not a.cards else -1
+    if t == "prepare":
+        return 85 - (a.slot or 0) - (5 if a.amount else 0)
+    if t == "boost":
+        return 80 if any(p is not None and p.uid == a.on for p in ch.time_track) else -1
+    if t == "attack":
+        assert a.target is not None
+        return 70 + 3 * len(a.cards) + _best_target_bonus(game, a.target)
+    if t == "exhaust":
+        return 75
+    if t == "ability":
+        return 60 if game.card(ch.id).special_ability.uses != "passive" else 50
+    if t == "avoid":
+        return 40
+    if t == "play-energy":
+        return 30
+    if t == "buy-dragon-ball":
+        return 55 if villain_balls >= 3 else 25
+    if t == "steal":
+        return 50 + (a.amount or 0) if villain_balls >= 4 and ch.damage < 5 else -1
+    if t == "buy":
+        assert a.card is not None
+        card = game.card(a.card)
+        cost = card.cost if isinstance(card.cost, int) else 0
+        bonus = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}.get(card.kind, 0)
+        if a.cards:
+            bonus -= 3
+        return 10 + cost + bonus
+    return 0
+
+
+def _best_target_bonus(game: Game, key: str) -> float:
+    if key.startswith("m:"):
+        value = 2.0 * combat.balls_of(game, key)
+        if "guardian" in game.card(int(key[2:])).keywords:
+            value += 3
+        return value
+    if key.startswith("c:") or key.startswith("a:"):
+        return 0  # healing techniques
+    return 1.0
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy}
+"""The bots by name."""
