@@ -71,7 +71,10 @@ def _absorb(game: Game, keys: list[Any]) -> int:
         left = rules.remaining(game, key)
         character = key.startswith("c:")
         holds = combat.balls_of(game, key)
-        return (1 if left > 4 or not (character or holds) else 0, left + (3 if not character else 0))
+        return (
+            1 if left > 4 or not (character or holds) else 0,
+            left + (3 if not character else 0),
+        )
 
     return max(range(len(keys)), key=lambda i: score(keys[i]))
 

@@ -127,9 +127,15 @@ def _run_sim(args: argparse.Namespace) -> int:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return 1
-    setup = Setup(characters=[c.strip() for c in args.characters.split(",") if c.strip()],
-                  villain=args.villain, difficulty=args.difficulty, extreme=args.extreme,
-                  location=args.location, seed=args.seed, starting_ally=args.starting_ally)
+    setup = Setup(
+        characters=[c.strip() for c in args.characters.split(",") if c.strip()],
+        villain=args.villain,
+        difficulty=args.difficulty,
+        extreme=args.extreme,
+        location=args.location,
+        seed=args.seed,
+        starting_ally=args.starting_ally,
+    )
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
@@ -143,10 +149,14 @@ def _run_sim(args: argparse.Namespace) -> int:
         print(json.dumps({"games": [r.to_json() for r in results], "summary": report}))
     else:
         for r in results:
-            print(f"seed {r.seed}: {r.winner or 'nobody'} ({r.reason}) "
-                  f"in {r.turns} turns, {r.actions} actions")
-        print(f"Characters won {report['players_wins']} of {report['games']} "
-              f"({report['players_win_rate']:.0%}); mean {report['mean_turns']} turns.")
+            print(
+                f"seed {r.seed}: {r.winner or 'nobody'} ({r.reason}) "
+                f"in {r.turns} turns, {r.actions} actions"
+            )
+        print(
+            f"Characters won {report['players_wins']} of {report['games']} "
+            f"({report['players_win_rate']:.0%}); mean {report['mean_turns']} turns."
+        )
     if report["capped"]:
         print(f"{report['capped']} game(s) hit the action cap: that is a bug.", file=sys.stderr)
         return 1

@@ -34,8 +34,13 @@ class GameResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON data."""
-        return {"seed": self.seed, "winner": self.winner or None, "reason": self.reason,
-                "turns": self.turns, "actions": self.actions}
+        return {
+            "seed": self.seed,
+            "winner": self.winner or None,
+            "reason": self.reason,
+            "turns": self.turns,
+            "actions": self.actions,
+        }
 
 
 def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
@@ -46,20 +51,31 @@ def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
     while not game.over and game.state.actions < ACTION_CAP:
         game.apply(choose(game, rng))
     if not game.over:
-        return GameResult(setup.seed, "", f"capped at {ACTION_CAP} actions (a bug)",
-                          game.state.turn, game.state.actions)
-    return GameResult(setup.seed, game.state.winner, game.state.reason, game.state.turn,
-                      game.state.actions)
+        return GameResult(
+            setup.seed,
+            "",
+            f"capped at {ACTION_CAP} actions (a bug)",
+            game.state.turn,
+            game.state.actions,
+        )
+    return GameResult(
+        setup.seed, game.state.winner, game.state.reason, game.state.turn, game.state.actions
+    )
 
 
 def simulate(catalog: Catalog, base: Setup, games: int, bot: str = "greedy") -> list[GameResult]:
     """Play ``games`` games with seeds ``base.seed``, ``base.seed + 1`` …"""
     results = []
     for i in range(games):
-        setup = Setup(characters=list(base.characters), villain=base.villain,
-                      difficulty=base.difficulty, extreme=base.extreme,
-                      location=base.location, seed=base.seed + i,
-                      starting_ally=base.starting_ally)
+        setup = Setup(
+            characters=list(base.characters),
+            villain=base.villain,
+            difficulty=base.difficulty,
+            extreme=base.extreme,
+            location=base.location,
+            seed=base.seed + i,
+            starting_ally=base.starting_ally,
+        )
         results.append(play(catalog, setup, bot))
     return results
 

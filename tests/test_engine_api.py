@@ -27,15 +27,18 @@ def test_solo_starting_ally_against_broly(catalog: Catalog) -> None:
     strong = next(a for a in allies if a.power == 6)  # type: ignore[union-attr]
     fine = next(a for a in allies if a.power == 5)  # type: ignore[union-attr]
     with pytest.raises(SetupError, match="exceeds Broly's level 6"):
-        Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="broly",
-                                starting_ally=strong.id))
-    game = Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="broly",
-                                   starting_ally=fine.id))
+        Game.new(
+            catalog, Setup(characters=["vegeta-ss1"], villain="broly", starting_ally=strong.id)
+        )
+    game = Game.new(
+        catalog, Setup(characters=["vegeta-ss1"], villain="broly", starting_ally=fine.id)
+    )
     vegeta = game.state.character("vegeta-ss1")
     assert [game.state.card_ids[u.uid] for u in vegeta.allies] == [fine.id]
     with pytest.raises(SetupError, match="only for one Character"):
-        Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="freezer",
-                                starting_ally=fine.id))
+        Game.new(
+            catalog, Setup(characters=["vegeta-ss1"], villain="freezer", starting_ally=fine.id)
+        )
 
 
 def test_setup_removes_ally_versions_and_equips_starting_cards(catalog: Catalog) -> None:
@@ -54,8 +57,7 @@ def test_setup_removes_ally_versions_and_equips_starting_cards(catalog: Catalog)
 
 
 def test_view_hides_other_hands_and_deck_order(catalog: Catalog) -> None:
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer",
-                                   seats=[0, 1]))
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seats=[0, 1]))
     view = game.view(0)
     goku, krillin = view["characters"]
     assert isinstance(goku["hand"], list) and krillin["hand"] == 5
@@ -82,7 +84,8 @@ def test_eliminate_on_vegeta_counts_armor_and_damage_reduction(catalog: Catalog)
     game.state.character("vegeta-ss1").damage = 4  # damage already taken does not count
     assert combat.eliminate_damage(game, "c:vegeta-ss1") == 10
     game.state.character("vegeta-ss1").bonuses.append(
-        Bonus("damage-reduction", 1, "until-next-actions-phase"))
+        Bonus("damage-reduction", 1, "until-next-actions-phase")
+    )
     assert combat.eliminate_damage(game, "c:vegeta-ss1") == 11
 
 
@@ -90,5 +93,7 @@ def test_legal_actions_are_accepted(catalog: Catalog) -> None:
     game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=2))
     for action in game.legal_actions():
         assert game.check(action) is None
-    assert game.check(Action("buy-dragon-ball")) is not None or game.state.character(
-        "goku").energy >= 5
+    assert (
+        game.check(Action("buy-dragon-ball")) is not None
+        or game.state.character("goku").energy >= 5
+    )

@@ -33,9 +33,16 @@ def pick(rng: random.Random, actions: list[Action]) -> Action:
 
 
 def new_game(catalog: Catalog, villain: str, characters: list[str], seed: int) -> Game:
-    return Game.new(catalog, Setup(characters=characters, villain=villain, seed=seed,
-                                   extreme=seed % 2 == 1,
-                                   location="random" if seed % 3 == 0 else None))
+    return Game.new(
+        catalog,
+        Setup(
+            characters=characters,
+            villain=villain,
+            seed=seed,
+            extreme=seed % 2 == 1,
+            location="random" if seed % 3 == 0 else None,
+        ),
+    )
 
 
 @pytest.mark.parametrize(("villain", "characters"), TABLES)

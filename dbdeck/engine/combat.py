@@ -421,42 +421,50 @@ def end(g: Game, winner: str, reason: str) -> None:
     )
 
 
-def check_end(g: Game) -> None:
-    """Check every victory condition after each step of the rules."""
+def check_end(g: Game, *, health: bool = False) -> None:
+    """Check every victory condition; with ``health``, also defeat Characters
+    whose damage reached a Maximum Health that shrank (a bonus left play)."""
     s = g.state
     if s.winner:
         return
-    board = g.card(s.villain_id)
-    conditions = {v.condition for v in board.victory}
+    if health:
+        for ch in s.characters:
+            # A Maximum Health bonus that left play can leave a Character with
+            # damage reaching their health: they are defeated then ("Health Bonuses").
+            if ch.damage and ch.in_play() and ch.damage >= max_health(g, f"c:{ch.id}"):
+                kill(g, f"c:{ch.id}", killer=None)
+    in_play = inside = defeated = 0
     for ch in s.characters:
-        # A Maximum Health bonus that left play can leave a Character with
-        # damage reaching their health: they are defeated then ("Health Bonuses").
-        if ch.in_play() and ch.damage >= max_health(g, f"c:{ch.id}"):
-            kill(g, f"c:{ch.id}", killer=None)
-    if all(c.defeated for c in s.characters):
+        if ch.defeated:
+            defeated += 1
+        elif ch.room_tokens >= 0:
+            inside += 1
+        else:
+            in_play += 1
+    if defeated == len(s.characters):
         end(g, "villain", "all the Characters are defeated.")
         return
-    if (
-        not any(c.in_play() for c in s.characters)
-        and any(c.room_tokens >= 0 for c in s.characters)
-        and any(c.defeated for c in s.characters)
-    ):
+    if not in_play and inside and defeated:
         end(g, "villain", "every Character outside the Room of Spirit and Time is defeated.")
         return
+    conditions = g.victory_conditions
     if "ally-market-empty" in conditions:
         allies = s.markets.get("allies")
         if allies is not None and not allies.deck and not allies.row:
             end(g, "villain", "the Ally Market is empty.")
             return
-    if "controls-all-dragon-balls" in conditions and side_balls(g, "villain") == 7:
+    villain_balls = players_balls = 0
+    for holder in s.balls:
+        if holder:
+            if holder[:2] in ("c:", "a:"):
+                players_balls += 1
+            else:
+                villain_balls += 1
+    if "controls-all-dragon-balls" in conditions and villain_balls == 7:
         end(g, "villain", f"{g.name(VILLAIN)} controls all seven Dragon Balls.")
         return
     g.hooks.check_victory(g)
-    if (
-        not s.winner
-        and side_balls(g, "players") == 7
-        and not any(t["t"] == "wish" for t in s.stack)
-    ):
+    if not s.winner and players_balls == 7 and not any(t["t"] == "wish" for t in s.stack):
         g.push({"t": "wish"})
 
 

@@ -85,6 +85,10 @@ class Game:
         self._villain_hooks = villains.hooks_for(state.villain_id)
         # Card definitions by instance uid: the hottest lookup of the engine.
         self._defs: list[Any] = [catalog.cards[c] for c in state.card_ids]
+        self.victory_conditions = frozenset(
+            v.condition
+            for v in catalog.cards[state.villain_id].victory  # type: ignore[union-attr]
+        )
         self.memo: dict[Any, Any] | None = None
         """Rule queries remembered while the state cannot change (while legal
         actions are listed); ``None`` the rest of the time."""
@@ -390,7 +394,7 @@ class Game:
         """Run the rules until a person must decide or the game ends."""
         s = self.state
         guard = 0
-        combat.check_end(self)
+        combat.check_end(self, health=True)
         while not s.winner and s.pending is None:
             guard += 1
             if guard > 100_000:
@@ -404,7 +408,7 @@ class Game:
             if step is None:
                 break
             step(self)
-            combat.check_end(self)
+            combat.check_end(self, health=True)
 
     # --- seats and views ----------------------------------------------------------------
 
