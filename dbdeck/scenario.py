@@ -306,7 +306,7 @@ def table_view(g: Game) -> dict[str, Any]:
     def units(items: list[Unit]) -> list[str]:
         return [ids[u.uid] for u in items]
 
-    balls: dict[str, int] = {}
+    balls: dict[str, int] = {"v": 0, "unclaimed": 0, **{f"c:{c.id}": 0 for c in s.characters}}
     for holder in s.balls:
         name = holder or "unclaimed"
         if holder[:2] in ("a:", "m:"):
