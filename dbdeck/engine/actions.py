@@ -6,8 +6,7 @@ action is a small frozen record that turns into JSON and back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["ACTION_TYPES", "Action", "IllegalAction"]
 
@@ -41,8 +40,7 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One thing a player does.
 
     * ``choose``: answer the pending decision with ``option``;
@@ -81,10 +79,9 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         """The action as JSON data, without empty fields."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self)[1:]:
-            value = getattr(self, f.name)
+        for name, value in zip(self._fields[1:], self[1:], strict=True):
             if value is not None and value != ():
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @classmethod
@@ -92,11 +89,14 @@ class Action:
         """Read an action back; unknown fields or types raise ``ValueError``."""
         if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
             raise ValueError(f"not an action: {data!r}")
-        known = {f.name for f in fields(cls)}
+        known = set(cls._fields)
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown action fields: {sorted(unknown)}")
         values = dict(data)
         if "cards" in values:
             values["cards"] = tuple(values["cards"])
-        return cls(**values)
+        try:
+            return cls(**values)
+        except TypeError as exc:
+            raise ValueError(f"not an action: {data!r}") from exc

@@ -455,7 +455,16 @@ class Game:
         """An independent copy that continues identically."""
         rng = random.Random()
         rng.setstate(self.rng.getstate())
-        return Game(self.catalog, self.state.clone(), rng)
+        twin = Game.__new__(Game)
+        twin.catalog = self.catalog
+        twin.state = self.state.clone()
+        twin.rng = rng
+        twin.events = []
+        twin._villain_hooks = self._villain_hooks
+        twin._defs = list(self._defs)
+        twin.victory_conditions = self.victory_conditions
+        twin.memo = None
+        return twin
 
     def fingerprint(self) -> str:
         """A canonical text of the whole game, for comparing two games."""

@@ -224,6 +224,9 @@ def _check_buy(g: Game, ch: CharacterState, a: Action) -> str | None:
     cost = buy_cost(g, ch, a.card, market)
     if cost is None:
         return f"{g.name('c:' + ch.id)} cannot buy {market}"
+    special = card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo)
+    if not special and _spendable(ch, market) < cost:
+        return f"{card.name} costs {cost} Energy; you have {_spendable(ch, market)}"
     why = can_buy_exclusive(rules.race_of(g, f"c:{ch.id}"), ch.id, card, market)
     if why:
         return why
@@ -262,19 +265,24 @@ def _check_play(g: Game, ch: CharacterState, a: Action) -> str | None:
     card = g.card(a.card)
     if card.kind == "capsule":
         return None
+    return _can_equip(g, ch, card, set(a.cards))
+
+
+def _can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str | None:
+    """Why a Character may not put this Ally, Equipment or Training into play,
+    destroying ``leaving`` to make room; ``None`` when it may."""
     if card.kind not in ("ally", "equipment", "training"):
         return f"{card.name} is not an Ally, Equipment or Training"
     race = rules.race_of(g, f"c:{ch.id}")
     why = can_use_exclusive(race, ch.id, card)
     if why:
         return why
-    for condition in card.__dict__.get("requirements", ()):
-        from dbdeck.engine.effects import condition_holds
+    from dbdeck.engine.effects import condition_holds
 
+    for condition in card.__dict__.get("requirements", ()):
         if not condition_holds(g, condition, {"actor": f"c:{ch.id}"}):
             return f"{card.name}'s requirement is not met"
     units = units_list(ch, card.kind)
-    leaving = set(a.cards)
     if not leaving <= {u.uid for u in units}:
         return "you can only destroy your own cards of the same kind to make room"
     if len(leaving) > 1:
@@ -669,12 +677,7 @@ def _buy(g: Game, ch: CharacterState, a: Action) -> None:
         s.box.append(uid)
     g.log("buy", f"{g.name('c:' + ch.id)} buys {card.name}.", card=card.id, market=a.market)
     race = rules.race_of(g, f"c:{ch.id}")
-    if (
-        race == "god"
-        and card.kind == "training"
-        and _check_play(g, ch, Action("play", card=a.card))
-        in (None, "that card is not in your hand")
-    ):
+    if race == "god" and card.kind == "training" and _can_equip(g, ch, card, set()) is None:
         ch.training.append(Unit(a.card))
         g.log("play", f"{g.name('c:' + ch.id)} equips {card.name} at once (God).")
     elif race == "monster" and card.kind == "technique":

@@ -192,8 +192,63 @@ class GameState:
         raise KeyError(character_id)
 
     def clone(self) -> GameState:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy, built field by field (several times faster
+        than ``copy.deepcopy``, which bots and searches rely on)."""
+        new = copy.copy(self)
+        new.card_ids = list(self.card_ids)
+        new.characters = [_clone_character(c) for c in self.characters]
+        new.villain = _clone_villain(self.villain)
+        new.markets = {k: MarketState(list(m.deck), list(m.row)) for k, m in self.markets.items()}
+        new.sixth = list(self.sixth)
+        new.balls = list(self.balls)
+        new.turn_deck = list(self.turn_deck)
+        new.turn_discard = list(self.turn_discard)
+        new.turn_cards = list(self.turn_cards)
+        new.prologue = list(self.prologue)
+        new.stack = copy.deepcopy(self.stack) if self.stack else []
+        new.pending = copy.deepcopy(self.pending)
+        new.box = list(self.box)
+        new.eliminated = list(self.eliminated)
+        return new
+
+
+def _clone_unit(u: Unit) -> Unit:
+    return Unit(u.uid, u.damage, u.exhausted, dict(u.tokens))
+
+
+def _clone_prepared(p: Prepared | None) -> Prepared | None:
+    return None if p is None else Prepared(p.uid, list(p.boosters), p.owner)
+
+
+def _clone_character(c: CharacterState) -> CharacterState:
+    new = copy.copy(c)
+    new.deck, new.hand, new.discard, new.played = (
+        list(c.deck),
+        list(c.hand),
+        list(c.discard),
+        list(c.played),
+    )
+    new.allies = [_clone_unit(u) for u in c.allies]
+    new.equipment = [_clone_unit(u) for u in c.equipment]
+    new.training = [_clone_unit(u) for u in c.training]
+    new.time_track = [_clone_prepared(p) for p in c.time_track]
+    new.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack) for b in c.bonuses]
+    new.duo_energy = {k: list(v) for k, v in c.duo_energy.items()}
+    return new
+
+
+def _clone_villain(v: VillainState) -> VillainState:
+    new = copy.copy(v)
+    new.enemy_damage = dict(v.enemy_damage)
+    new.defeated_enemies = list(v.defeated_enemies)
+    new.deck, new.discard = list(v.deck), list(v.discard)
+    new.side_decks = {k: list(d) for k, d in v.side_decks.items()}
+    new.time_track = [
+        [Prepared(p.uid, list(p.boosters), p.owner) for p in slot] for slot in v.time_track
+    ]
+    new.minions = [_clone_unit(u) for u in v.minions]
+    new.tokens = dict(v.tokens)
+    return new
 
 
 # --- JSON -------------------------------------------------------------------------

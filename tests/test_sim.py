@@ -1,0 +1,73 @@
+"""``dbdeck sim``: same arguments, same output; every game ends; the greedy
+bot wins a fair share against Freezer on easy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.cli import main
+from dbdeck.engine.game import Setup
+from dbdeck.sim import simulate, summary
+
+ARGS = [
+    "sim",
+    "--villain",
+    "freezer",
+    "--characters",
+    "goku,krillin",
+    "--games",
+    "4",
+    "--seed",
+    "3",
+    "--json",
+]
+
+
+def test_sim_json_is_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(ARGS) == 0
+    first = capsys.readouterr().out
+    assert main(ARGS) == 0
+    assert capsys.readouterr().out == first
+    data = json.loads(first)
+    assert [g["seed"] for g in data["games"]] == [3, 4, 5, 6]
+    for game in data["games"]:
+        assert game["winner"] in ("players", "villain")
+        assert game["reason"] and game["turns"] > 0 and game["actions"] > 0
+    assert data["summary"]["games"] == 4 and data["summary"]["capped"] == 0
+
+
+def test_sim_random_bot_and_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [
+        "sim",
+        "--villain",
+        "raditz",
+        "--characters",
+        "krillin",
+        "--games",
+        "2",
+        "--bot",
+        "random",
+    ]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.count("seed ") == 2 and "Characters won" in out
+
+
+def test_sim_refuses_a_bad_setup(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["sim", "--villain", "freezer", "--characters", "goku-ss1,vegeta-ss1"]
+    assert main(args) == 2
+    assert "more than Freezer's level 1" in capsys.readouterr().err
+
+
+def test_greedy_bot_wins_a_fair_share_on_easy(catalog: Catalog) -> None:
+    results = simulate(
+        catalog,
+        Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=100),
+        games=12,
+    )
+    report = summary(results)
+    assert report["capped"] == 0
+    assert report["players_win_rate"] >= 0.4, report
