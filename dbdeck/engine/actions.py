@@ -46,7 +46,8 @@ class Action(NamedTuple):
     * ``choose``: answer the pending decision with ``option``;
     * ``play-energy``: play the Energy card ``card`` from hand for its value;
     * ``buy``: buy ``card`` from ``market``'s row (``sixth`` for the sixth pile),
-      ``cards`` being Energy contributed by other Characters for a Duo;
+      ``cards`` being Energy contributed by other Characters for a Duo, and
+      ``amount`` 1 when a God equips the bought Training at once;
     * ``buy-dragon-ball``; ``steal`` with ``amount`` dice;
     * ``play``: put the Ally, Equipment or Training ``card`` into play,
       destroying ``cards`` to make room;

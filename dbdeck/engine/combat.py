@@ -225,18 +225,24 @@ def kill(g: Game, key: str, killer: str | None) -> None:
             s.box.append(unit.uid)
         g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
         _move_balls(g, {key}, gets)
-        if killer and killer.startswith("c:") and rules.race_of(g, killer) == "demon":
-            heal(g, killer, 1)
+        _demon_heals(g, killer)
         g.hooks.on_minion_eliminated(g, card_id)
     elif key.startswith("e:"):
         s.villain.defeated_enemies.append(key[2:])
         g.log("defeat", f"{g.name(key)} is defeated!", target=key)
         _move_balls(g, {key}, gets)
+        _demon_heals(g, killer)
         g.hooks.on_enemy_defeated(g, key[2:])
     else:
         g.log("defeat", f"{g.name(key)} is defeated!", target=key)
         _move_balls(g, {key}, gets)
         end(g, "players", f"{g.name(VILLAIN)} is defeated.")
+
+
+def _demon_heals(g: Game, killer: str | None) -> None:
+    """A Demon heals 1 when it eliminates an enemy ("Races")."""
+    if killer and killer.startswith("c:") and rules.race_of(g, killer) == "demon":
+        heal(g, killer, 1)
 
 
 def _move_balls(g: Game, keys: set[str], to: str) -> None:

@@ -511,6 +511,9 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
             raise SetupError(
                 "a starting Ally is only for one Character against a Villain of level 6 or more"
             )
+        versions = {a for c in setup.characters for a in catalog.cards[c].ally_versions}  # type: ignore[union-attr]
+        if ally.id in versions:
+            raise SetupError(f"{ally.name} is the Ally version of a chosen Character")
         if ally.power + levels > villain.level:
             raise SetupError(
                 f"{ally.name}'s power {ally.power} plus the Character's level {levels} exceeds "

@@ -227,9 +227,16 @@ def _check_buy(g: Game, ch: CharacterState, a: Action) -> str | None:
     special = card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo)
     if not special and _spendable(ch, market) < cost:
         return f"{card.name} costs {cost} Energy; you have {_spendable(ch, market)}"
-    why = can_buy_exclusive(rules.race_of(g, f"c:{ch.id}"), ch.id, card, market)
+    race = rules.race_of(g, f"c:{ch.id}")
+    why = can_buy_exclusive(race, ch.id, card, market)
     if why:
         return why
+    if a.amount:
+        if race != "god" or card.kind != "training":
+            return "only a God equips a Training at once when buying it"
+        why = _can_equip(g, ch, card, set())
+        if why:
+            return why
     if card.kind == "ally" and card.pay_with == "dragon-balls":
         owned = _own_balls(g, ch)
         if owned < int(card.cost):
@@ -575,6 +582,8 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     for market in (*MARKETS, "sixth"):
         for uid in _market_row(g, market) or []:
             yield Action("buy", market=market, card=uid)
+            if market == "training":
+                yield Action("buy", market=market, card=uid, amount=1)
             if market == "allies" and g.card(uid).duo:
                 yield from _duo_contributions(g, ch, uid)
             if market != "sixth":
@@ -677,7 +686,7 @@ def _buy(g: Game, ch: CharacterState, a: Action) -> None:
         s.box.append(uid)
     g.log("buy", f"{g.name('c:' + ch.id)} buys {card.name}.", card=card.id, market=a.market)
     race = rules.race_of(g, f"c:{ch.id}")
-    if race == "god" and card.kind == "training" and _can_equip(g, ch, card, set()) is None:
+    if a.amount and race == "god" and card.kind == "training":
         ch.training.append(Unit(a.card))
         g.log("play", f"{g.name('c:' + ch.id)} equips {card.name} at once (God).")
     elif race == "monster" and card.kind == "technique":
