@@ -109,7 +109,7 @@ def _score(game: Game, a: Action) -> float:
     t = a.type
     if t == "end-turn":
         return 0
-    if t == "give-ball" or t == "market-discard" or t == "duo-invest":
+    if t in ("give-ball", "market-discard", "duo-invest", "destroy"):
         return -1
     if t == "enter-room":
         return -1

@@ -199,6 +199,8 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             _set_balls(g, "v", spec["dragon_balls"])
     if "turn_deck" in table:
         s.turn_deck = list(reversed(table["turn_deck"]))
+    for market, cards in table.get("market_decks", {}).items():
+        s.markets[market].deck = [g.new_uid(c) for c in reversed(cards)]
     for market, cards in table.get("markets", {}).items():
         s.markets[market].row = [g.new_uid(c) for c in cards]
     if "active" in table:
@@ -342,12 +344,15 @@ def table_view(g: Game) -> dict[str, Any]:
             "arrived": s.villain.arrived,
             "minions": units(s.villain.minions),
             "minion_damage": [u.damage for u in s.villain.minions],
+            "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
             "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
             "tokens": dict(s.villain.tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
+        "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
+        "round": s.round,
         "balls": balls,
         "winner": s.winner,
         "active": s.active,

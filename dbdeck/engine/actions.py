@@ -21,6 +21,7 @@ ACTION_TYPES = (
     "prepare",
     "boost",
     "exhaust",
+    "destroy",
     "ability",
     "avoid",
     "market-discard",
@@ -57,6 +58,7 @@ class Action(NamedTuple):
       (``amount`` 1 for the Namekian's paid reduction);
     * ``boost``: attach the Energy ``card`` to the prepared Technique ``on``;
     * ``exhaust``: use the exhaust effect of the card in play ``card``;
+    * ``destroy``: destroy the card in play ``card`` for its destroy effect;
     * ``ability``: use the Character's special ability;
     * ``avoid``: pay the red text of the prepared Villain attack ``card``;
     * ``market-discard``: discard ``card`` from ``market``'s row;

@@ -72,7 +72,9 @@ def _self_key(g: Game, ctx: dict[str, Any]) -> str:
     actor = ctx["actor"]
     if actor.startswith("a:"):
         return f"c:{g.ally(int(actor[2:]))[0].id}"
-    if actor.startswith("m:") or actor.startswith("e:"):
+    if actor.startswith("m:"):
+        return str(actor)  # a Minion's "self" is the Minion (Freezer's Army holds its ball)
+    if actor.startswith("e:"):
         return VILLAIN
     if actor == "loc":
         active = g.state.active

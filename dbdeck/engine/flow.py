@@ -287,6 +287,8 @@ def _villain_minions(g: Game) -> None:
     """Phase 4: every ready Minion activates, in the order the players choose."""
     s = g.state
     s.step = "villain_reveal"
+    if not g.hooks.minions_present(g):
+        return
     items: list[dict[str, Any]] = [
         {"label": g.name(u.uid), "task": {"t": "minion", "uid": u.uid}}
         for u in s.villain.minions

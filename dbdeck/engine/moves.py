@@ -100,6 +100,8 @@ def owner_of(g: Game, uid: int) -> tuple[CharacterState, str] | None:
         for kind in ("ally", "equipment", "training"):
             if any(u.uid == uid for u in units_list(ch, kind)):
                 return ch, kind
+        if any(p is not None and p.uid == uid for p in ch.time_track):
+            return ch, "time-track"
     return None
 
 
@@ -109,7 +111,13 @@ def remove_card(g: Game, uid: int, *, to_box: bool, owner: CharacterState | None
     if found is None:
         return
     ch, where = found
-    if where in ("ally", "equipment", "training"):
+    if where == "time-track":
+        slot = next(i for i, p in enumerate(ch.time_track) if p is not None and p.uid == uid)
+        prepared = ch.time_track[slot]
+        assert prepared is not None
+        ch.time_track[slot] = None
+        ch.discard += prepared.boosters  # the boosters follow their Technique to the discard
+    elif where in ("ally", "equipment", "training"):
         units = units_list(ch, where)
         units.remove(next(u for u in units if u.uid == uid))
         if where == "ally":
@@ -129,7 +137,8 @@ def pile_candidates(
     if source in ("hand", "random-from-hand"):
         pool = list(ch.hand)
     elif source == "in-play":
-        pool = [u.uid for u in ch.units()]
+        # Prepared Techniques are in play too, on the Time Track.
+        pool = [u.uid for u in ch.units()] + [p.uid for p in ch.time_track if p is not None]
     elif source == "discard-pile":
         pool = list(ch.discard)
     elif source == "deck":
@@ -400,6 +409,17 @@ def _check_exhaust(g: Game, ch: CharacterState, a: Action) -> str | None:
     return _affordable(g, ch, effects)
 
 
+def _check_destroy(g: Game, ch: CharacterState, a: Action) -> str | None:
+    unit = next((u for u in ch.units() if u.uid == a.card), None)
+    if unit is None:
+        return "that card is not in play beside your board"
+    card = g.card(unit.uid)
+    effects = card.__dict__.get("destroy_effects") or []
+    if not effects:
+        return f"{card.name} has no destroy effect"
+    return _affordable(g, ch, effects)
+
+
 def _affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:
     from dbdeck.cards import effects as fx
 
@@ -437,7 +457,7 @@ def _check_avoid(g: Game, ch: CharacterState, a: Action) -> str | None:
                     if (
                         isinstance(op, (fx.Discard, fx.Destroy))
                         and op.source == "in-play"
-                        and not any(kind_matches(g, u.uid, op.card_kind) for u in ch.units())
+                        and not pile_candidates(g, ch, "in-play", op.card_kind, voluntary=True)
                     ):
                         return f"you need a {op.card_kind} in play to avoid it"
                 return _affordable(g, ch, avoid.cost)
@@ -525,6 +545,7 @@ _CHECKS: dict[str, Callable[[Game, CharacterState, Action], str | None]] = {
     "prepare": _check_prepare,
     "boost": _check_boost,
     "exhaust": _check_exhaust,
+    "destroy": _check_destroy,
     "ability": _check_ability,
     "avoid": _check_avoid,
     "market-discard": _check_market_discard,
@@ -593,6 +614,7 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         yield Action("steal", amount=dice)
     for unit in ch.units():
         yield Action("exhaust", card=unit.uid)
+        yield Action("destroy", card=unit.uid)
     yield Action("ability")
     for attacks in s.villain.time_track:
         for villain_attack in attacks:
@@ -784,6 +806,24 @@ def _exhaust(g: Game, ch: CharacterState, a: Action) -> None:
         )
 
 
+def _destroy(g: Game, ch: CharacterState, a: Action) -> None:
+    assert a.card is not None
+    card = g.card(a.card)
+    owner = f"a:{a.card}" if card.kind == "ally" else f"c:{ch.id}"
+    # The effect belongs to the card's owner even though the card leaves play
+    # first: an Ally's Dragon Balls go back to its Character (rules note N39).
+    remove_card(g, a.card, to_box=True, owner=ch)
+    g.push_ops(
+        card.id,
+        "destroy_effects",
+        {
+            "actor": f"c:{ch.id}" if owner.startswith("a:") else owner,
+            "source": a.card,
+            "voluntary": True,
+        },
+    )
+
+
 def _ability(g: Game, ch: CharacterState, a: Action) -> None:
     ability = g.card(ch.id).special_ability
     ch.ability_used = True
@@ -863,6 +903,7 @@ _PERFORM: dict[str, Callable[[Game, CharacterState, Action], None]] = {
     "prepare": _prepare,
     "boost": _boost,
     "exhaust": _exhaust,
+    "destroy": _destroy,
     "ability": _ability,
     "avoid": _avoid,
     "market-discard": _market_discard,

@@ -65,6 +65,10 @@ class VillainRules:
     def defeated_card_revealed(self, g: Game, character: str) -> None:
         """A defeated Character's turn-order card was revealed."""
 
+    def minions_present(self, g: Game) -> bool:
+        """Whether the Minions in play activate this turn."""
+        return True
+
     def turn_start(self, g: Game) -> list[dict[str, Any]]:
         """The Villain's start-of-turn effects, as ordered items."""
         return []

@@ -49,6 +49,11 @@ class FreezerRules(VillainRules):
         (rules note N18)."""
         return [c.id for c in sorted(g.state.characters, key=lambda c: c.order)]
 
+    def minions_present(self, g: Game) -> bool:
+        """The Guard comes with Freezer's ship: before it lands, no Minion
+        activates (rules note N18)."""
+        return g.state.villain.arrived
+
     def on_event(self, g: Game, card_id: str) -> None:
         if card_id == ARRIVES:
             g.state.villain.arrived = True
