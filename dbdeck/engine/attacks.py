@@ -397,7 +397,7 @@ def _wish_options(g: Game) -> list[dict[str, Any]]:
         row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
         for uid in row:
             for ch in s.characters:
-                if ch.in_play():
+                if ch.in_play() and _level_allows(g, uid, ch):
                     options.append(
                         {
                             "label": f"{g.name(uid)} for {g.name('c:' + ch.id)}",
@@ -424,6 +424,15 @@ def _wish_options(g: Game) -> list[dict[str, Any]]:
     if not options:
         options.append({"label": "Wish for nothing", "value": {"wish": "none"}})
     return options
+
+
+def _level_allows(g: Game, uid: int, ch: CharacterState) -> bool:
+    """A wished card ignores every requirement but a Level the Character
+    lacks (The Wish Card)."""
+    for condition in g.card(uid).__dict__.get("requirements", ()):
+        if isinstance(condition, fx.LevelAtLeast) and g.card(ch.id).level < condition.level:
+            return False
+    return True
 
 
 def _resurrect(g: Game, key: str) -> None:
