@@ -272,6 +272,7 @@ def _find(g: Game, ch: Any, card_id: str, kind: str, exclude: Iterable[int] = ()
         else:
             places.append(list(ch.hand))
     places.append([u for m in moves.MARKETS for u in s.markets[m].row] + s.sixth[-1:])
+    places.append([u for other in s.characters for u in other.hand])  # Duo contributions
     places.append([p.uid for slot in s.villain.time_track for p in slot])
     for place in places:
         for uid in place:

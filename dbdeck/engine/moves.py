@@ -111,12 +111,13 @@ def remove_card(g: Game, uid: int, *, to_box: bool, owner: CharacterState | None
     if found is None:
         return
     ch, where = found
+    followers: list[int] = []
     if where == "time-track":
         slot = next(i for i, p in enumerate(ch.time_track) if p is not None and p.uid == uid)
         prepared = ch.time_track[slot]
         assert prepared is not None
         ch.time_track[slot] = None
-        ch.discard += prepared.boosters  # the boosters follow their Technique to the discard
+        followers = prepared.boosters  # the boosters follow their Technique to the discard
     elif where in ("ally", "equipment", "training"):
         units = units_list(ch, where)
         units.remove(next(u for u in units if u.uid == uid))
@@ -125,6 +126,7 @@ def remove_card(g: Game, uid: int, *, to_box: bool, owner: CharacterState | None
     else:
         getattr(ch, where).remove(uid)
     (g.state.box if to_box else ch.discard).append(uid)
+    ch.discard += followers
     verb = "destroys" if to_box else "discards"
     g.log("destroy" if to_box else "discard", f"{g.name('c:' + ch.id)} {verb} {g.name(uid)}.")
 
