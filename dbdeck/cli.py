@@ -60,6 +60,28 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card_id", metavar="ID", help="the card's id")
     schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    play = commands.add_parser("play", help="start a game at the table (skips the setup wizard)")
+    play.add_argument("--villain", required=True)
+    play.add_argument("--characters", required=True, help="comma-separated Character ids")
+    play.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+    play.add_argument("--extreme", action="store_true")
+    play.add_argument("--location", default=None, help="a Location id or 'random'")
+    play.add_argument("--seed", type=int, default=None, help="random when not given")
+    play.add_argument(
+        "--players",
+        default=None,
+        help="comma-separated player names, one per Character (a name may repeat)",
+    )
+    play.add_argument(
+        "--hide-hands", action="store_true", help="hand-off screen between players' turns"
+    )
+    play.add_argument(
+        "--pace",
+        type=float,
+        default=0.4,
+        help="seconds between the Villain's log lines (0: at once)",
+    )
+
     sim = commands.add_parser("sim", help="play simulated games with bots")
     sim.add_argument("--villain", required=True)
     sim.add_argument("--characters", required=True, help="comma-separated Character ids")
@@ -110,7 +132,66 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _run_scenarios(args.files)
     if args.command == "sim":
         return _run_sim(args)
-    parser.print_help()
+    if args.command == "play":
+        return _run_play(args)
+    return _run_app(None)
+
+
+def _run_app(game: object, seating: object = None) -> int:
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.tui.app import DbdeckApp
+
+    try:
+        catalog = load_catalog()
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    DbdeckApp(catalog, game, seating).run()  # type: ignore[arg-type]
+    return 0
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    import random
+
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.engine.game import Game, Setup, SetupError
+    from dbdeck.tui.app import DbdeckApp, _seats
+    from dbdeck.tui.table import Seating
+
+    try:
+        catalog = load_catalog()
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    characters = [c.strip() for c in args.characters.split(",") if c.strip()]
+    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    if players and len(players) != len(characters):
+        print("give one player name per Character", file=sys.stderr)
+        return 2
+    players = players or [f"Player {i}" for i in range(1, len(characters) + 1)]
+    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
+    setup = Setup(
+        characters=characters,
+        villain=args.villain,
+        difficulty=args.difficulty,
+        extreme=args.extreme,
+        location=args.location,
+        seed=seed,
+        seats=_seats(players),
+    )
+    try:
+        game = Game.new(catalog, setup)
+    except SetupError as exc:
+        print(f"cannot set up this game: {exc}", file=sys.stderr)
+        return 2
+    seating = Seating(
+        players=dict(zip(characters, players, strict=True)),
+        hide_hands=args.hide_hands,
+        pace=max(0.0, args.pace),
+    )
+    DbdeckApp(catalog, game, seating).run()
     return 0
 
 

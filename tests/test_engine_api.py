@@ -100,7 +100,7 @@ def test_legal_actions_are_accepted(catalog: Catalog) -> None:
 
 
 def test_mandatory_destroy_never_takes_starting_cards(catalog: Catalog) -> None:
-    """"Starting cards cannot be destroyed by mandatory effects … however, they
+    """ "Starting cards cannot be destroyed by mandatory effects … however, they
     may be voluntarily selected to be destroyed." (Destroying Cards)"""
     from dbdeck.engine import moves
 

@@ -1,0 +1,1 @@
+"""The Textual interface: the table, its dialogs and the reference screens."""

@@ -1,0 +1,275 @@
+"""The dbdeck Textual application: main menu, setup wizard and the table."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import DIFFICULTIES, Game, Setup, SetupError
+from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.words import action_label
+
+__all__ = ["DbdeckApp"]
+
+CSS = """
+Screen { background: $surface; }
+.box { border: round $primary-darken-1; padding: 0 1; height: auto; }
+#villain { border: round red; }
+#turn-order { border: round $accent; }
+#body { height: 1fr; }
+#body > .panel { width: 1fr; height: 1fr; }
+#body > #markets { width: 3fr; }
+#market-rows { border: round $secondary; }
+#hand { border: round green; }
+#body > #characters { width: 2fr; }
+#body > #actions { width: 2fr; border: round $accent; }
+#action-list { height: 1fr; }
+#body > #log { width: 2fr; border: round $primary-darken-2; }
+TableScreen.compact #body > .panel { display: none; width: 1fr; }
+TableScreen.compact #body > .panel.shown { display: block; }
+TableScreen.compact #turn-order { display: none; }
+.dialog { width: 80%; max-width: 100; height: auto; max-height: 90%;
+          border: thick $accent; background: $panel; padding: 1 2; }
+.dialog.wide { width: 90%; max-width: 120; }
+ModalScreen { align: center middle; background: $background 60%; }
+#menu { width: 40; height: auto; border: thick $accent; padding: 1 2; }
+MainMenu { align: center middle; }
+#wizard { padding: 1 2; }
+#wizard Horizontal { height: auto; margin-bottom: 1; }
+#wizard Label { width: 16; padding-top: 1; }
+#wizard Select { width: 36; }
+#wizard Input { width: 28; }
+#levels { margin: 1 0; }
+#browser-filters { height: auto; }
+#browser-filters Select { width: 30; }
+"""
+
+
+class ActionCommands(Provider):
+    """The command palette: every legal action of the game on the table."""
+
+    async def search(self, query: str) -> Hits:
+        tables = [s for s in self.app.screen_stack if isinstance(s, TableScreen)]
+        if not tables:
+            return
+        table = tables[-1]
+        matcher = self.matcher(query)
+        for action in list(table.legal):
+            label = action_label(table.game, action)
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(label),
+                    lambda a=action: table.play(a),
+                    help="Game action",
+                )
+
+
+class MainMenu(Screen[None]):
+    """New game, continue, rules, cards, quit."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu"):
+            yield Static(
+                Text("dbdeck\nDragon Ball: Deckbuilding Game", style="bold", justify="center")
+            )
+            yield OptionList(
+                Option("New game", id="new"),
+                Option("Continue (no saved game yet)", id="continue", disabled=True),
+                Option("Rules reference", id="rules"),
+                Option("Card browser", id="cards"),
+                Option("Quit", id="quit"),
+                id="menu-options",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#menu-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        app = self.app
+        assert isinstance(app, DbdeckApp)
+        choice = event.option.id
+        if choice == "new":
+            app.push_screen(SetupWizard(app.catalog))
+        elif choice == "rules":
+            from dbdeck.tui.reference import RulesScreen
+
+            app.push_screen(RulesScreen())
+        elif choice == "cards":
+            from dbdeck.tui.reference import CardBrowser
+
+            app.push_screen(CardBrowser(app.catalog))
+        elif choice == "quit":
+            app.exit()
+
+
+class SetupWizard(Screen[None]):
+    """Villain, difficulty, Extreme Mode, Location, 1-4 Characters and their
+    players, with the level rule explained as you choose."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, catalog: Catalog, seed: int | None = None) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.seed = seed if seed is not None else random.randrange(1, 1_000_000)
+
+    def compose(self) -> ComposeResult:
+        villains = [(f"{v.name} (level {v.level})", v.id) for v in self.catalog.villains()]
+        characters = [
+            (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
+            for c in self.catalog.characters()
+        ]
+        locations = [("None", "none"), ("Random", "random")] + [
+            (loc.name, loc.id) for loc in self.catalog.locations()
+        ]
+        yield Header()
+        with VerticalScroll(id="wizard"):
+            with Horizontal():
+                yield Label("Villain")
+                yield Select(villains, value="freezer", allow_blank=False, id="villain")
+                yield Label("Difficulty")
+                yield Select(
+                    [(d.capitalize(), d) for d in DIFFICULTIES],
+                    value="medium",
+                    allow_blank=False,
+                    id="difficulty",
+                )
+            with Horizontal():
+                yield Label("Location")
+                yield Select(locations, value="none", allow_blank=False, id="location")
+                yield Checkbox("Extreme Mode", id="extreme")
+                yield Checkbox("Hide hands between turns", id="hide")
+            for seat in range(1, 5):
+                with Horizontal():
+                    yield Label(f"Character {seat}")
+                    yield Select(
+                        characters,
+                        prompt="(nobody)",
+                        id=f"char-{seat}",
+                        value="goku" if seat == 1 else "krillin" if seat == 2 else Select.BLANK,
+                    )
+                    yield Input(value=f"Player {seat}", id=f"player-{seat}")
+            yield Static(id="levels")
+            with Horizontal():
+                yield Label("Seed")
+                yield Input(value=str(self.seed), id="seed")
+                yield Button("Start", variant="primary", id="start")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "New game"
+        self._explain()
+
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        self._explain()
+
+    def _choice(self) -> tuple[list[str], list[str]]:
+        characters, players = [], []
+        for seat in range(1, 5):
+            value = self.query_one(f"#char-{seat}", Select).value
+            if isinstance(value, str):
+                characters.append(value)
+                players.append(self.query_one(f"#player-{seat}", Input).value or f"Player {seat}")
+        return characters, players
+
+    def _explain(self) -> None:
+        villain_id = self.query_one("#villain", Select).value
+        villain = self.catalog.cards.get(str(villain_id))
+        characters, _ = self._choice()
+        total = sum(self.catalog[c].level for c in characters)  # type: ignore[union-attr]
+        limit = getattr(villain, "level", 0)
+        ok = (
+            total <= limit and 1 <= len(characters) <= 4 and len(set(characters)) == len(characters)
+        )
+        text = Text(
+            f"Levels: {total} of at most {limit} "
+            f"(the Characters' levels may add up to the Villain's level at most). ",
+            style="green" if ok else "red",
+        )
+        if len(set(characters)) != len(characters):
+            text.append("Each Character can be chosen once.", style="red")
+        self.query_one("#levels", Static).update(text)
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        characters, players = self._choice()
+        try:
+            seed = int(self.query_one("#seed", Input).value)
+        except ValueError:
+            self.notify("The seed is a whole number.", severity="error")
+            return
+        location = str(self.query_one("#location", Select).value)
+        setup = Setup(
+            characters=characters,
+            villain=str(self.query_one("#villain", Select).value),
+            difficulty=str(self.query_one("#difficulty", Select).value),
+            extreme=self.query_one("#extreme", Checkbox).value,
+            location=None if location == "none" else location,
+            seed=seed,
+            seats=_seats(players),
+        )
+        try:
+            game = Game.new(self.catalog, setup)
+        except SetupError as exc:
+            self.notify(str(exc), title="Cannot start", severity="error")
+            return
+        seating = Seating(
+            players=dict(zip(characters, players, strict=True)),
+            hide_hands=self.query_one("#hide", Checkbox).value,
+        )
+        self.app.switch_screen(TableScreen(game, seating))
+
+
+def _seats(players: Iterable[str]) -> list[int]:
+    """One seat per distinct player name: one person may run several Characters."""
+    seats: dict[str, int] = {}
+    return [seats.setdefault(p, len(seats)) for p in players]
+
+
+class DbdeckApp(App[None]):
+    """dbdeck in a terminal."""
+
+    CSS = CSS
+    TITLE = "dbdeck"
+    COMMANDS = App.COMMANDS | {ActionCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def __init__(
+        self, catalog: Catalog, game: Game | None = None, seating: Seating | None = None
+    ) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.start_game = game
+        self.seating = seating
+
+    def on_mount(self) -> None:
+        if self.start_game is not None:
+            self.push_screen(TableScreen(self.start_game, self.seating))
+        else:
+            self.push_screen(MainMenu())

@@ -1,0 +1,193 @@
+"""Dialogs: decisions, Combos, the card inspector, hand-offs, help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.render import card_panel
+from dbdeck.engine.actions import Action
+from dbdeck.engine.game import Game
+
+__all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
+
+
+class DecisionDialog(ModalScreen[int]):
+    """A choice the rules hand to a player or to the table."""
+
+    BINDINGS = [Binding("escape", "noop", "", show=False)]
+
+    def __init__(self, title: str, prompt: str, options: list[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.prompt = prompt
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(self.title_text, style="bold"))
+            yield Static(self.prompt)
+            yield OptionList(
+                *[Option(o, id=str(i)) for i, o in enumerate(self.options)], id="choices"
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_noop(self) -> None:
+        """A decision must be answered: Escape does nothing."""
+
+
+class ComboDialog(ModalScreen[Action | None]):
+    """Build an attack: pick Physical Techniques (a Combo when several), then
+    the target."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, game: Game, actions: list[Action]) -> None:
+        super().__init__()
+        self.game = game
+        self.actions = [a for a in actions if a.type == "attack"]
+
+    def compose(self) -> ComposeResult:
+        cards = sorted({u for a in self.actions for u in a.cards})
+        targets = sorted({a.target for a in self.actions if a.target})
+        with Vertical(classes="dialog"):
+            yield Label(
+                Text("Attack: choose the Techniques (Space), then the target (Enter)", style="bold")
+            )
+            yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
+            yield Label("Target")
+            yield OptionList(*[Option(self.game.name(t), id=t) for t in targets], id="targets")
+
+    def _card_label(self, uid: int) -> str:
+        card = self.game.card(uid)
+        kind = "" if card.damage_kind == "basic" else f" {card.damage_kind.upper()}"
+        return f"{card.name} ({card.damage}{kind})"
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        chosen = tuple(sorted(self.query_one(SelectionList).selected))
+        for action in self.actions:
+            if tuple(sorted(action.cards)) == chosen and action.target == event.option.id:
+                self.dismiss(action)
+                return
+        self.notify(
+            "Choose one or more Physical Techniques first (Space to tick).", severity="warning"
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class InspectorScreen(ModalScreen[None]):
+    """Any card, drawn in full: stats, text and effects in plain words."""
+
+    BINDINGS = [Binding("escape,enter,i", "close", "Close")]
+
+    def __init__(self, card: Any, catalog: Catalog | None = None) -> None:
+        super().__init__()
+        self.card = card
+        self.catalog = catalog
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog wide"):
+            yield Static(card_panel(self.card, self.catalog))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class CardPicker(ModalScreen[str | None]):
+    """Pick a card on the table to inspect."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, entries: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.entries = entries
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text("Inspect which card?", style="bold"))
+            yield OptionList(
+                *[Option(label, id=f"{i}") for i, (label, _) in enumerate(self.entries)]
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.entries[int(event.option.id or 0)][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HandoffScreen(ModalScreen[None]):
+    """Hot-seat: hands are hidden until the next player takes the keyboard."""
+
+    BINDINGS = [Binding("enter,space", "ready", "I am ready")]
+
+    def __init__(self, player: str, character: str) -> None:
+        super().__init__()
+        self.player = player
+        self.character = character
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(f"{self.player} — {self.character}", style="bold"))
+            yield Static("Pass the keyboard. Press Enter when you are ready to see your hand.")
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+Keys on the table
+
+  Enter      apply the action highlighted in the action list
+  Up/Down    move in the action list (every legal action is listed)
+  e          end the turn
+  p          play every Energy card in the hand
+  a          attack: build a Combo and choose its target
+  b          jump to the Buy actions
+  i          inspect a card on the table
+  1-4        compact layout: show Markets, Characters, Actions or Log
+  h          hide or show hands between turns (hot-seat)
+  space      show the rest of the Villain's turn at once
+  r          rules reference
+  c          card browser
+  ?          this help
+  ctrl+p     command palette (every legal action, searchable)
+  q          quit
+
+Decisions the rules hand to a player or to the table (targets, Wildcards,
+Block, Power Clash, the Wish) open a dialog: choose with Up/Down and Enter.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the table."""
+
+    BINDINGS = [Binding("escape,question_mark,enter", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog wide"):
+            yield Static(HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

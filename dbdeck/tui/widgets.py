@@ -1,0 +1,331 @@
+"""One widget per board element. Widgets render the game; they never rule.
+
+Each widget draws itself from the ``Game`` it is given in ``show`` and only
+repaints when what it shows changed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.widgets import Static
+
+from dbdeck.engine import combat, rules
+from dbdeck.engine.game import Game
+
+__all__ = [
+    "ASCII",
+    "CharacterBoard",
+    "HandPanel",
+    "MarketPanel",
+    "TurnOrderPanel",
+    "VillainBoard",
+]
+
+ASCII = bool(os.environ.get("DBDECK_ASCII"))
+"""Draw with ASCII only (no block or star glyphs)."""
+
+MARKET_STYLE = {
+    "allies": ("Allies", "hot_pink"),
+    "techniques": ("Techniques", "dodger_blue1"),
+    "energy": ("Energy", "green3"),
+    "equipment": ("Equipment", "dark_orange"),
+    "training": ("Training", "yellow1"),
+    "sixth": ("Concentrated Energy", "cyan"),
+}
+"""Market names and colours (the rulebook's border colours)."""
+
+
+def bar(done: int, total: int, width: int = 12) -> Text:
+    """A health bar: damage taken out of the total."""
+    total = max(total, 1)
+    filled = min(width, round(width * done / total))
+    full, empty = ("#", "-") if ASCII else ("█", "░")
+    text = Text()
+    text.append(full * filled, style="red")
+    text.append(empty * (width - filled), style="green")
+    text.append(f" {done}/{total}")
+    return text
+
+
+def ball() -> str:
+    """The Dragon Ball glyph."""
+    return "o" if ASCII else "●"
+
+
+class Board(Static):
+    """A widget that repaints only when its signature changes."""
+
+    DEFAULT_CSS = "Board { height: auto; }"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._signature: Any = None
+
+    def show(self, game: Game) -> None:
+        """Draw from the game, if what this widget shows changed."""
+        signature = self.signature(game)
+        if signature != self._signature:
+            self._signature = signature
+            self.update(self.draw(game))
+
+    def signature(self, game: Game) -> Any:
+        """What this widget depends on."""
+        return game.state.actions, len(game.events)
+
+    def draw(self, game: Game) -> RenderableType:
+        """The widget's picture."""
+        raise NotImplementedError
+
+
+def _card_name(game: Game, uid: int) -> str:
+    return str(game.card(uid).name)
+
+
+class VillainBoard(Board):
+    """The Villain: health, Armor, Time Track, Minions, Dragon Balls, trackers."""
+
+    def draw(self, game: Game) -> RenderableType:
+        s = game.state
+        v = s.villain
+        board = game.card(s.villain_id)
+        title = Text()
+        title.append(board.name, style="bold red")
+        title.append(
+            f"  Level {board.level}  Phase {v.phase}  ({s.difficulty}"
+            f"{', Extreme' if s.extreme else ''})"
+        )
+        if not v.arrived:
+            title.append("  — not arrived yet", style="italic")
+        lines: list[RenderableType] = [title]
+        if board.enemies:
+            for enemy in board.enemies:
+                key = f"e:{enemy}"
+                line = Text(f"{game.name(key):<12} ")
+                line.append_text(bar(rules.damage_of(game, key), rules.max_health(game, key)))
+                line.append(
+                    f"  Armor {rules.armor(game, key)}  DR {rules.damage_reduction(game, key)}"
+                )
+                if enemy in v.defeated_enemies:
+                    line.append("  DEFEATED", style="bold")
+                lines.append(line)
+        else:
+            line = Text("Health ")
+            line.append_text(bar(v.damage, rules.max_health(game, "v"), 20))
+            line.append(
+                f"   Armor {rules.armor(game, 'v')}   Damage Reduction "
+                f"{rules.damage_reduction(game, 'v')}"
+            )
+            lines.append(line)
+        track = Text("Time Track  ")
+        for slot, attacks in enumerate(v.time_track, 1):
+            names = ", ".join(_card_name(game, p.uid) for p in attacks) or "·"
+            track.append(f"[{slot}] {names}  ")
+        lines.append(track)
+        minions = Text("Minions     ")
+        if not v.minions:
+            minions.append("none")
+        for unit in v.minions:
+            card = game.card(unit.uid)
+            key = f"m:{unit.uid}"
+            minions.append(card.name, style="bold")
+            keywords = ",".join(k.capitalize() for k in card.keywords)
+            minions.append(
+                f" {rules.remaining(game, key)}/{card.health}hp A{card.armor}"
+                + (f" {keywords}" if keywords else "")
+                + (" exhausted" if unit.exhausted else "")
+                + (f" {ball()}{combat.balls_of(game, key)}" if combat.balls_of(game, key) else "")
+                + "   "
+            )
+        lines.append(minions)
+        extra = Text(f"Dragon Balls {ball()} {combat.balls_of(game, 'v')}   Deck {len(v.deck)}   ")
+        for counter, value in sorted(v.tokens.items()):
+            extra.append(f"{counter.capitalize()} {value}   ")
+        if v.aggro:
+            extra.append(f"Aggro: {game.name(v.aggro)}   ")
+        location = game.location_card()
+        if location is not None:
+            extra.append(f"Location: {location.name}", style="italic")
+        lines.append(extra)
+        return Group(*lines)
+
+
+class MarketPanel(Board):
+    """The five market rows and the sixth pile, with costs for the active
+    Character."""
+
+    def draw(self, game: Game) -> RenderableType:
+        s = game.state
+        active = s.character(s.active) if s.active not in ("", "villain") else None
+        lines: list[RenderableType] = []
+        for market in ("allies", "techniques", "energy", "equipment", "training", "sixth"):
+            name, colour = MARKET_STYLE[market]
+            row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
+            left = len(s.sixth) if market == "sixth" else len(s.markets[market].deck)
+            line = Text(f"{name} ", style=f"bold {colour}")
+            line.append(f"({left} left)  ", style="dim")
+            for i, uid in enumerate(row):
+                if i:
+                    line.append(" | ", style="dim")
+                line.append_text(self._chip(game, uid, market, active, colour))
+            lines.append(line)
+        return Group(*lines)
+
+    @staticmethod
+    def _chip(game: Game, uid: int, market: str, active: Any, colour: str) -> Text:
+        card = game.card(uid)
+        cost: Any = card.cost
+        blocked = False
+        if active is not None:
+            paid = rules.buy_cost(game, active, uid, market)
+            if paid is None:
+                cost, blocked = "-", True
+            else:
+                cost = paid
+                why = rules.can_buy_exclusive(
+                    rules.race_of(game, f"c:{active.id}"), active.id, card, market
+                )
+                blocked = why is not None
+        if getattr(card, "pay_with", "") == "dragon-balls":
+            cost = f"{card.cost}{ball()}"
+        exclusive = getattr(card, "exclusive", None)
+        mark = "*" if exclusive is not None and (exclusive.races or exclusive.characters) else ""
+        style = "dim strike" if blocked else colour
+        return Text(f"{card.name}{mark} ({cost})", style=style)
+
+
+class CharacterBoard(Board):
+    """One Character: health, Armor, Time Track, cards in play, balls."""
+
+    def __init__(self, character: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.character = character
+
+    def draw(self, game: Game) -> RenderableType:
+        s = game.state
+        ch = s.character(self.character)
+        key = f"c:{ch.id}"
+        board = game.card(ch.id)
+        title = Text()
+        title.append(f"#{ch.order} ", style="bold")
+        title.append(board.name, style="bold reverse" if s.active == ch.id else "bold")
+        title.append(f"  {board.race.capitalize()} L{board.level}")
+        if ch.defeated:
+            title.append("  DEFEATED", style="bold red")
+        elif ch.room_tokens >= 0:
+            title.append(f"  in the Room of Spirit and Time ({ch.room_tokens})", style="italic")
+        health = Text("HP ")
+        health.append_text(bar(ch.damage, rules.max_health(game, key), 10))
+        health.append(f"  Armor {rules.armor(game, key)}")
+        dr = rules.damage_reduction(game, key)
+        if dr:
+            health.append(f"  DR {dr}")
+        balls = combat.balls_of(game, key)
+        if balls:
+            health.append(f"  {ball()}{balls}")
+        track = Text("Time ")
+        for slot, prepared in enumerate(ch.time_track, 1):
+            if prepared is None:
+                track.append(f"[{slot}] ·  ")
+            else:
+                boost = f"+{len(prepared.boosters)}" if prepared.boosters else ""
+                track.append(f"[{slot}] {_card_name(game, prepared.uid)}{boost}  ")
+        lines: list[RenderableType] = [title, health, track]
+        race = board.race
+        for kind, label in (
+            ("ally", "Allies"),
+            ("equipment", "Equipment"),
+            ("training", "Training"),
+        ):
+            units = rules.units_of(ch, kind)
+            row = Text(f"{label} {len(units)}/{rules.limit(race, kind)}: ")
+            for unit in units:
+                held = combat.balls_of(game, f"a:{unit.uid}") if kind == "ally" else 0
+                row.append(_card_name(game, unit.uid), style="dim" if unit.exhausted else "")
+                if kind == "ally":
+                    left = rules.remaining(game, f"a:{unit.uid}")
+                    row.append(f" {left}hp")
+                if held:
+                    row.append(f" {ball()}{held}")
+                row.append("  ")
+            lines.append(row)
+        footer = Text(f"Deck {len(ch.deck)}  Discard {len(ch.discard)}  Hand {len(ch.hand)}")
+        ability = board.special_ability
+        if ability is not None and ability.uses != "passive":
+            footer.append(f"  {ability.name}: {ch.ability_tokens} token(s)")
+        lines.append(footer)
+        return Group(*lines)
+
+
+class HandPanel(Board):
+    """The active Character's hand and the Energy available this turn."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hidden = False
+
+    def signature(self, game: Game) -> Any:
+        return super().signature(game), self.hidden
+
+    def draw(self, game: Game) -> RenderableType:
+        s = game.state
+        if s.active in ("", "villain"):
+            return Text("The Villain is playing.", style="italic")
+        ch = s.character(s.active)
+        if self.hidden:
+            return Text(f"{game.name('c:' + ch.id)}'s hand is hidden.", style="italic")
+        text = Text()
+        text.append(f"{game.name('c:' + ch.id)}'s hand", style="bold")
+        text.append(
+            f"   Energy {ch.energy}"
+            + (f" (+{ch.training_energy} for Training)" if ch.training_energy else "")
+        )
+        text.append("\n")
+        for i, uid in enumerate(ch.hand, 1):
+            card = game.card(uid)
+            market = {
+                "ally": "allies",
+                "technique": "techniques",
+                "equipment": "equipment",
+                "training": "training",
+            }.get(card.kind, "energy")
+            text.append(f"{i}. ", style="bold")
+            text.append(card.name, style=MARKET_STYLE[market][1])
+            if card.kind == "technique":
+                kind = "E" if card.technique_type == "energy" else "P"
+                text.append(
+                    f" [{kind} {card.damage}" + (f" T{card.time}" if card.time else "") + "]"
+                )
+            elif card.kind in ("energy", "concentrated-energy"):
+                text.append(f" [{card.value}]")
+            text.append("  ")
+        return text
+
+
+class TurnOrderPanel(Board):
+    """The turn-order deck, the round, and the seven Dragon Balls."""
+
+    def draw(self, game: Game) -> RenderableType:
+        s = game.state
+        text = Text()
+        text.append(f"Round {s.round}", style="bold")
+        text.append(f"   turn-order cards left {len(s.turn_deck)}")
+        if s.revealed:
+            text.append(f"   last: {self._card(game, s.revealed)}")
+        text.append("\nDragon Balls: ")
+        for star, holder in enumerate(s.balls, 1):
+            who = "free" if not holder else game.name(holder)
+            text.append(f"{star}{'*' if ASCII else '★'} {who}  ")
+        return text
+
+    @staticmethod
+    def _card(game: Game, card: str) -> str:
+        if card.startswith("V"):
+            return game.name("v")
+        if card == "W":
+            return "Wildcard"
+        ch = next(c for c in game.state.characters if c.order == int(card))
+        return game.name("c:" + ch.id)

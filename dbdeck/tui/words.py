@@ -1,0 +1,107 @@
+"""Actions in plain words, for the action list, the dialogs and the palette."""
+
+from __future__ import annotations
+
+from dbdeck.engine import rules
+from dbdeck.engine.actions import Action
+from dbdeck.engine.game import Game
+
+__all__ = ["GROUPS", "action_group", "action_label", "holder_name"]
+
+GROUPS = (
+    ("Attack", ("attack",)),
+    ("Prepare", ("prepare", "boost")),
+    ("Energy", ("play-energy",)),
+    ("Buy", ("buy", "buy-dragon-ball", "duo-invest")),
+    ("Play", ("play", "exhaust", "destroy", "ability")),
+    ("Dragon Balls", ("steal", "give-ball")),
+    ("Defend", ("avoid",)),
+    ("Before actions", ("market-discard",)),
+    ("Room", ("enter-room",)),
+    ("Turn", ("end-turn",)),
+)
+"""Action kinds by group, in the order the action list shows them."""
+
+_GROUP_OF = {kind: name for name, kinds in GROUPS for kind in kinds}
+
+
+def action_group(action: Action) -> str:
+    """The group an action is listed under."""
+    return _GROUP_OF.get(action.type, "Other")
+
+
+def holder_name(game: Game, key: str | None) -> str:
+    """A holder key in words."""
+    if not key:
+        return "?"
+    return game.name(key)
+
+
+def action_label(game: Game, action: Action) -> str:
+    """One action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
+    s = game.state
+    t = action.type
+    card = game.name(action.card) if action.card is not None else ""
+    active = s.character(s.active) if s.active not in ("", "villain") else None
+    if t == "end-turn":
+        return "End the turn"
+    if t == "play-energy":
+        assert action.card is not None
+        return f"Play {card} (+{game.energy_value(action.card)} Energy)"
+    if t == "buy":
+        assert action.card is not None and action.market is not None and active is not None
+        cost = rules.buy_cost(game, active, action.card, action.market)
+        what = game.card(action.card)
+        price = (
+            f"{what.cost} Dragon Balls"
+            if getattr(what, "pay_with", "") == "dragon-balls"
+            else f"{cost} Energy"
+        )
+        extra = ""
+        if action.cards:
+            extra = " with " + ", ".join(game.name(u) for u in action.cards) + " given"
+        if action.amount:
+            extra += ", equipped at once"
+        return f"Buy {card} ({price}){extra}"
+    if t == "buy-dragon-ball":
+        return "Buy an unclaimed Dragon Ball"
+    if t == "steal":
+        return f"Steal attempt with {action.amount} dice ({action.amount} Energy)"
+    if t == "play":
+        if action.cards:
+            return f"Play {card}, destroying {game.name(action.cards[0])}"
+        return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
+    if t == "attack":
+        names = " + ".join(game.name(u) for u in action.cards)
+        combo = " (Combo)" if len(action.cards) > 1 else ""
+        return f"Attack {holder_name(game, action.target)} with {names}{combo}"
+    if t == "prepare":
+        cut = " (pay 2 Energy: Time -1)" if action.amount else ""
+        return f"Prepare {card} at Time {action.slot}{cut}"
+    if t == "boost":
+        assert action.on is not None
+        return f"Boost {game.name(action.on)} with {card}"
+    if t == "exhaust":
+        return f"Exhaust {card}"
+    if t == "destroy":
+        return f"Destroy {card} for its effect"
+    if t == "ability":
+        assert active is not None
+        ability = game.card(active.id).special_ability
+        return f"Use {ability.name if ability else 'ability'}"
+    if t == "avoid":
+        body = game.card(action.card)
+        return f"Avoid {card}" + (f": {body.avoid.text}" if getattr(body, "avoid", None) else "")
+    if t == "market-discard":
+        return f"Send {card} to the bottom of the {action.market} deck"
+    if t == "give-ball":
+        return (
+            f"Give a Dragon Ball from {holder_name(game, action.source)} to "
+            f"{holder_name(game, action.target)}"
+        )
+    if t == "duo-invest":
+        assert action.on is not None
+        return f"Set {card} beside {game.name(action.on)}"
+    if t == "enter-room":
+        return "Enter the Room of Spirit and Time (skip the Actions phase)"
+    return t
