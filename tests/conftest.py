@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,12 @@ from typing import Any
 import pytest
 
 from dbdeck.cards.catalog import Catalog, load_catalog
+
+# Snapshot tests compare colours: a NO_COLOR from the caller's environment
+# would strip them, and a DBDECK_ASCII would change the glyphs.
+os.environ.pop("NO_COLOR", None)
+os.environ.pop("DBDECK_ASCII", None)
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 
 @pytest.fixture(autouse=True)

@@ -113,7 +113,7 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
                 "target",
                 ch.id,
                 f"{card.name} is used: choose its target",
-                [{"label": g.name(k), "value": k} for k in pool],
+                [{"label": g.target_label(k), "value": k} for k in pool],
             )
             return
         else:
@@ -154,7 +154,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
                 "target",
                 "players",
                 f"{g.name(uid)}: the players choose who receives the attack",
-                [{"label": g.name(k), "value": k} for k in keys],
+                [{"label": g.target_label(k), "value": k} for k in keys],
             )
             return
         if "choice" in task:

@@ -172,7 +172,7 @@ def with_targets(
             "target",
             controller(g, ctx["actor"]),
             prompt,
-            [{"label": g.name(k), "value": k} for k in keys],
+            [{"label": g.target_label(k), "value": k} for k in keys],
         )
         return
     for key in keys if not choose else keys[:1]:

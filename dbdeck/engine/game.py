@@ -246,6 +246,15 @@ class Game:
             return str(self.card(self.state.villain_id).name)
         return key
 
+    def target_label(self, key: str) -> str:
+        """A possible target in words, with what a player weighs: its
+        Remaining Health and the Dragon Balls it holds."""
+        from dbdeck.engine import rules
+
+        label = f"{self.name(key)} ({rules.remaining(self, key)}/{rules.max_health(self, key)}"
+        balls = sum(1 for holder in self.state.balls if holder == key)
+        return label + (f", {balls} Dragon Ball(s))" if balls else ")")
+
     def location_card(self) -> Any:
         """The Location in play, or ``None``."""
         return None if self.state.location is None else self.card(self.state.location)

@@ -49,6 +49,8 @@ Screen { background: $surface; }
 TableScreen.compact #body > .panel { display: none; width: 1fr; }
 TableScreen.compact #body > .panel.shown { display: block; }
 TableScreen.compact #turn-order { display: none; }
+#panel-tabs { display: none; height: 1; }
+TableScreen.compact #panel-tabs { display: block; }
 .dialog { width: 80%; max-width: 100; height: auto; max-height: 90%;
           border: thick $accent; background: $panel; padding: 1 2; }
 .dialog.wide { width: 90%; max-width: 120; }
@@ -171,7 +173,7 @@ class SetupWizard(Screen[None]):
                         characters,
                         prompt="(nobody)",
                         id=f"char-{seat}",
-                        value="goku" if seat == 1 else "krillin" if seat == 2 else Select.BLANK,
+                        value="goku" if seat == 1 else "krillin" if seat == 2 else Select.NULL,
                     )
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
             yield Static(id="levels")

@@ -98,17 +98,18 @@ class TableScreen(Screen[None]):
         yield Header(show_clock=False)
         yield VillainBoard(id="villain", classes="box")
         yield TurnOrderPanel(id="turn-order", classes="box")
+        yield HandPanel(id="hand", classes="box")
+        yield Static(id="panel-tabs")
         with Horizontal(id="body"):
-            with Vertical(id="markets", classes="panel"):
+            with VerticalScroll(id="markets", classes="panel"):
                 yield MarketPanel(id="market-rows", classes="box")
-                yield HandPanel(id="hand", classes="box")
             with VerticalScroll(id="characters", classes="panel"):
                 for ch in self.game.state.characters:
                     yield CharacterBoard(ch.id, id=f"char-{ch.id}", classes="box")
             with Vertical(id="actions", classes="panel"):
                 yield Static("", id="prompt")
                 yield OptionList(id="action-list")
-            yield RichLog(id="log", classes="panel", wrap=True, markup=False)
+            yield RichLog(id="log", classes="panel", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -125,8 +126,13 @@ class TableScreen(Screen[None]):
     def _apply_size(self, width: int, height: int) -> None:
         compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
         self.set_class(compact, "compact")
-        for panel in ("markets", "characters", "actions", "log"):
+        tabs = Text()
+        for key, panel in enumerate(("markets", "characters", "actions", "log"), 1):
             self.query_one(f"#{panel}").set_class(panel == self.shown_panel, "shown")
+            style = "bold reverse" if panel == self.shown_panel else "dim"
+            tabs.append(f" {key} {panel.capitalize()} ", style=style)
+            tabs.append(" ")
+        self.query_one("#panel-tabs", Static).update(tabs)
 
     def action_panel(self, panel: str) -> None:
         """Compact layout: show one panel of the body."""

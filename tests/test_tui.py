@@ -1,0 +1,287 @@
+"""The Textual table: a whole turn played by keys, dialogs, compact layout,
+snapshots of the main screens, and the installed command in a real pty."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import Game, Setup
+from dbdeck.scenario import lay_table
+from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen
+from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.words import action_label
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def turn_game(catalog: Catalog) -> Game:
+    """Goku's Actions phase: Freezer has landed, no Guard, a known hand."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
+    lay_table(
+        game,
+        {
+            "active": "goku",
+            "turn_deck": ["2", "1"],
+            "villain": {"arrived": True, "minions": []},
+            "markets": {"techniques": ["energy-arm", "sokidan", "kikoho", "ki-barrage"]},
+            "characters": {
+                "goku": {
+                    "hand": ["sokidan", "punch-and-kick", "tear-apart", "energy", "energy"],
+                    "deck": ["energy"] * 8,
+                }
+            },
+        },
+    )
+    return game
+
+
+def app_for(game: Game, pace: float = 0.0) -> DbdeckApp:
+    return DbdeckApp(
+        game.catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=pace)
+    )
+
+
+async def choose(pilot: Pilot[Any], label: str) -> None:
+    """Highlight the action whose label starts with ``label`` and press Enter."""
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    listing = screen.query_one("#action-list", OptionList)
+    listing.focus()
+    for index in range(listing.option_count):
+        option = listing.get_option_at_index(index)
+        if option.id is not None and action_label(
+            screen.game, screen.legal[int(option.id)]
+        ).startswith(label):
+            listing.highlighted = index
+            await pilot.press("enter")
+            await pilot.pause()
+            return
+    raise AssertionError(f"no action {label!r}")
+
+
+async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        goku = game.state.character("goku")
+        await pilot.press("p")  # play every Energy card
+        await pilot.pause()
+        assert goku.energy == 2 and len(goku.hand) == 3
+        await choose(pilot, "Buy Energy Arm")
+        assert "energy-arm" in [game.state.card_ids[u] for u in goku.discard]
+        assert goku.energy == 0
+        await choose(pilot, "Prepare Sokidan at Time 2")
+        assert goku.time_track[1] is not None
+        # The Combo dialog: tick both Physical Techniques, then the target.
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("space", "down", "space", "tab", "enter")
+        await pilot.pause()
+        assert game.state.villain.damage == 1  # 1 + 1 against Armor 1
+        await pilot.press("e")
+        await pilot.pause()
+        assert game.state.active == "krillin"
+        log = pilot.app.screen.query_one("#log")
+        assert any("Combo" in str(line) for line in log.lines)  # type: ignore[attr-defined]
+
+
+async def test_refused_keys_say_why(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")  # no Physical attack possible? There is: the dialog opens.
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        game.state.character("goku").hand = []
+        pilot.app.screen.refresh_table()  # type: ignore[attr-defined]
+        await pilot.press("p")
+        await pilot.pause()
+        notes = [n.message for n in pilot.app._notifications]
+        assert "No Energy card to play." in notes
+
+
+async def test_villain_decision_opens_a_dialog(catalog: Catalog) -> None:
+    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
+    lay_table(
+        game,
+        {
+            "active": "villain",
+            "turn_deck": ["1"],
+            "villain": {"arrived": True, "minions": [], "deck": ["freezer-crushing-grip"]},
+            "characters": {"krillin": {"allies": ["mai-ally"]}},
+        },
+    )
+    async with app_for(game).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, DecisionDialog)
+        await pilot.press("down", "enter")  # Mai takes it
+        await pilot.pause()
+        assert game.state.character("krillin").allies == []
+        assert game.state.pending is None
+
+
+async def test_inspector_and_compact_layout(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.has_class("compact")
+        await pilot.press("1")
+        assert screen.query_one("#markets").has_class("shown")
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press("enter")  # the first card of the list: the hand's Sokidan
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, InspectorScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        assert not screen.has_class("compact")
+        await pilot.resize_terminal(40, 12)  # tiny terminals never crash
+        await pilot.pause()
+
+
+async def test_wizard_starts_a_game(catalog: Catalog) -> None:
+    app = DbdeckApp(catalog)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # New game
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SetupWizard)
+        pilot.app.screen.query_one("#seed").value = "77"  # type: ignore[attr-defined]
+        await pilot.click("#start")
+        await pilot.pause()
+        table = pilot.app.screen
+        assert isinstance(table, TableScreen)
+        assert table.game.state.seed == 77
+        assert [c.id for c in table.game.state.characters] == ["goku", "krillin"]
+
+
+# --- snapshots -------------------------------------------------------------------------------
+
+
+class WizardApp(DbdeckApp):
+    """The app opened on the setup wizard with a fixed seed."""
+
+    def on_mount(self) -> None:
+        self.push_screen(SetupWizard(self.catalog, seed=42))
+
+
+SIZES = [(80, 24), (160, 50)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
+def test_snapshot_table(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
+def test_snapshot_wizard(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(WizardApp(catalog), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
+def test_snapshot_inspector(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size, press=["i", "enter"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
+def test_snapshot_villain_turn(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
+    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
+    lay_table(
+        game,
+        {
+            "active": "villain",
+            "turn_deck": ["1"],
+            "villain": {
+                "arrived": True,
+                "minions": ["freezer-guldo"],
+                "deck": ["freezer-crushing-grip"],
+            },
+            "characters": {"krillin": {"allies": ["mai-ally"]}},
+        },
+    )
+    assert snap_compare(app_for(game), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
+def test_snapshot_rules(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size, press=["r", *"armor"])
+
+
+# --- the installed command in a pseudo-terminal ----------------------------------------------
+
+
+def test_installed_play_command_draws_the_table(tmp_path: Path) -> None:
+    command = shutil.which("dbdeck", path=str(Path(sys.executable).parent))
+    assert command, "the dbdeck command is installed next to the interpreter"
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(TERM="xterm-256color", COLUMNS="160", LINES="50")
+    main, child = pty.openpty()
+    import fcntl
+    import struct
+    import termios
+
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+    process = subprocess.Popen(
+        [
+            command,
+            "play",
+            "--villain",
+            "freezer",
+            "--characters",
+            "goku,krillin",
+            "--seed",
+            "3",
+            "--pace",
+            "0",
+        ],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        cwd=tmp_path,
+        close_fds=True,
+    )
+    os.close(child)
+    seen = b""
+    deadline = time.monotonic() + 30
+    try:
+        while time.monotonic() < deadline and b"choose an action" not in seen:
+            ready, _, _ = select.select([main], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(main, 65536)
+                except OSError:
+                    break
+        assert b"Freezer" in seen and b"choose an action" in seen
+        os.write(main, b"q")
+        # Keep draining the terminal: a full pty buffer would block the app.
+        deadline = time.monotonic() + 20
+        while process.poll() is None and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    os.read(main, 65536)
+                except OSError:
+                    break
+        assert process.wait(timeout=5) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main)
