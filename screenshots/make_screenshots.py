@@ -16,12 +16,12 @@ from pathlib import Path
 os.environ.pop("NO_COLOR", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
-from dbdeck.bots import greedy  # noqa: E402
-from dbdeck.cards.catalog import load_catalog  # noqa: E402
-from dbdeck.engine.game import Game, Setup  # noqa: E402
-from dbdeck.scenario import lay_table  # noqa: E402
-from dbdeck.tui.app import DbdeckApp, SetupWizard  # noqa: E402
-from dbdeck.tui.table import Seating  # noqa: E402
+from dbdeck.bots import greedy
+from dbdeck.cards.catalog import load_catalog
+from dbdeck.engine.game import Game, Setup
+from dbdeck.scenario import lay_table
+from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.table import Seating
 
 HERE = Path(__file__).resolve().parent
 SIZE = (160, 50)
