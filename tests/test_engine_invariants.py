@@ -123,3 +123,22 @@ def test_seed_and_actions_replay_the_same_game(catalog: Catalog) -> None:
         replay.apply(Action.from_json(data))
     assert replay.fingerprint() == game.fingerprint()
     assert replay.state.winner == game.state.winner
+
+
+def test_step_mode_plays_the_same_game(catalog: Catalog) -> None:
+    """A table's step mode only pauses: the game is the same as headless."""
+    plain = new_game(catalog, "freezer", ["goku", "krillin"], 9)
+    stepped = new_game(catalog, "freezer", ["goku", "krillin"], 9)
+    stepped.step_mode = True
+    rng = random.Random(9)
+    pauses = 0
+    while not plain.over:
+        action = pick(rng, plain.legal_actions())
+        plain.apply(action)
+        stepped.apply(action)
+        while stepped.state.paused:
+            assert stepped.legal_actions() == [] and stepped.actor() is None
+            stepped.resume()
+            pauses += 1
+        assert stepped.fingerprint() == plain.fingerprint()
+    assert pauses > 5

@@ -285,3 +285,33 @@ def test_installed_play_command_draws_the_table(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
         os.close(main)
+
+
+async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    game.state.turn_deck = ["1", "V1"]  # after Goku: the Villain, then Goku
+    async with app_for(game, pace=0.3).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        assert game.state.paused  # the Villain's turn stops after a step that showed something
+        prompt = str(pilot.app.screen.query_one("#prompt").render())
+        assert "is playing" in prompt
+        for _ in range(100):
+            if not game.state.paused:
+                break
+            await pilot.pause(0.1)
+        assert not game.state.paused and game.state.active == "goku"
+
+
+async def test_space_shows_the_rest_of_the_villain_turn(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    game.state.turn_deck = ["1", "V1"]
+    async with app_for(game, pace=30).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        assert game.state.paused
+        await pilot.press("space")
+        await pilot.pause()
+        assert not game.state.paused and game.state.active == "goku"

@@ -89,6 +89,9 @@ class Game:
             v.condition
             for v in catalog.cards[state.villain_id].victory  # type: ignore[union-attr]
         )
+        self.step_mode = False
+        """Stop after each step of the Villain's turn (``state.paused``), so a
+        table can show the turn unfold; headless play leaves it off."""
         self.memo: dict[Any, Any] | None = None
         """Rule queries remembered while the state cannot change (while legal
         actions are listed); ``None`` the rest of the time."""
@@ -339,8 +342,9 @@ class Game:
         return bool(self.state.winner)
 
     def actor(self) -> str | None:
-        """Who must act now: a Character id, ``players``, or ``None`` when over."""
-        if self.over:
+        """Who must act now: a Character id, ``players``, or ``None`` when over
+        (or while a paused Villain turn waits for ``resume``)."""
+        if self.over or self.state.paused:
             return None
         if self.state.pending is not None:
             return self.state.pending.decider
@@ -348,7 +352,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now (the only ones ``apply`` accepts)."""
-        if self.over:
+        if self.over or self.state.paused:
             return []
         if self.state.pending is not None:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
@@ -362,6 +366,8 @@ class Game:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
         if self.over:
             return f"the game is over: {self.state.reason}"
+        if self.state.paused:
+            return f"{self.name('v')} is playing"
         pending = self.state.pending
         if pending is not None:
             if action.type != "choose":
@@ -400,10 +406,12 @@ class Game:
         return self.events
 
     def _advance(self) -> None:
-        """Run the rules until a person must decide or the game ends."""
+        """Run the rules until a person must decide or the game ends (or, in
+        step mode, until a step of the Villain's turn has shown something)."""
         s = self.state
         guard = 0
         combat.check_end(self, health=True)
+        shown_from = -1  # events index where the last Villain step began
         while not s.winner and s.pending is None:
             guard += 1
             if guard > 100_000:
@@ -413,11 +421,27 @@ class Game:
                 _TASKS[task["t"]](self, task)
                 combat.check_end(self)
                 continue
+            if 0 <= shown_from < len(self.events):
+                s.paused = True
+                break
             step = flow.STEPS[s.step]
             if step is None:
                 break
+            villain_step = s.step.startswith("villain_")
+            before = len(self.events)
             step(self)
             combat.check_end(self, health=True)
+            shown_from = before if self.step_mode and villain_step else -1
+
+    def resume(self) -> list[Event]:
+        """Go on after a pause of step mode; returns the events of the next
+        step (nothing when not paused)."""
+        if not self.state.paused:
+            return []
+        self.events = []
+        self.state.paused = False
+        self._advance()
+        return self.events
 
     # --- seats and views ----------------------------------------------------------------
 
@@ -473,6 +497,7 @@ class Game:
         twin._defs = list(self._defs)
         twin.victory_conditions = self.victory_conditions
         twin.memo = None
+        twin.step_mode = self.step_mode
         return twin
 
     def fingerprint(self) -> str:

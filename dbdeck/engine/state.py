@@ -172,6 +172,9 @@ class GameState:
     active: str = ""
     """The Character id whose turn it is, ``villain``, or empty between turns."""
     step: str = "reveal"
+    paused: bool = False
+    """In step mode, the engine stopped between two steps of the Villain's
+    turn so a table can show it; ``Game.resume`` goes on."""
     prologue: list[str] = field(default_factory=list)
     """Characters still to play their turn before the turn-order deck starts."""
     stack: list[dict[str, Any]] = field(default_factory=list)

@@ -2,9 +2,9 @@
 
 The screen turns keys into engine actions; the engine decides what is
 legal. Only legal actions are offered, and a refused one shows the engine's
-reason. The Villain's turn runs inside the engine in one go; its events are
-then written to the log one by one at a readable pace (``pace`` seconds,
-skippable with Space).
+reason. The Villain's turn runs in the engine's step mode: the engine stops
+after each step that showed something, the table redraws, and the next step
+follows after ``pace`` seconds (Space plays the rest at once).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class TableScreen(Screen[None]):
         self.game = game
         self.seating = seating or Seating()
         self.legal: list[Action] = []
-        self.pending_lines: list[Text] = []
+        game.step_mode = self.seating.pace > 0
         self.last_seat_character = ""
         self.shown_panel = "actions"
 
@@ -116,9 +116,8 @@ class TableScreen(Screen[None]):
         names = ", ".join(self.game.name("c:" + c.id) for c in self.game.state.characters)
         self.title = f"dbdeck — {self.game.name('v')} vs {names}"
         self._apply_size(self.size.width, self.size.height)
-        self.write_events(self.game.events, paced=False)
+        self.write_events(self.game.events)
         self.refresh_table()
-        self.set_interval(0.05, self._drain_log)
 
     def on_resize(self) -> None:
         self._apply_size(self.size.width, self.size.height)
@@ -155,6 +154,9 @@ class TableScreen(Screen[None]):
         if game.over:
             self._announce_end()
             return
+        if game.state.paused:
+            self.set_timer(self.seating.pace, self._continue_villain)
+            return
         if game.state.pending is not None:
             self._open_decision()
         else:
@@ -165,6 +167,11 @@ class TableScreen(Screen[None]):
         listing.clear_options()
         prompt = self.query_one("#prompt", Static)
         game = self.game
+        if game.state.paused:
+            prompt.update(
+                Text(f"{game.name('v')} is playing… (Space: show the rest at once)", style="italic")
+            )
+            return
         if game.over or game.state.pending is not None:
             prompt.update("")
             return
@@ -184,8 +191,9 @@ class TableScreen(Screen[None]):
 
     # --- the log -------------------------------------------------------------------------
 
-    def write_events(self, events: Iterable[Event], *, paced: bool) -> None:
-        """Queue events for the log (at the table's pace when ``paced``)."""
+    def write_events(self, events: Iterable[Event]) -> None:
+        """Write events to the log in plain words."""
+        log = self.query_one("#log", RichLog)
         for event in events:
             style = {
                 "damage": "red",
@@ -195,39 +203,30 @@ class TableScreen(Screen[None]):
                 "roll": "cyan",
                 "balls": "yellow",
             }.get(event.type, "")
-            self.pending_lines.append(Text(event.text, style=style))
-        if not paced or self.seating.pace <= 0:
-            self.action_skip()
+            log.write(Text(event.text, style=style))
 
-    def _drain_log(self) -> None:
-        if not self.pending_lines:
-            return
-        # One line per tick at the table's pace: the Villain's turn unfolds.
-        ticks = max(1, round(self.seating.pace / 0.05))
-        self._tick = getattr(self, "_tick", 0) + 1
-        if self._tick % ticks == 0:
-            self.query_one("#log", RichLog).write(self.pending_lines.pop(0))
+    def _continue_villain(self) -> None:
+        """Play the next step of a paused Villain turn."""
+        if self.game.state.paused:
+            self.write_events(self.game.resume())
+            self.refresh_table()
 
     def action_skip(self) -> None:
-        """Show every waiting log line at once."""
-        log = self.query_one("#log", RichLog)
-        while self.pending_lines:
-            log.write(self.pending_lines.pop(0))
+        """Play the rest of the Villain's turn at once."""
+        while self.game.state.paused:
+            self.write_events(self.game.resume())
+        self.refresh_table()
 
     # --- acting --------------------------------------------------------------------------
 
     def play(self, action: Action) -> None:
         """Apply an action; a refused one shows the engine's reason."""
-        before = self.game.state.active
         try:
             events = self.game.apply(action)
         except IllegalAction as exc:
             self.notify(exc.reason, title="Not allowed", severity="warning")
             return
-        villain_acted = any(
-            e.text.startswith("Turn-order card: ") and self.game.name("v") in e.text for e in events
-        )
-        self.write_events(events, paced=villain_acted or before != self.game.state.active)
+        self.write_events(events)
         self.refresh_table()
 
     @on(OptionList.OptionSelected, "#action-list")
