@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pty
+import random
 import select
 import shutil
 import subprocess
@@ -315,3 +316,43 @@ async def test_space_shows_the_rest_of_the_villain_turn(catalog: Catalog) -> Non
         await pilot.press("space")
         await pilot.pause()
         assert not game.state.paused and game.state.active == "goku"
+
+
+async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
+    """Two Characters hot-seat, every move made at the table until the game
+    ends. The moves are the greedy bot's, highlighted in the action list (or
+    a dialog) and applied by Enter's own action (``select``): the same path
+    a key takes, without the pilot's per-key pause, which would make this
+    test last minutes (the turn test above presses real keys)."""
+    from dbdeck.bots import greedy
+
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer",
+                                   difficulty="easy", seed=109))
+    rng = random.Random(109)
+    app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"},
+                                           pace=0))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        for _ in range(2000):
+            if game.over:
+                break
+            wanted = greedy(game, rng)
+            if game.state.pending is not None:
+                assert isinstance(app.screen, DecisionDialog)
+                listing = app.screen.query_one(OptionList)
+                listing.highlighted = wanted.option
+                listing.action_select()
+            else:
+                table = app.screen
+                assert isinstance(table, TableScreen)
+                listing = table.query_one("#action-list", OptionList)
+                index = next(i for i in range(listing.option_count)
+                             if listing.get_option_at_index(i).id is not None
+                             and table.legal[int(listing.get_option_at_index(i).id)] == wanted)
+                listing.focus()
+                listing.highlighted = index
+                listing.action_select()
+            await pilot.pause()
+        assert game.over, "the game did not end"
+        prompt = str(app.screen.query_one("#prompt").render())
+        assert "win" in prompt

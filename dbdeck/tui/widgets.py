@@ -66,11 +66,21 @@ class Board(Static):
         self._signature: Any = None
 
     def show(self, game: Game) -> None:
-        """Draw from the game, if what this widget shows changed."""
+        """Draw from the game, if what this widget shows changed. The screen
+        is laid out again only when the widget's height changes: a layout
+        costs more than everything else of a redraw."""
         signature = self.signature(game)
-        if signature != self._signature:
-            self._signature = signature
-            self.update(self.draw(game))
+        if signature == self._signature:
+            return
+        self._signature = signature
+        picture = self.draw(game)
+        width = self.content_region.width
+        if width <= 0 or not self.is_mounted:
+            self.update(picture)
+            return
+        console = self.app.console
+        height = len(console.render_lines(picture, console.options.update_width(width), pad=False))
+        self.update(picture, layout=height != self.content_region.height)
 
     def signature(self, game: Game) -> Any:
         """What this widget depends on."""
@@ -85,8 +95,30 @@ def _card_name(game: Game, uid: int) -> str:
     return str(game.card(uid).name)
 
 
+def _units(units: Any) -> tuple[Any, ...]:
+    return tuple((u.uid, u.damage, u.exhausted) for u in units)
+
+
 class VillainBoard(Board):
     """The Villain: health, Armor, Time Track, Minions, Dragon Balls, trackers."""
+
+    def signature(self, game: Game) -> Any:
+        v = game.state.villain
+        return (
+            v.damage,
+            v.phase,
+            v.arrived,
+            len(v.deck),
+            v.aggro,
+            v.armor_bonus,
+            v.damage_reduction_bonus,
+            tuple(sorted(v.tokens.items())),
+            tuple(sorted(v.enemy_damage.items())),
+            tuple(v.defeated_enemies),
+            tuple(tuple(p.uid for p in slot) for slot in v.time_track),
+            _units(v.minions),
+            tuple(game.state.balls),
+        )
 
     def draw(self, game: Game) -> RenderableType:
         s = game.state
@@ -157,6 +189,21 @@ class MarketPanel(Board):
     """The five market rows and the sixth pile, with costs for the active
     Character."""
 
+    def signature(self, game: Game) -> Any:
+        s = game.state
+        active = s.character(s.active) if s.active not in ("", "villain") else None
+        rows = tuple((tuple(m.row), len(m.deck)) for m in s.markets.values())
+        bonuses = (
+            ()
+            if active is None
+            else (
+                _units(active.units()),
+                tuple((b.kind, b.amount) for b in active.bonuses),
+                tuple((k, tuple(v)) for k, v in active.duo_energy.items()),
+            )
+        )
+        return s.active, rows, tuple(s.sixth[-1:]), len(s.sixth), bonuses
+
     def draw(self, game: Game) -> RenderableType:
         s = game.state
         active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -203,6 +250,25 @@ class CharacterBoard(Board):
     def __init__(self, character: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.character = character
+
+    def signature(self, game: Game) -> Any:
+        s = game.state
+        ch = s.character(self.character)
+        track = tuple(None if p is None else (p.uid, tuple(p.boosters)) for p in ch.time_track)
+        return (
+            s.active == ch.id,
+            ch.damage,
+            ch.defeated,
+            ch.room_tokens,
+            ch.ability_tokens,
+            len(ch.deck),
+            len(ch.discard),
+            len(ch.hand),
+            track,
+            _units(ch.units()),
+            tuple((b.kind, b.amount) for b in ch.bonuses),
+            tuple(s.balls),
+        )
 
     def draw(self, game: Game) -> RenderableType:
         s = game.state
@@ -268,7 +334,11 @@ class HandPanel(Board):
         self.hidden = False
 
     def signature(self, game: Game) -> Any:
-        return super().signature(game), self.hidden
+        s = game.state
+        if s.active in ("", "villain"):
+            return s.active, self.hidden
+        ch = s.character(s.active)
+        return s.active, tuple(ch.hand), ch.energy, ch.training_energy, self.hidden
 
     def draw(self, game: Game) -> RenderableType:
         s = game.state
@@ -307,6 +377,10 @@ class HandPanel(Board):
 
 class TurnOrderPanel(Board):
     """The turn-order deck, the round, and the seven Dragon Balls."""
+
+    def signature(self, game: Game) -> Any:
+        s = game.state
+        return s.round, len(s.turn_deck), s.revealed, tuple(s.balls)
 
     def draw(self, game: Game) -> RenderableType:
         s = game.state
