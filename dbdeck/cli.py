@@ -10,29 +10,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, get_args
 
 from dbdeck import __version__
+from dbdeck.cards.models import CardKind
 
-_KINDS = (
-    "character",
-    "ally",
-    "technique",
-    "energy",
-    "equipment",
-    "training",
-    "concentrated-energy",
-    "capsule",
-    "villain",
-    "villain-card",
-    "location",
-)
+if TYPE_CHECKING:
+    from dbdeck.cards.catalog import Catalog
+    from dbdeck.engine.game import Setup
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = argparse.ArgumentParser(
         prog="dbdeck",
-        description="A terminal tabletop client for the Dragon Ball: Deckbuilding Game.",
+        description="A terminal tabletop client for the Dragon Ball: Deckbuilding Game. "
+        "Without a command, opens the main menu.",
     )
     parser.add_argument("--version", action="version", version=f"dbdeck {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -40,33 +33,18 @@ def build_parser() -> argparse.ArgumentParser:
     cards = commands.add_parser("cards", help="validate, list and show the card set")
     card_commands = cards.add_subparsers(dest="cards_command", metavar="CARDS_COMMAND")
     card_commands.required = True
-
-    def with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        sub.add_argument(
-            "--pack",
-            action="append",
-            type=Path,
-            default=[],
-            metavar="DIR",
-            help="a folder of extra card files (repeatable; DBDECK_PACKS adds more)",
-        )
-        return sub
-
-    with_packs(card_commands.add_parser("validate", help="check the card set and any packs"))
-    listing = with_packs(card_commands.add_parser("list", help="list the cards"))
-    listing.add_argument("--kind", choices=_KINDS, help="only cards of this kind")
+    _with_packs(card_commands.add_parser("validate", help="check the card set and any packs"))
+    listing = _with_packs(card_commands.add_parser("list", help="list the cards"))
+    listing.add_argument("--kind", choices=get_args(CardKind), help="only cards of this kind")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
-    show = with_packs(card_commands.add_parser("show", help="show one card"))
+    show = _with_packs(card_commands.add_parser("show", help="show one card"))
     show.add_argument("card_id", metavar="ID", help="the card's id")
     schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
-    play = commands.add_parser("play", help="start a game at the table (skips the setup wizard)")
-    play.add_argument("--villain", required=True)
-    play.add_argument("--characters", required=True, help="comma-separated Character ids")
-    play.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-    play.add_argument("--extreme", action="store_true")
-    play.add_argument("--location", default=None, help="a Location id or 'random'")
-    play.add_argument("--seed", type=int, default=None, help="random when not given")
+
+    play = _with_game(
+        commands.add_parser("play", help="start a game at the table (skips the setup wizard)")
+    )
     play.add_argument(
         "--players",
         default=None,
@@ -79,17 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--pace",
         type=float,
         default=0.4,
-        help="seconds between the Villain's log lines (0: at once)",
+        help="seconds between the steps of the Villain's turn (0: at once)",
     )
 
-    sim = commands.add_parser("sim", help="play simulated games with bots")
-    sim.add_argument("--villain", required=True)
-    sim.add_argument("--characters", required=True, help="comma-separated Character ids")
-    sim.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-    sim.add_argument("--extreme", action="store_true")
-    sim.add_argument("--location", default=None, help="a Location id or 'random'")
+    sim = _with_game(commands.add_parser("sim", help="play simulated games with bots"))
     sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--bot", default="greedy", choices=("random", "greedy"))
     sim.add_argument("--starting-ally", default=None, help="solo against level 6+: an Ally id")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
@@ -102,12 +74,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    sub.add_argument(
+        "--pack",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a folder of extra card files (repeatable; DBDECK_PACKS adds more)",
+    )
+    return sub
+
+
+def _with_game(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options that describe a game's setup."""
+    sub.add_argument("--villain", required=True)
+    sub.add_argument("--characters", required=True, help="comma-separated Character ids")
+    sub.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+    sub.add_argument("--extreme", action="store_true")
+    sub.add_argument("--location", default=None, help="a Location id or 'random'")
+    sub.add_argument("--seed", type=int, default=None, help="random when not given")
+    return sub
+
+
+def _names(text: str | None) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def _setup(args: argparse.Namespace, **extra: object) -> Setup:
+    import random
+
+    from dbdeck.engine.game import Setup
+
+    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
+    return Setup(
+        characters=_names(args.characters),
+        villain=args.villain,
+        difficulty=args.difficulty,
+        extreme=args.extreme,
+        location=args.location,
+        seed=seed,
+        **extra,
+    )  # type: ignore[arg-type]
+
+
+def _catalog() -> Catalog | None:
+    """The card set, or ``None`` after printing its problems."""
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+
+    try:
+        return load_catalog()
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(parser, args)
+        return _dispatch(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -116,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "cards":
         from dbdeck.cards import commands
 
@@ -126,63 +154,41 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return commands.cmd_list(args.pack, args.kind, args.json)
         if args.cards_command == "show":
             return commands.cmd_show(args.pack, args.card_id)
-        if args.cards_command == "schema":
-            return commands.cmd_schema(args.output)
+        return commands.cmd_schema(args.output)
     if args.command == "scenario":
         return _run_scenarios(args.files)
     if args.command == "sim":
         return _run_sim(args)
     if args.command == "play":
         return _run_play(args)
-    return _run_app(None)
+    return _run_app()
 
 
-def _run_app(game: object, seating: object = None) -> int:
-    from dbdeck.cards.catalog import CardSetError, load_catalog
+def _run_app() -> int:
+    catalog = _catalog()
+    if catalog is None:
+        return 1
     from dbdeck.tui.app import DbdeckApp
 
-    try:
-        catalog = load_catalog()
-    except CardSetError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        return 1
-    DbdeckApp(catalog, game, seating).run()  # type: ignore[arg-type]
+    DbdeckApp(catalog).run()
     return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    import random
-
-    from dbdeck.cards.catalog import CardSetError, load_catalog
-    from dbdeck.engine.game import Game, Setup, SetupError
-    from dbdeck.tui.app import DbdeckApp, _seats
+    from dbdeck.engine.game import Game, SetupError
+    from dbdeck.tui.app import DbdeckApp, seats_of
     from dbdeck.tui.table import Seating
 
-    try:
-        catalog = load_catalog()
-    except CardSetError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
+    catalog = _catalog()
+    if catalog is None:
         return 1
-    characters = [c.strip() for c in args.characters.split(",") if c.strip()]
-    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
-    if players and len(players) != len(characters):
+    characters = _names(args.characters)
+    players = _names(args.players) or [f"Player {i}" for i in range(1, len(characters) + 1)]
+    if len(players) != len(characters):
         print("give one player name per Character", file=sys.stderr)
         return 2
-    players = players or [f"Player {i}" for i in range(1, len(characters) + 1)]
-    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
-    setup = Setup(
-        characters=characters,
-        villain=args.villain,
-        difficulty=args.difficulty,
-        extreme=args.extreme,
-        location=args.location,
-        seed=seed,
-        seats=_seats(players),
-    )
     try:
-        game = Game.new(catalog, setup)
+        game = Game.new(catalog, _setup(args, seats=seats_of(players)))
     except SetupError as exc:
         print(f"cannot set up this game: {exc}", file=sys.stderr)
         return 2
@@ -198,30 +204,21 @@ def _run_play(args: argparse.Namespace) -> int:
 def _run_sim(args: argparse.Namespace) -> int:
     import json
 
-    from dbdeck.cards.catalog import CardSetError, load_catalog
-    from dbdeck.engine.game import Setup, SetupError
+    from dbdeck.engine.game import SetupError
     from dbdeck.sim import simulate, summary
 
-    try:
-        catalog = load_catalog()
-    except CardSetError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
+    catalog = _catalog()
+    if catalog is None:
         return 1
-    setup = Setup(
-        characters=[c.strip() for c in args.characters.split(",") if c.strip()],
-        villain=args.villain,
-        difficulty=args.difficulty,
-        extreme=args.extreme,
-        location=args.location,
-        seed=args.seed,
-        starting_ally=args.starting_ally,
-    )
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    if args.seed is None:
+        args.seed = 0  # the same arguments print the same results
     try:
-        results = simulate(catalog, setup, args.games, args.bot)
+        results = simulate(
+            catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
+        )
     except SetupError as exc:
         print(f"cannot set up this game: {exc}", file=sys.stderr)
         return 2
@@ -245,14 +242,10 @@ def _run_sim(args: argparse.Namespace) -> int:
 
 
 def _run_scenarios(files: list[Path]) -> int:
-    from dbdeck.cards.catalog import CardSetError, load_catalog
     from dbdeck.scenario import ScenarioFailure, run_file
 
-    try:
-        catalog = load_catalog()
-    except CardSetError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
+    catalog = _catalog()
+    if catalog is None:
         return 1
     paths = [p for f in files for p in (sorted(f.rglob("*.toml")) if f.is_dir() else [f])]
     failed = 0

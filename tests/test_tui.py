@@ -326,11 +326,12 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
     test last minutes (the turn test above presses real keys)."""
     from dbdeck.bots import greedy
 
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer",
-                                   difficulty="easy", seed=109))
+    game = Game.new(
+        catalog,
+        Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=109),
+    )
     rng = random.Random(109)
-    app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"},
-                                           pace=0))
+    app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         for _ in range(2000):
@@ -346,9 +347,12 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
                 table = app.screen
                 assert isinstance(table, TableScreen)
                 listing = table.query_one("#action-list", OptionList)
-                index = next(i for i in range(listing.option_count)
-                             if listing.get_option_at_index(i).id is not None
-                             and table.legal[int(listing.get_option_at_index(i).id)] == wanted)
+                index = next(
+                    i
+                    for i in range(listing.option_count)
+                    if listing.get_option_at_index(i).id is not None
+                    and table.legal[int(listing.get_option_at_index(i).id)] == wanted
+                )
                 listing.focus()
                 listing.highlighted = index
                 listing.action_select()

@@ -18,18 +18,6 @@ from dbdeck.cards.models import MARKET_OF_KIND, Card
 
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
 
-MARKET_COLOURS: dict[str, str] = {
-    "allies": "hot_pink",
-    "techniques": "dodger_blue1",
-    "energy": "green3",
-    "equipment": "dark_orange",
-    "training": "yellow1",
-    "sixth": "cyan",
-}
-"""Border colours of the market kinds, as the rulebook describes the cards
-(Allies pink, Techniques blue, Energy green, Equipment orange, Training
-yellow); the sixth pile gets cyan."""
-
 
 def _load(packs: Sequence[Path], out: TextIO) -> Catalog | None:
     try:

@@ -26,9 +26,9 @@ from dbdeck.cards.models import (
     Villain,
 )
 
-__all__ = ["card_panel", "card_stats"]
+__all__ = ["MARKET_COLOURS", "card_panel", "card_stats"]
 
-_KIND_COLOUR = {
+MARKET_COLOURS = {
     "allies": "hot_pink",
     "techniques": "dodger_blue1",
     "energy": "green3",
@@ -36,6 +36,9 @@ _KIND_COLOUR = {
     "training": "yellow1",
     "sixth": "cyan",
 }
+"""Colours of the markets, after the cards' border colours in the rulebook
+(Allies pink, Techniques blue, Energy green, Equipment orange, Training
+yellow); the sixth pile gets cyan."""
 
 _EFFECT_FIELDS = (
     ("effects", "Effect"),
@@ -183,7 +186,7 @@ def _attack_stats(attack: AttackBody) -> Iterator[tuple[str, str]]:
 
 def card_panel(card: Card, catalog: Catalog | None = None) -> Panel:
     """The card drawn as a bordered panel in its market colour."""
-    colour = _KIND_COLOUR.get(MARKET_OF_KIND.get(card.kind, ""), "white")
+    colour = MARKET_COLOURS.get(MARKET_OF_KIND.get(card.kind, ""), "white")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()

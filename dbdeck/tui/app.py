@@ -234,7 +234,7 @@ class SetupWizard(Screen[None]):
             extreme=self.query_one("#extreme", Checkbox).value,
             location=None if location == "none" else location,
             seed=seed,
-            seats=_seats(players),
+            seats=seats_of(players),
         )
         try:
             game = Game.new(self.catalog, setup)
@@ -248,7 +248,7 @@ class SetupWizard(Screen[None]):
         self.app.switch_screen(TableScreen(game, seating))
 
 
-def _seats(players: Iterable[str]) -> list[int]:
+def seats_of(players: Iterable[str]) -> list[int]:
     """One seat per distinct player name: one person may run several Characters."""
     seats: dict[str, int] = {}
     return [seats.setdefault(p, len(seats)) for p in players]

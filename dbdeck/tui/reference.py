@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -11,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.models import CardKind
 from dbdeck.tui.dialogs import InspectorScreen
 
 __all__ = ["RULES", "CardBrowser", "RulesScreen"]
@@ -174,19 +177,7 @@ class CardBrowser(Screen[None]):
     """Every card of the set, filtered by kind and name; Enter inspects."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
-    KINDS = (
-        "character",
-        "ally",
-        "technique",
-        "energy",
-        "equipment",
-        "training",
-        "concentrated-energy",
-        "capsule",
-        "villain",
-        "villain-card",
-        "location",
-    )
+    KINDS = get_args(CardKind)
 
     def __init__(self, catalog: Catalog) -> None:
         super().__init__()

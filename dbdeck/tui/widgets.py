@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
+from dbdeck.cards.render import MARKET_COLOURS
 from dbdeck.engine import combat, rules
 from dbdeck.engine.game import Game
 
@@ -28,15 +29,15 @@ __all__ = [
 ASCII = bool(os.environ.get("DBDECK_ASCII"))
 """Draw with ASCII only (no block or star glyphs)."""
 
-MARKET_STYLE = {
-    "allies": ("Allies", "hot_pink"),
-    "techniques": ("Techniques", "dodger_blue1"),
-    "energy": ("Energy", "green3"),
-    "equipment": ("Equipment", "dark_orange"),
-    "training": ("Training", "yellow1"),
-    "sixth": ("Concentrated Energy", "cyan"),
+MARKET_NAMES = {
+    "allies": "Allies",
+    "techniques": "Techniques",
+    "energy": "Energy",
+    "equipment": "Equipment",
+    "training": "Training",
+    "sixth": "Concentrated Energy",
 }
-"""Market names and colours (the rulebook's border colours)."""
+"""Market names as the table shows them."""
 
 
 def bar(done: int, total: int, width: int = 12) -> Text:
@@ -209,7 +210,7 @@ class MarketPanel(Board):
         active = s.character(s.active) if s.active not in ("", "villain") else None
         lines: list[RenderableType] = []
         for market in ("allies", "techniques", "energy", "equipment", "training", "sixth"):
-            name, colour = MARKET_STYLE[market]
+            name, colour = MARKET_NAMES[market], MARKET_COLOURS[market]
             row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
             left = len(s.sixth) if market == "sixth" else len(s.markets[market].deck)
             line = Text(f"{name} ", style=f"bold {colour}")
@@ -363,7 +364,7 @@ class HandPanel(Board):
                 "training": "training",
             }.get(card.kind, "energy")
             text.append(f"{i}. ", style="bold")
-            text.append(card.name, style=MARKET_STYLE[market][1])
+            text.append(card.name, style=MARKET_COLOURS[market])
             if card.kind == "technique":
                 kind = "E" if card.technique_type == "energy" else "P"
                 text.append(

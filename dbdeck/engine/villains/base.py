@@ -169,26 +169,16 @@ class VillainRules:
 
     def attack_body(self, g: Game, task: Any) -> AttackBody | None:
         """The attack a prepared card or task stands for."""
-        uid = task.uid if isinstance(task, Prepared) else task["uid"]
-        card = g.card(uid)
+        card = g.card(_uid(task))
         if isinstance(card, SplitCard):
-            half = task.get("half") if isinstance(task, dict) else None
-            if half is None:
-                owner = task.owner if isinstance(task, Prepared) else task.get("owner")
-                half = next(i for i, h in enumerate(card.halves) if h.enemy == owner)
-            return card.halves[half].attack
+            return card.halves[_half(card, task)].attack
         return card if isinstance(card, AttackBody) else None
 
     def attack_path(self, g: Game, task: Any) -> str:
         """The path prefix of the attack inside its card (for its operations)."""
-        uid = task.uid if isinstance(task, Prepared) else task["uid"]
-        card = g.card(uid)
+        card = g.card(_uid(task))
         if isinstance(card, SplitCard):
-            half = task.get("half") if isinstance(task, dict) else None
-            if half is None:
-                owner = task.owner if isinstance(task, Prepared) else task.get("owner")
-                half = next(i for i, h in enumerate(card.halves) if h.enemy == owner)
-            return f"halves.{half}.attack."
+            return f"halves.{_half(card, task)}.attack."
         return ""
 
     def attack_target(self, g: Game, body: AttackBody, task: dict[str, Any]) -> str:
@@ -282,6 +272,18 @@ class VillainRules:
 
     def check_victory(self, g: Game) -> None:
         """Villain-specific victory checks."""
+
+
+def _uid(task: Prepared | dict[str, Any]) -> int:
+    return task.uid if isinstance(task, Prepared) else int(task["uid"])
+
+
+def _half(card: SplitCard, task: Prepared | dict[str, Any]) -> int:
+    """Which half of a split card a prepared attack or task is."""
+    if isinstance(task, dict) and task.get("half") is not None:
+        return int(task["half"])
+    owner = task.owner if isinstance(task, Prepared) else task.get("owner")
+    return next(i for i, h in enumerate(card.halves) if h.enemy == owner)
 
 
 def _cost(g: Game, uid: int) -> int:
