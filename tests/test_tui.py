@@ -85,7 +85,11 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await choose(pilot, "Buy Energy Arm")
         assert "energy-arm" in [game.state.card_ids[u] for u in goku.discard]
         assert goku.energy == 0
-        await choose(pilot, "Prepare Sokidan at Time 2")
+        await pilot.press("t")  # the Prepare dialog: one Technique, so straight to its slot
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, DecisionDialog)
+        await pilot.press("enter")
+        await pilot.pause()
         assert goku.time_track[1] is not None
         # The Combo dialog: tick both Physical Techniques, then the target.
         await pilot.press("a")
@@ -93,6 +97,9 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await pilot.press("space", "down", "space", "tab", "enter")
         await pilot.pause()
         assert game.state.villain.damage == 1  # 1 + 1 against Armor 1
+        await pilot.press("s")  # no Steal possible: refused with a reason, nothing opens
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TableScreen)
         await pilot.press("e")
         await pilot.pause()
         assert game.state.active == "krillin"

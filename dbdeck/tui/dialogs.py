@@ -20,16 +20,20 @@ from dbdeck.engine.game import Game
 __all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
 
 
-class DecisionDialog(ModalScreen[int]):
-    """A choice the rules hand to a player or to the table."""
+class DecisionDialog(ModalScreen[int | None]):
+    """A choice: one the rules hand to a player or to the table (it must be
+    answered), or one step of building an action (Escape cancels it)."""
 
-    BINDINGS = [Binding("escape", "noop", "", show=False)]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
-    def __init__(self, title: str, prompt: str, options: list[str]) -> None:
+    def __init__(
+        self, title: str, prompt: str, options: list[str], *, cancellable: bool = False
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.prompt = prompt
         self.options = options
+        self.cancellable = cancellable
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -45,8 +49,10 @@ class DecisionDialog(ModalScreen[int]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))
 
-    def action_noop(self) -> None:
-        """A decision must be answered: Escape does nothing."""
+    def action_cancel(self) -> None:
+        """Escape cancels building an action; a decision must be answered."""
+        if self.cancellable:
+            self.dismiss(None)
 
 
 class ComboDialog(ModalScreen[Action | None]):
@@ -164,6 +170,9 @@ Keys on the table
   e          end the turn
   p          play every Energy card in the hand
   a          attack: build a Combo and choose its target
+  t          prepare an Energy Technique: choose it, then its Time slot
+  o          boost a prepared Technique: choose it, then the Energy card
+  s          attempt a Steal: choose how many dice
   b          jump to the Buy actions
   i          inspect a card on the table
   1-4        compact layout: show Markets, Characters, Actions or Log

@@ -70,6 +70,9 @@ class TableScreen(Screen[None]):
         Binding("p", "play_energy", "Play Energy"),
         Binding("a", "attack", "Attack"),
         Binding("b", "jump('Buy')", "Buy"),
+        Binding("t", "prepare", "Prepare", show=False),
+        Binding("o", "boost", "Boost", show=False),
+        Binding("s", "steal", "Steal", show=False),
         Binding("i", "inspect", "Inspect"),
         Binding("h", "toggle_hide", "Hide hands", show=False),
         Binding("space", "skip", "Skip", show=False),
@@ -262,6 +265,62 @@ class TableScreen(Screen[None]):
                 self.play(action)
 
         self.app.push_screen(ComboDialog(self.game, self.legal), done)
+
+    def _pick(
+        self, title: str, prompt: str, actions: list[Action], labels: list[str] | None = None
+    ) -> None:
+        """A dialog to choose one of ``actions`` (then applied)."""
+        if not actions:
+            self.notify(f"No {title.lower()} is possible now.", severity="warning")
+            return
+        labels = labels or [action_label(self.game, a) for a in actions]
+
+        def done(index: int | None) -> None:
+            if index is not None:
+                self.play(actions[index])
+
+        self.app.push_screen(DecisionDialog(title, prompt, labels, cancellable=True), done)
+
+    def _pick_card_then(
+        self, title: str, prompt: str, kind: str, key: str, then_prompt: str
+    ) -> None:
+        """Choose a card (``key`` of the actions), then one of its actions."""
+        actions = [a for a in self.legal if a.type == kind]
+        cards = sorted({getattr(a, key) for a in actions})
+        if len(cards) <= 1:
+            self._pick(title, then_prompt, actions)
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                mine = [a for a in actions if getattr(a, key) == cards[index]]
+                self._pick(title, then_prompt, mine)
+
+        labels = [self.game.name(uid) for uid in cards]
+        self.app.push_screen(DecisionDialog(title, prompt, labels, cancellable=True), chosen)
+
+    def action_prepare(self) -> None:
+        self._pick_card_then(
+            "Prepare", "Which Energy Technique?", "prepare", "card", "Which Time slot?"
+        )
+
+    def action_boost(self) -> None:
+        self._pick_card_then(
+            "Boost",
+            "Which prepared Technique?",
+            "boost",
+            "on",
+            "Which Energy card goes beneath it?",
+        )
+
+    def action_steal(self) -> None:
+        actions = [a for a in self.legal if a.type == "steal"]
+        self._pick(
+            "Steal",
+            "How many Steal dice (1 Energy each)?",
+            actions,
+            [f"{a.amount} dice" for a in actions],
+        )
 
     def action_jump(self, group: str) -> None:
         listing = self.query_one("#action-list", OptionList)
