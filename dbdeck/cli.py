@@ -28,6 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command, opens the main menu.",
     )
     parser.add_argument("--version", action="version", version=f"dbdeck {__version__}")
+    parser.add_argument(
+        "--saves",
+        default=None,
+        metavar="DIR",
+        help="the saves folder (default: DBDECK_SAVES, else the user state folder)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     cards = commands.add_parser("cards", help="validate, list and show the card set")
@@ -43,7 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
 
     play = _with_game(
-        commands.add_parser("play", help="start a game at the table (skips the setup wizard)")
+        commands.add_parser("play", help="start a game at the table (skips the setup wizard)"),
+        required=False,
+    )
+    play.add_argument("--resume", default=None, metavar="ID", help="resume a saved game")
+    play.add_argument(
+        "--from-backup",
+        action="store_true",
+        help="with --resume: load the save's backup (one action older)",
     )
     play.add_argument(
         "--players",
@@ -59,6 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.4,
         help="seconds between the steps of the Villain's turn (0: at once)",
     )
+
+    commands.add_parser("continue", help="resume the most recent saved game")
+    commands.add_parser("saves", help="list the saved games")
+    log = commands.add_parser("log", help="print the full log of a saved game")
+    log.add_argument("save", metavar="SAVE", help="a save id or file")
+    log.add_argument("--format", choices=("text", "json"), default="text")
+    replay = commands.add_parser("replay", help="step through a saved game, turn by turn")
+    replay.add_argument("save", metavar="SAVE", help="a save id or file")
 
     sim = _with_game(commands.add_parser("sim", help="play simulated games with bots"))
     sim.add_argument("--games", type=int, default=10)
@@ -86,10 +107,10 @@ def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return sub
 
 
-def _with_game(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def _with_game(sub: argparse.ArgumentParser, *, required: bool = True) -> argparse.ArgumentParser:
     """The options that describe a game's setup."""
-    sub.add_argument("--villain", required=True)
-    sub.add_argument("--characters", required=True, help="comma-separated Character ids")
+    sub.add_argument("--villain", required=required)
+    sub.add_argument("--characters", required=required, help="comma-separated Character ids")
     sub.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
     sub.add_argument("--extreme", action="store_true")
     sub.add_argument("--location", default=None, help="a Location id or 'random'")
@@ -161,43 +182,81 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _run_sim(args)
     if args.command == "play":
         return _run_play(args)
-    return _run_app()
+    if args.command in ("continue", "saves", "log", "replay"):
+        from dbdeck import save_commands
+
+        return int(getattr(save_commands, f"cmd_{args.command}")(args))
+    return _run_app(args)
 
 
-def _run_app() -> int:
+def _run_app(args: argparse.Namespace) -> int:
     catalog = _catalog()
     if catalog is None:
         return 1
+    from dbdeck.saves import saves_dir
     from dbdeck.tui.app import DbdeckApp
 
-    DbdeckApp(catalog).run()
+    DbdeckApp(catalog, saves=saves_dir(args.saves)).run()
     return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from dbdeck.engine.game import Game, SetupError
-    from dbdeck.tui.app import DbdeckApp, seats_of
-    from dbdeck.tui.table import Seating
+    from dbdeck.engine.game import SetupError
+    from dbdeck.saves import SaveError, Session, saves_dir
 
     catalog = _catalog()
     if catalog is None:
         return 1
-    characters = _names(args.characters)
-    players = _names(args.players) or [f"Player {i}" for i in range(1, len(characters) + 1)]
-    if len(players) != len(characters):
-        print("give one player name per Character", file=sys.stderr)
-        return 2
+    folder = saves_dir(args.saves)
+    if args.resume:
+        try:
+            session = Session.resume(catalog, folder, args.resume, from_backup=args.from_backup)
+        except SaveError as exc:
+            return _cannot_resume(args.resume, exc)
+    else:
+        if not args.villain or not args.characters:
+            print("give --villain and --characters, or --resume ID", file=sys.stderr)
+            return 2
+        from dbdeck.tui.app import seats_of
+
+        characters = _names(args.characters)
+        players = _names(args.players) or [f"Player {i}" for i in range(1, len(characters) + 1)]
+        if len(players) != len(characters):
+            print("give one player name per Character", file=sys.stderr)
+            return 2
+        try:
+            session = Session.start(
+                catalog,
+                _setup(args, seats=seats_of(players)),
+                folder,
+                players=dict(zip(characters, players, strict=True)),
+            )
+        except SetupError as exc:
+            print(f"cannot set up this game: {exc}", file=sys.stderr)
+            return 2
+    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+
+
+def _cannot_resume(save_id: str, exc: Exception) -> int:
+    print(f"cannot resume: {exc}", file=sys.stderr)
+    if getattr(exc, "backup", None) is not None:
+        print(f"a backup exists: dbdeck play --resume {save_id} --from-backup", file=sys.stderr)
+    return 1
+
+
+def play_session(session: object, *, hide_hands: bool = False, pace: float = 0.4) -> int:
+    """Open the table on a saved session; the game is saved after every action."""
+    from dbdeck.saves import Session
+    from dbdeck.tui.app import DbdeckApp
+    from dbdeck.tui.table import Seating
+
+    assert isinstance(session, Session)
+    seating = Seating(players=session.players, hide_hands=hide_hands, pace=max(0.0, pace))
     try:
-        game = Game.new(catalog, _setup(args, seats=seats_of(players)))
-    except SetupError as exc:
-        print(f"cannot set up this game: {exc}", file=sys.stderr)
-        return 2
-    seating = Seating(
-        players=dict(zip(characters, players, strict=True)),
-        hide_hands=args.hide_hands,
-        pace=max(0.0, args.pace),
-    )
-    DbdeckApp(catalog, game, seating).run()
+        DbdeckApp(session.catalog, session=session, seating=seating, saves=session.folder).run()
+    finally:
+        session.close()
+    print(f"The game is saved: dbdeck play --resume {session.id}")
     return 0
 
 

@@ -3,6 +3,7 @@ snapshots of the main screens, and the installed command in a real pty."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import random
@@ -367,3 +368,59 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
         assert game.over, "the game did not end"
         prompt = str(app.screen.query_one("#prompt").render())
         assert "win" in prompt
+
+
+async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: Path) -> None:
+    from dbdeck.saves import Session
+
+    session = Session.start(
+        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+    )
+    app = DbdeckApp(catalog, session=session, seating=Seating(pace=0), saves=tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        energy = next(a for a in table.legal if a.type == "play-energy")
+        table.play(energy)
+        await pilot.pause()
+        saved = json.loads((tmp_path / f"{session.id}.json").read_text())
+        assert len(saved["actions"]) == 1
+        assert table.game.state.character("goku").energy == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert table.game.state.character("goku").energy == 0
+        assert json.loads((tmp_path / f"{session.id}.json").read_text())["actions"] == []
+        await pilot.press("u")  # nothing left: the reason is shown, nothing changes
+        await pilot.pause()
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+    session.close()
+
+
+async def test_an_unexpected_error_never_shows_a_traceback(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dbdeck.engine import moves
+    from dbdeck.saves import Session
+
+    session = Session.start(
+        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+    )
+    before = session.game.fingerprint()
+    app = DbdeckApp(catalog, session=session, seating=Seating(pace=0), saves=tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+
+        def broken(*_: object) -> None:
+            raise RuntimeError("a bug in the rules")
+
+        monkeypatch.setitem(moves._PERFORM, "play-energy", broken)
+        await pilot.press("p")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert any("the game is saved" in n.message for n in app._notifications)
+        reports = list(tmp_path.glob("crash-*.txt"))
+        assert len(reports) == 1 and "a bug in the rules" in reports[0].read_text()
+        assert table.game.fingerprint() == before  # reloaded from the save
+    table.session.close()  # type: ignore[union-attr]

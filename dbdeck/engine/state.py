@@ -271,8 +271,9 @@ def to_data(obj: Any) -> Any:
 
 
 def state_from_data(data: dict[str, Any]) -> GameState:
-    """Rebuild a ``GameState`` from ``to_data`` output."""
-    d = dict(data)
+    """Rebuild a ``GameState`` from ``to_data`` output (the data is copied:
+    the state never shares a list with it)."""
+    d = copy.deepcopy(data)
     d["characters"] = [_character(c) for c in d["characters"]]
     d["villain"] = _villain(d["villain"])
     d["markets"] = {k: MarketState(**v) for k, v in d["markets"].items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -27,6 +28,7 @@ from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import DIFFICULTIES, Game, Setup, SetupError
+from dbdeck.saves import SaveError, Session, list_saves
 from dbdeck.tui.table import Seating, TableScreen
 from dbdeck.tui.words import action_label
 
@@ -99,7 +101,7 @@ class MainMenu(Screen[None]):
             )
             yield OptionList(
                 Option("New game", id="new"),
-                Option("Continue (no saved game yet)", id="continue", disabled=True),
+                self._continue_option(),
                 Option("Rules reference", id="rules"),
                 Option("Card browser", id="cards"),
                 Option("Quit", id="quit"),
@@ -107,8 +109,30 @@ class MainMenu(Screen[None]):
             )
         yield Footer()
 
+    def _continue_option(self) -> Option:
+        app = self.app
+        saves = getattr(app, "saves", None)
+        running = [s for s in list_saves(saves) if not s.winner] if saves else []
+        if not running:
+            return Option("Continue (no game in progress)", id="continue", disabled=True)
+        latest = running[0]
+        return Option(
+            f"Continue: {latest.villain} vs {', '.join(latest.characters)}, turn {latest.turn}",
+            id="continue",
+        )
+
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    def _continue(self, app: DbdeckApp) -> None:
+        assert app.saves is not None
+        running = [s for s in list_saves(app.saves) if not s.winner]
+        try:
+            session = Session.resume(app.catalog, app.saves, running[0].id)
+        except SaveError as exc:
+            self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
+            return
+        app.open_session(session, Seating(players=session.players))
 
     @on(OptionList.OptionSelected, "#menu-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -117,6 +141,8 @@ class MainMenu(Screen[None]):
         choice = event.option.id
         if choice == "new":
             app.push_screen(SetupWizard(app.catalog))
+        elif choice == "continue":
+            self._continue(app)
         elif choice == "rules":
             from dbdeck.tui.reference import RulesScreen
 
@@ -236,16 +262,19 @@ class SetupWizard(Screen[None]):
             seed=seed,
             seats=seats_of(players),
         )
+        app = self.app
+        assert isinstance(app, DbdeckApp)
+        names = dict(zip(characters, players, strict=True))
+        seating = Seating(players=names, hide_hands=self.query_one("#hide", Checkbox).value)
         try:
-            game = Game.new(self.catalog, setup)
+            if app.saves is None:
+                app.switch_screen(TableScreen(Game.new(self.catalog, setup), seating))
+                return
+            session = Session.start(self.catalog, setup, app.saves, players=names)
         except SetupError as exc:
             self.notify(str(exc), title="Cannot start", severity="error")
             return
-        seating = Seating(
-            players=dict(zip(characters, players, strict=True)),
-            hide_hands=self.query_one("#hide", Checkbox).value,
-        )
-        self.app.switch_screen(TableScreen(game, seating))
+        app.open_session(session, seating)
 
 
 def seats_of(players: Iterable[str]) -> list[int]:
@@ -263,15 +292,39 @@ class DbdeckApp(App[None]):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(
-        self, catalog: Catalog, game: Game | None = None, seating: Seating | None = None
+        self,
+        catalog: Catalog,
+        game: Game | None = None,
+        seating: Seating | None = None,
+        *,
+        session: Session | None = None,
+        saves: Path | None = None,
+        start: Screen[None] | None = None,
     ) -> None:
         super().__init__()
         self.catalog = catalog
-        self.start_game = game
+        self.start_game = session.game if session is not None else game
+        self.session = session
         self.seating = seating
+        self.saves = saves
+        """The saves folder; ``None`` plays without saving (tests, demos)."""
+        self.start_screen = start
 
     def on_mount(self) -> None:
-        if self.start_game is not None:
-            self.push_screen(TableScreen(self.start_game, self.seating))
+        if self.start_screen is not None:
+            self.push_screen(self.start_screen)
+        elif self.start_game is not None:
+            self.push_screen(TableScreen(self.start_game, self.seating, self.session))
         else:
             self.push_screen(MainMenu())
+
+    def open_session(self, session: Session, seating: Seating) -> None:
+        """Show the table of a saved game (closing the previous one)."""
+        if self.session is not None and self.session is not session:
+            self.session.close()
+        self.session = session
+        self.switch_screen(TableScreen(session.game, seating, session))
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()

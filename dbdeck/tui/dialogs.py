@@ -177,6 +177,8 @@ Keys on the table
   i          inspect a card on the table
   1-4        compact layout: show Markets, Characters, Actions or Log
   h          hide or show hands between turns (hot-seat)
+  u          undo the last action (back to the last revealed hidden
+             information: a draw, a shuffle, a die, a revealed card)
   space      show the rest of the Villain's turn at once
   r          rules reference
   c          card browser

@@ -9,7 +9,7 @@ follows after ``pace`` seconds (Space plays the rest at once).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rich.text import Text
@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
+from dbdeck.saves import Session
 from dbdeck.tui.dialogs import (
     CardPicker,
     ComboDialog,
@@ -75,6 +76,7 @@ class TableScreen(Screen[None]):
         Binding("s", "steal", "Steal", show=False),
         Binding("i", "inspect", "Inspect"),
         Binding("h", "toggle_hide", "Hide hands", show=False),
+        Binding("u", "undo", "Undo"),
         Binding("space", "skip", "Skip", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("r", "rules", "Rules"),
@@ -86,9 +88,13 @@ class TableScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, game: Game, seating: Seating | None = None) -> None:
+    def __init__(
+        self, game: Game, seating: Seating | None = None, session: Session | None = None
+    ) -> None:
         super().__init__()
         self.game = game
+        self.session = session
+        """The saved game, when there is one: every action is saved at once."""
         self.seating = seating or Seating()
         self.legal: list[Action] = []
         game.step_mode = self.seating.pace > 0
@@ -208,29 +214,92 @@ class TableScreen(Screen[None]):
             }.get(event.type, "")
             log.write(Text(event.text, style=style))
 
+    def _resume(self) -> list[Event]:
+        if self.session is not None:
+            return self.session.resume_villain()
+        return self.game.resume()
+
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
         if self.game.state.paused:
-            self.write_events(self.game.resume())
+            self._guarded(lambda: self.write_events(self._resume()))
             self.refresh_table()
 
     def action_skip(self) -> None:
         """Play the rest of the Villain's turn at once."""
         while self.game.state.paused:
-            self.write_events(self.game.resume())
+            if not self._guarded(lambda: self.write_events(self._resume())):
+                break
         self.refresh_table()
+
+    def action_undo(self) -> None:
+        """Undo the last action, back to the last revealed hidden information."""
+        session = self.session
+        if session is None:
+            self.notify("Undo needs a saved game.", severity="warning")
+            return
+        if session.undoable() <= 0:
+            self.notify(
+                f"Nothing to undo: hidden information was revealed since ({session.floor_reason})",
+                title="Undo",
+                severity="warning",
+            )
+            return
+        session.undo()
+        self.game = session.game
+        self.query_one("#log", RichLog).write(Text("Undone.", style="italic"))
+        self.refresh_table()
+        self.notify(
+            f"{session.undoable()} more action(s) can be undone; undo stops at: "
+            f"{session.floor_reason}",
+            title="Undo",
+        )
+
+    def _guarded(self, work: Callable[[], object]) -> bool:
+        """Run rules work; an unexpected error never shows a traceback: the game
+        is saved (as it was before the error), a crash report is written and
+        the table reloads the save."""
+        try:
+            work()
+        except IllegalAction:
+            raise
+        except Exception as exc:  # the table must survive any bug in the rules
+            where = "the game could not be saved"
+            if self.session is not None:
+                report = self.session.crash_report(exc)
+                where = f"crash report: {report}"
+                self.session.close()
+                try:
+                    resumed = Session.resume(
+                        self.session.catalog, self.session.folder, self.session.id
+                    )
+                except Exception:  # keep the table open whatever happens
+                    self.session.lock()
+                else:
+                    self.session = resumed
+                    self.game = resumed.game
+            self.notify(
+                f"Something went wrong; the game is saved. {where}",
+                title="Error",
+                severity="error",
+                timeout=30,
+            )
+            return False
+        return True
 
     # --- acting --------------------------------------------------------------------------
 
-    def play(self, action: Action) -> None:
-        """Apply an action; a refused one shows the engine's reason."""
+    def play(self, action: Action) -> bool:
+        """Apply an action; a refused one shows the engine's reason. Returns
+        whether it was applied."""
+        apply = self.session.apply if self.session is not None else self.game.apply
         try:
-            events = self.game.apply(action)
+            done = self._guarded(lambda: self.write_events(apply(action)))
         except IllegalAction as exc:
             self.notify(exc.reason, title="Not allowed", severity="warning")
-            return
-        self.write_events(events)
+            return False
         self.refresh_table()
+        return done
 
     @on(OptionList.OptionSelected, "#action-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -249,8 +318,7 @@ class TableScreen(Screen[None]):
 
     def action_play_energy(self) -> None:
         played = 0
-        while (action := self._first("play-energy")) is not None:
-            self.play(action)
+        while (action := self._first("play-energy")) is not None and self.play(action):
             played += 1
         if not played:
             self.notify("No Energy card to play.", severity="warning")

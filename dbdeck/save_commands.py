@@ -1,0 +1,110 @@
+"""``dbdeck continue``, ``saves``, ``log`` and ``replay``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dbdeck.saves import SaveError, Session, list_saves, read_save, replay_events, saves_dir
+
+__all__ = ["cmd_continue", "cmd_log", "cmd_replay", "cmd_saves"]
+
+
+def _catalog() -> Any:
+    from dbdeck.cli import _catalog as load
+
+    return load()
+
+
+def _locate(args: argparse.Namespace) -> tuple[Path, str]:
+    """A save named by id (in the saves folder) or by its file."""
+    given = Path(args.save)
+    if given.suffix == ".json" and given.exists():
+        return given.parent, given.stem
+    return saves_dir(args.saves), args.save
+
+
+def cmd_saves(args: argparse.Namespace) -> int:
+    """List the saved games, most recent first."""
+    folder = saves_dir(args.saves)
+    saves = list_saves(folder)
+    if not saves:
+        print(f"No saved game in {folder}.")
+        return 0
+    for save in saves:
+        state = f"won by {save.winner}" if save.winner else f"turn {save.turn}"
+        print(
+            f"{save.id}  {save.villain} vs {', '.join(save.characters)}  {state}  "
+            f"last played {save.updated}"
+        )
+    return 0
+
+
+def cmd_continue(args: argparse.Namespace) -> int:
+    """Resume the most recently played game that has not ended."""
+    from dbdeck.cli import _cannot_resume, play_session
+
+    folder = saves_dir(args.saves)
+    running = [s for s in list_saves(folder) if not s.winner]
+    if not running:
+        print(f"No game to continue in {folder}. Start one with `dbdeck`.", file=sys.stderr)
+        return 1
+    catalog = _catalog()
+    if catalog is None:
+        return 1
+    try:
+        session = Session.resume(catalog, folder, running[0].id)
+    except SaveError as exc:
+        return _cannot_resume(running[0].id, exc)
+    return play_session(session)
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """The full log of a saved game, replayed from its setup and actions."""
+    folder, save_id = _locate(args)
+    catalog = _catalog()
+    if catalog is None:
+        return 1
+    try:
+        data = read_save(folder, save_id)
+    except SaveError as exc:
+        print(f"cannot read the save: {exc}", file=sys.stderr)
+        return 1
+    entries = []
+    for action, game, events in replay_events(catalog, data):
+        entries.append(
+            {
+                "action": action or None,
+                "turn": game.state.turn,
+                "events": [e.to_json() for e in events],
+            }
+        )
+    if args.format == "json":
+        print(json.dumps({"id": data["id"], "setup": data["setup"], "log": entries}))
+        return 0
+    print(f"dbdeck game {data['id']} (seed {data['setup']['seed']})")
+    for entry in entries:
+        for event in entry["events"]:
+            print(f"[turn {entry['turn']:>3}] {event['text']}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Step through a saved game at the table, turn by turn."""
+    folder, save_id = _locate(args)
+    catalog = _catalog()
+    if catalog is None:
+        return 1
+    try:
+        data = read_save(folder, save_id)
+    except SaveError as exc:
+        print(f"cannot read the save: {exc}", file=sys.stderr)
+        return 1
+    from dbdeck.tui.app import DbdeckApp
+    from dbdeck.tui.replay import ReplayScreen
+
+    DbdeckApp(catalog, start=ReplayScreen(catalog, data)).run()
+    return 0
