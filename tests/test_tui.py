@@ -424,3 +424,32 @@ async def test_an_unexpected_error_never_shows_a_traceback(
         assert len(reports) == 1 and "a bug in the rules" in reports[0].read_text()
         assert table.game.fingerprint() == before  # reloaded from the save
     table.session.close()  # type: ignore[union-attr]
+
+
+async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
+    from dbdeck.bots import greedy
+    from dbdeck.saves import Session, read_save
+    from dbdeck.tui.replay import ReplayScreen
+
+    session = Session.start(
+        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+    )
+    rng = random.Random(5)
+    for _ in range(40):
+        session.apply(greedy(session.game, rng))
+    session.close()
+    screen = ReplayScreen(catalog, read_save(tmp_path, session.id))
+    async with DbdeckApp(catalog, start=screen).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        turns = [game.state.turn for game, _ in screen.frames]
+        assert turns == sorted(turns) and len(turns) > 3
+        assert screen.game.state.turn == turns[0]
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert screen.game.state.turn == turns[2]
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.game.state.turn == turns[1]
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.game.fingerprint() == session.game.fingerprint()
