@@ -162,28 +162,27 @@ class SaveInfo:
 
 
 def list_saves(folder: Path) -> list[SaveInfo]:
-    """Saved games, the most recently played first (unreadable ones skipped)."""
-    found = []
-    for path in folder.glob("*.json"):
-        if ".corrupt-" in path.name:
+    """Saved games, the most recently played first. A save that cannot be
+    read is listed from its backup, so it can still be continued."""
+    found: dict[str, SaveInfo] = {}
+    for path in sorted(folder.glob("*.json")) + sorted(folder.glob("*.bak")):
+        if ".corrupt-" in path.name or path.stem in found:
             continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             summary = data["summary"]
-            found.append(
-                SaveInfo(
-                    data["id"],
-                    summary["villain"],
-                    summary["characters"],
-                    summary["turn"],
-                    data.get("updated", ""),
-                    summary.get("winner", ""),
-                    path,
-                )
+            found[path.stem] = SaveInfo(
+                data["id"],
+                summary["villain"],
+                summary["characters"],
+                summary["turn"],
+                data.get("updated", ""),
+                summary.get("winner", ""),
+                path,
             )
         except (OSError, ValueError, KeyError, TypeError):
             continue
-    return sorted(found, key=lambda s: s.updated, reverse=True)
+    return sorted(found.values(), key=lambda s: s.updated, reverse=True)
 
 
 # --- the session --------------------------------------------------------------------------
@@ -364,14 +363,19 @@ class Session:
         """Write a crash report beside the save; returns its path. The save on
         disk is the game as it was before the failing action, so nothing is
         lost and the game reloads from it."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        report = self.folder / f"crash-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}.txt"
-        report.write_text(
-            f"dbdeck crash report\nsave: {self.id}\nseed: {self.setup.seed}\n"
-            f"actions: {len(self.actions)}\n\n" + "".join(traceback.format_exception(error)),
-            encoding="utf-8",
-        )
-        return report
+        about = f"save: {self.id}\nseed: {self.setup.seed}\nactions: {len(self.actions)}\n"
+        return write_crash_report(self.folder, error, about)
+
+
+def write_crash_report(folder: Path, error: BaseException, about: str = "") -> Path:
+    """Write a crash report (the error and its traceback) into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    report = folder / f"crash-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S-%f')}.txt"
+    report.write_text(
+        "dbdeck crash report\n" + about + "\n" + "".join(traceback.format_exception(error)),
+        encoding="utf-8",
+    )
+    return report
 
 
 def write_atomic(folder: Path, save_id: str, text: str) -> None:

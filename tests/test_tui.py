@@ -453,3 +453,42 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
         await pilot.press("end")
         await pilot.pause()
         assert screen.game.fingerprint() == session.game.fingerprint()
+
+
+async def test_continue_offers_the_backup_of_a_corrupt_save(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    from dbdeck.bots import greedy
+    from dbdeck.saves import Session
+
+    session = Session.start(
+        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+    )
+    rng = random.Random(1)
+    for _ in range(3):
+        session.apply(greedy(session.game, rng))
+    session.close()
+    (tmp_path / f"{session.id}.json").write_text('{"format": "dbdeck-save", "vers')
+    app = DbdeckApp(catalog, saves=tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")  # Continue
+        await pilot.pause()
+        assert isinstance(app.screen, DecisionDialog)
+        assert list(tmp_path.glob("*.corrupt-*.json"))  # moved aside, not overwritten
+        await pilot.press("enter")  # load the backup
+        await pilot.pause()
+        assert any(isinstance(s, TableScreen) for s in app.screen_stack)
+        assert app.session is not None and len(app.session.actions) == 2
+    app.session.close()  # type: ignore[union-attr]
+
+
+def test_fatal_errors_write_a_report_not_a_traceback(catalog: Catalog, tmp_path: Path) -> None:
+    app = DbdeckApp(catalog, saves=tmp_path)
+    app._exception = RuntimeError("a widget broke")
+    app._close_messages_no_wait = lambda: None  # type: ignore[method-assign]
+    app._fatal_error()
+    [report] = tmp_path.glob("crash-*.txt")
+    assert "a widget broke" in report.read_text()
+    shown = " ".join(str(r) for r in app._exit_renderables)
+    assert "Crash report" in shown and "Traceback" not in shown

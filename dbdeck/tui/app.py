@@ -127,10 +127,35 @@ class MainMenu(Screen[None]):
     def _continue(self, app: DbdeckApp) -> None:
         assert app.saves is not None
         running = [s for s in list_saves(app.saves) if not s.winner]
+        save_id = running[0].id
         try:
-            session = Session.resume(app.catalog, app.saves, running[0].id)
+            session = Session.resume(app.catalog, app.saves, save_id)
         except SaveError as exc:
-            self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
+            if exc.backup is None:
+                self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
+                return
+            from dbdeck.tui.dialogs import DecisionDialog
+
+            def answer(choice: int | None) -> None:
+                if choice != 0:
+                    return
+                assert app.saves is not None
+                try:
+                    backup = Session.resume(app.catalog, app.saves, save_id, from_backup=True)
+                except SaveError as again:
+                    self.notify(str(again), title="Cannot continue", severity="error")
+                    return
+                app.open_session(backup, Seating(players=backup.players))
+
+            app.push_screen(
+                DecisionDialog(
+                    "The save cannot be read",
+                    str(exc),
+                    ["Load the backup (the game one action earlier)", "Cancel"],
+                    cancellable=True,
+                ),
+                answer,
+            )
             return
         app.open_session(session, Seating(players=session.players))
 
@@ -328,3 +353,22 @@ class DbdeckApp(App[None]):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
+
+    def _fatal_error(self) -> None:
+        """An unexpected error anywhere in the interface: no traceback on the
+        screen, a crash report beside the saves instead. The game itself was
+        saved after its last action."""
+        from dbdeck.saves import saves_dir, write_crash_report
+
+        error = self._exception or RuntimeError("unknown error")
+        folder = self.saves or saves_dir()
+        about = f"save: {self.session.id}\n" if self.session is not None else ""
+        try:
+            report = str(write_crash_report(folder, error, about))
+        except OSError as exc:
+            report = f"(could not be written: {exc})"
+        saved = " The game is saved after its last action." if self.session else ""
+        self._exit_renderables.append(
+            Text(f"dbdeck stopped on an unexpected error.{saved} Crash report: {report}")
+        )
+        self._close_messages_no_wait()
