@@ -94,11 +94,12 @@ def new_id(setup: Setup) -> str:
 
 def _parse(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        loaded = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SaveError(f"{path}: cannot be read ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+    if not isinstance(loaded, dict) or loaded.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path}: not a dbdeck save")
+    data: dict[str, Any] = loaded
     version = data.get("version")
     if not isinstance(version, int):
         raise SaveError(f"{path}: no save version")
