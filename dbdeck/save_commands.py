@@ -62,17 +62,26 @@ def cmd_continue(args: argparse.Namespace) -> int:
     return play_session(session)
 
 
-def cmd_log(args: argparse.Namespace) -> int:
-    """The full log of a saved game, replayed from its setup and actions."""
+def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
+    """The card set and the data of the save ``args.save``, or ``None`` after
+    saying why not."""
     folder, save_id = _locate(args)
     catalog = _catalog()
     if catalog is None:
-        return 1
+        return None
     try:
-        data = read_save(folder, save_id)
+        return catalog, read_save(folder, save_id)
     except SaveError as exc:
         print(f"cannot read the save: {exc}", file=sys.stderr)
+        return None
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """The full log of a saved game, replayed from its setup and actions."""
+    opened = _open(args)
+    if opened is None:
         return 1
+    catalog, data = opened
     entries = []
     for action, game, events in replay_events(catalog, data):
         entries.append(
@@ -94,15 +103,10 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Step through a saved game at the table, turn by turn."""
-    folder, save_id = _locate(args)
-    catalog = _catalog()
-    if catalog is None:
+    opened = _open(args)
+    if opened is None:
         return 1
-    try:
-        data = read_save(folder, save_id)
-    except SaveError as exc:
-        print(f"cannot read the save: {exc}", file=sys.stderr)
-        return 1
+    catalog, data = opened
     from dbdeck.tui.app import DbdeckApp
     from dbdeck.tui.replay import ReplayScreen
 
