@@ -16,7 +16,7 @@ from dbdeck.cards import effects as fx
 from dbdeck.engine import combat, moves, rules
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.rules import side_of
-from dbdeck.engine.state import VILLAIN, Bonus
+from dbdeck.engine.state import VILLAIN, Bonus, CharacterState
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -311,22 +311,26 @@ def _heal(g: Game, op: fx.Heal | fx.Repair, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
+def _own_character(g: Game, ctx: dict[str, Any]) -> CharacterState | None:
+    """The Character an effect belongs to (through its Ally), if any."""
+    key = _self_key(g, ctx)
+    return g.state.character(key[2:]) if key.startswith("c:") else None
+
+
 def _gain_energy(g: Game, op: fx.GainEnergy, task: dict[str, Any]) -> None:
-    key = _self_key(g, task["ctx"])
-    if not key.startswith("c:"):
+    ch = _own_character(g, task["ctx"])
+    if ch is None:
         return
-    ch = g.state.character(key[2:])
     if op.market == "training":
         ch.training_energy += op.amount
     else:
         ch.energy += op.amount
-    g.log("energy", f"{g.name(key)} gains {op.amount} Energy.")
+    g.log("energy", f"{g.name('c:' + ch.id)} gains {op.amount} Energy.")
 
 
 def _pay_energy(g: Game, op: fx.PayEnergy, task: dict[str, Any]) -> None:
-    key = _self_key(g, task["ctx"])
-    if key.startswith("c:"):
-        ch = g.state.character(key[2:])
+    ch = _own_character(g, task["ctx"])
+    if ch is not None:
         ch.energy = max(0, ch.energy - op.amount)
 
 
@@ -408,10 +412,9 @@ def _steal_ball(g: Game, op: fx.StealDragonBall, task: dict[str, Any]) -> None:
 
 
 def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
-    key = _self_key(g, task["ctx"])
-    if not key.startswith("c:"):
+    ch = _own_character(g, task["ctx"])
+    if ch is None:
         return
-    ch = g.state.character(key[2:])
     candidates = moves.search_candidates(g, ch, op.source, op.card_kind)
     if not candidates:
         return

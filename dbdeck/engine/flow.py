@@ -103,14 +103,7 @@ def _char_start(g: Game) -> None:
     s.step = "char_energy"
     items = _start_effects(g, ch)
     if items:
-        g.push(
-            {
-                "t": "order",
-                "decider": ch.id,
-                "items": items,
-                "prompt": "Which start-of-turn effect resolves first?",
-            }
-        )
+        order(g, ch.id, items, "Which start-of-turn effect resolves first?")
 
 
 def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
@@ -168,6 +161,12 @@ def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
     return items
 
 
+def order(g: Game, decider: str, items: list[dict[str, Any]], prompt: str) -> None:
+    """Queue simultaneous effects (``items``: a label and a task each), to be
+    resolved in the order ``decider`` picks."""
+    g.push({"t": "order", "decider": decider, "items": items, "prompt": prompt})
+
+
 def _order(g: Game, task: dict[str, Any]) -> None:
     """Resolve several simultaneous effects in the order the decider picks."""
     items = task["items"]
@@ -185,7 +184,7 @@ def _order(g: Game, task: dict[str, Any]) -> None:
         return
     first = items[task["choice"]]
     rest = [item for i, item in enumerate(items) if i != task["choice"]]
-    g.push({"t": "order", "decider": task["decider"], "items": rest, "prompt": task["prompt"]})
+    order(g, task["decider"], rest, task["prompt"])
     g.push(first["task"])
 
 
@@ -248,14 +247,7 @@ def _villain_start(g: Game) -> None:
         )
     items += g.hooks.turn_start(g)
     if items:
-        g.push(
-            {
-                "t": "order",
-                "decider": "players",
-                "items": items,
-                "prompt": "Which of the Villain's start-of-turn effects resolves first?",
-            }
-        )
+        order(g, "players", items, "Which of the Villain's start-of-turn effects resolves first?")
 
 
 def _villain_energy(g: Game) -> None:
@@ -298,14 +290,7 @@ def _villain_minions(g: Game) -> None:
         for item in reversed(items):
             g.push(item["task"])
     elif items:
-        g.push(
-            {
-                "t": "order",
-                "decider": "players",
-                "items": items,
-                "prompt": "Which Minion activates first?",
-            }
-        )
+        order(g, "players", items, "Which Minion activates first?")
 
 
 def _villain_reveal(g: Game) -> None:
