@@ -43,6 +43,10 @@ def _decide(game: Game) -> int:
     assert pending is not None
     options = pending.options
     values = [o["value"] for o in options]
+    # Where the players cannot agree, the Grim Rule decides (rules note N43).
+    for i, option in enumerate(options):
+        if option.get("grim"):
+            return i
     if pending.kind == "block":
         return 1
     if pending.kind == "target":

@@ -40,7 +40,7 @@ from dbdeck.tui.widgets import (
     TurnOrderPanel,
     VillainBoard,
 )
-from dbdeck.tui.words import GROUPS, action_group, action_label
+from dbdeck.tui.words import GROUPS, action_group, action_label, option_label
 
 __all__ = ["Seating", "TableScreen"]
 
@@ -471,9 +471,8 @@ class TableScreen(Screen[None]):
         def answer(option: int | None) -> None:
             self.play(Action("choose", option=option or 0))
 
-        self.app.push_screen(
-            DecisionDialog(title, pending.prompt, [o["label"] for o in pending.options]), answer
-        )
+        labels = [option_label(o) for o in pending.options]
+        self.app.push_screen(DecisionDialog(title, pending.prompt, labels), answer)
 
     def _hot_seat(self) -> None:
         active = self.game.state.active

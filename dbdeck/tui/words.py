@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
 
-__all__ = ["GROUPS", "action_group", "action_label", "holder_name"]
+__all__ = ["GROUPS", "action_group", "action_label", "holder_name", "option_label"]
 
 GROUPS = (
     ("Attack", ("attack",)),
@@ -105,3 +107,10 @@ def action_label(game: Game, action: Action) -> str:
     if t == "enter-room":
         return "Enter the Room of Spirit and Time (skip the Actions phase)"
     return t
+
+
+def option_label(option: dict[str, Any]) -> str:
+    """A decision option as the table shows it; the option the Grim Rule takes
+    when the players cannot agree is marked (rules note N43)."""
+    label = str(option["label"])
+    return f"{label}  [Grim Rule]" if option.get("grim") else label
