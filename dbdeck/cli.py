@@ -73,6 +73,40 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds between the steps of the Villain's turn (0: at once)",
     )
 
+    host = _with_game(
+        commands.add_parser(
+            "host", help="serve a shared table that players join from their own terminals"
+        ),
+        required=False,
+    )
+    host.add_argument("--resume", default=None, metavar="ID", help="serve a saved game")
+    host.add_argument(
+        "--players",
+        default=None,
+        help="comma-separated seat names, one per Character (a repeated name shares a seat)",
+    )
+    host.add_argument("--name", default=None, help="the table's name (default: the save id)")
+    host.add_argument("--socket", default=None, metavar="PATH", help="the Unix socket to serve")
+    host.add_argument("--group", default="", metavar="G", help="also admit the members of group G")
+    host.add_argument(
+        "--tcp", default=None, metavar="127.0.0.1:PORT", help="also serve loopback TCP"
+    )
+    host.add_argument(
+        "--decide",
+        choices=("first", "vote"),
+        default="first",
+        help="the players' decisions: the first answer decides, or every seat votes",
+    )
+    join = commands.add_parser("join", help="sit at a shared table in this terminal")
+    join.add_argument("--table", default=None, metavar="NAME", help="a table from 'dbdeck tables'")
+    join.add_argument("--socket", default=None, metavar="PATH", help="the table's Unix socket")
+    join.add_argument("--tcp", default=None, metavar="HOST:PORT", help="loopback TCP")
+    join.add_argument("--token", default=None, help="the table's join token (TCP)")
+    join.add_argument("--user", default=None, help="your name at the table (TCP)")
+    place = join.add_mutually_exclusive_group()
+    place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
+    place.add_argument("--spectate", action="store_true", help="watch without a seat")
+    commands.add_parser("tables", help="list the shared tables on this box you may join")
     commands.add_parser("continue", help="resume the most recent saved game")
     commands.add_parser("saves", help="list the saved games")
     log = commands.add_parser("log", help="print the full log of a saved game")
@@ -139,6 +173,16 @@ def _setup(args: argparse.Namespace, **extra: object) -> Setup:
     )  # type: ignore[arg-type]
 
 
+def _host_setup(args: argparse.Namespace) -> Setup:
+    from dbdeck.tui.app import seats_of
+
+    characters = _names(args.characters)
+    players = _names(args.players) or [str(i) for i in range(len(characters))]
+    if len(players) != len(characters):
+        raise ValueError("give one seat name per Character")
+    return _setup(args, seats=seats_of(players))
+
+
 def _catalog() -> Catalog | None:
     """The card set, or ``None`` after printing its problems."""
     from dbdeck.cards.catalog import CardSetError, load_catalog
@@ -182,6 +226,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _run_sim(args)
     if args.command == "play":
         return _run_play(args)
+    if args.command in ("host", "join", "tables"):
+        from dbdeck.net import commands as net_commands
+
+        if args.command == "host":
+            return net_commands.cmd_host(args, _catalog, _host_setup)
+        return int(getattr(net_commands, f"cmd_{args.command}")(args, _catalog))
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
 

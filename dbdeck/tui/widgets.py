@@ -333,19 +333,28 @@ class HandPanel(Board):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.hidden = False
+        self.own: tuple[str, ...] = ()
+        """At a shared table: this terminal's Characters, whose hand is shown
+        while another seat or the Villain plays."""
+
+    def _shown(self, game: Game) -> str:
+        active = game.state.active
+        if self.own and active not in self.own:
+            return self.own[0]
+        return active
 
     def signature(self, game: Game) -> Any:
-        s = game.state
-        if s.active in ("", "villain"):
-            return s.active, self.hidden
-        ch = s.character(s.active)
-        return s.active, tuple(ch.hand), ch.energy, ch.training_energy, self.hidden
+        shown = self._shown(game)
+        if shown in ("", "villain"):
+            return shown, self.hidden
+        ch = game.state.character(shown)
+        return shown, tuple(ch.hand), ch.energy, ch.training_energy, self.hidden
 
     def draw(self, game: Game) -> RenderableType:
-        s = game.state
-        if s.active in ("", "villain"):
+        shown = self._shown(game)
+        if shown in ("", "villain"):
             return Text("The Villain is playing.", style="italic")
-        ch = s.character(s.active)
+        ch = game.state.character(shown)
         if self.hidden:
             return Text(f"{game.name('c:' + ch.id)}'s hand is hidden.", style="italic")
         text = Text()

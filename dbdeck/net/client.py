@@ -1,0 +1,98 @@
+"""The client side of a table connection: hello, then messages both ways."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from dbdeck.net.protocol import (
+    MAX_VIEW_LINE,
+    PROTOCOL_VERSION,
+    HelloMessage,
+    RefusalMessage,
+    WelcomeMessage,
+    decode_server,
+    encode,
+)
+
+__all__ = ["JoinRefused", "TableClient", "parse_tcp"]
+
+
+class JoinRefused(Exception):
+    """The table did not let this client in; the message says why."""
+
+
+def parse_tcp(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` for loopback TCP; only loopback addresses are allowed."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"expected HOST:PORT, got {text!r}")
+    if host not in ("127.0.0.1", "::1", "[::1]", "localhost"):
+        raise ValueError(f"only loopback addresses are allowed, not {host!r}")
+    return host.strip("[]"), int(port)
+
+
+class TableClient:
+    """One connection to a table server."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.welcome: WelcomeMessage | None = None
+
+    @classmethod
+    async def connect(
+        cls, *, socket_path: Path | str | None = None, tcp: tuple[str, int] | None = None
+    ) -> TableClient:
+        """Open a connection (``OSError`` when no table answers there)."""
+        if tcp is not None:
+            reader, writer = await asyncio.open_connection(*tcp, limit=MAX_VIEW_LINE)
+        else:
+            assert socket_path is not None
+            reader, writer = await asyncio.open_unix_connection(
+                str(socket_path), limit=MAX_VIEW_LINE
+            )
+        return cls(reader, writer)
+
+    async def hello(self, **fields: Any) -> WelcomeMessage:
+        """Ask for a seat (or to watch); raises ``JoinRefused`` with the reason."""
+        await self.send(HelloMessage(type="hello", protocol=PROTOCOL_VERSION, **fields))
+        while True:
+            message = await self.receive()
+            if message is None:
+                raise JoinRefused("the table closed the connection")
+            if isinstance(message, RefusalMessage):
+                raise JoinRefused(message.reason)
+            if isinstance(message, WelcomeMessage):
+                self.welcome = message
+                return message
+
+    async def send(self, message: BaseModel) -> None:
+        """Send one message."""
+        self.writer.write(encode(message))
+        await self.writer.drain()
+
+    async def send_raw(self, line: bytes) -> None:
+        """Send bytes as they are (tests of the server's defences)."""
+        self.writer.write(line)
+        await self.writer.drain()
+
+    async def receive(self) -> Any:
+        """The next message from the server; ``None`` when the connection ends."""
+        try:
+            line = await self.reader.readline()
+        except (ConnectionError, ValueError, asyncio.IncompleteReadError):
+            return None
+        if not line:
+            return None
+        return decode_server(line)
+
+    async def close(self) -> None:
+        """Close the connection (the seat stays held)."""
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()

@@ -1,0 +1,236 @@
+"""The table protocol: versioned, line-delimited JSON messages.
+
+Each message is one JSON object on one line, with a ``type``. Clients send
+``hello`` first, then ``action``, ``chat``, ``host`` (table settings, the
+host only) or ``bye``. The server answers ``welcome`` (or ``refusal`` and
+closes), then sends a ``view`` after every change, ``events`` as they happen,
+``refusal`` when it declines a message, ``seats`` when someone comes or goes,
+and ``chat``.
+
+The models are pydantic: they check what crosses the wire. A line that is
+not valid JSON, not a known message, or longer than ``MAX_LINE`` bytes is
+refused with a reason; it never reaches the game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_LINE",
+    "PROTOCOL_VERSION",
+    "ActionMessage",
+    "ByeMessage",
+    "ChatMessage",
+    "ClientMessage",
+    "EventsMessage",
+    "HelloMessage",
+    "HostMessage",
+    "ProtocolError",
+    "RefusalMessage",
+    "SeatInfo",
+    "SeatsMessage",
+    "ServerMessage",
+    "ViewMessage",
+    "WelcomeMessage",
+    "decode_client",
+    "decode_server",
+    "encode",
+]
+
+PROTOCOL_VERSION = 1
+"""Raised whenever a message changes shape; a client of another version is
+refused at ``hello`` with both versions named."""
+
+MAX_LINE = 256 * 1024
+"""The longest line a client may send (bytes). Views from the server are
+larger; clients read up to ``MAX_VIEW_LINE``."""
+
+MAX_VIEW_LINE = 16 * 1024 * 1024
+
+
+class ProtocolError(ValueError):
+    """A line that is not a valid message; the text says what is wrong."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- client to server ---------------------------------------------------------------------
+
+
+class HelloMessage(_Message):
+    """The first message of a client: who it is and which seat it wants."""
+
+    type: Literal["hello"]
+    protocol: int
+    """The client's ``PROTOCOL_VERSION``."""
+    seat: int | None = None
+    """The seat to sit at (0-based); ``None`` with ``spectate`` false takes the
+    seat this user already holds, else the first free one."""
+    spectate: bool = False
+    """Watch the table without a seat."""
+    seat_token: str | None = None
+    """The token the server gave this user for the seat, to reconnect."""
+    join_token: str | None = None
+    """The table's join token (required over TCP)."""
+    user: str | None = None
+    """The user name, over TCP only (a Unix socket tells the server who
+    connects)."""
+
+
+class ActionMessage(_Message):
+    """An action of the one action language, against a state version."""
+
+    type: Literal["action"]
+    version: int
+    """The ``version`` of the last view the client saw."""
+    action: dict[str, Any]
+    """``Action.to_json()``."""
+
+
+class ChatMessage(_Message):
+    """A line of table talk (the server fills ``sender``)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=500)
+    sender: str = ""
+
+
+class HostMessage(_Message):
+    """A table setting only the host may change: who plays a Character
+    (``character`` to ``to_seat``, or to the bot with ``to_seat`` = -1), or
+    how the players' decisions are taken (``decide``)."""
+
+    type: Literal["host"]
+    character: str | None = None
+    to_seat: int | None = None
+    decide: Literal["first", "vote"] | None = None
+
+
+class ByeMessage(_Message):
+    """The client leaves; its seat is held for it."""
+
+    type: Literal["bye"]
+
+
+ClientMessage = Annotated[
+    HelloMessage | ActionMessage | ChatMessage | HostMessage | ByeMessage,
+    Field(discriminator="type"),
+]
+
+# --- server to client ---------------------------------------------------------------------
+
+
+class SeatInfo(_Message):
+    """One seat of the table as everyone sees it."""
+
+    seat: int
+    characters: list[str]
+    user: str = ""
+    """The user holding the seat; empty while it is free."""
+    present: bool = False
+    """Whether that user is connected now (else the seat is away)."""
+    bot: bool = False
+    """Whether the bot plays the seat's Characters."""
+
+
+class WelcomeMessage(_Message):
+    """The server accepted ``hello``."""
+
+    type: Literal["welcome"]
+    protocol: int
+    table: str
+    """The table's name."""
+    seat: int | None
+    """The seat given; ``None`` for a spectator."""
+    seat_token: str | None = None
+    """Keep it to reconnect to the seat."""
+    host: bool = False
+    """Whether this client's user is the table's host."""
+    setup: dict[str, Any]
+    """The game's setup (``Setup.to_json()``)."""
+
+
+class ViewMessage(_Message):
+    """The game as this client may see it."""
+
+    type: Literal["view"]
+    version: int
+    """Raised by every applied action; actions name the version they answer."""
+    view: dict[str, Any]
+    """``seat_view``: other hands and every deck order hidden."""
+    legal: list[dict[str, Any]]
+    """The actions this client may take now (empty when it may not act)."""
+    decide: Literal["first", "vote"] = "first"
+    votes: dict[str, int] = {}
+    """In vote mode: the option each seat chose so far (by seat number)."""
+
+
+class EventsMessage(_Message):
+    """What happened, in plain words (details only for those who may see them)."""
+
+    type: Literal["events"]
+    version: int
+    events: list[dict[str, Any]]
+
+
+class RefusalMessage(_Message):
+    """The server declined a message; nothing changed."""
+
+    type: Literal["refusal"]
+    reason: str
+    fatal: bool = False
+    """The server closes the connection after a fatal refusal."""
+
+
+class SeatsMessage(_Message):
+    """Who sits where, who is away."""
+
+    type: Literal["seats"]
+    seats: list[SeatInfo]
+
+
+ServerMessage = Annotated[
+    WelcomeMessage | ViewMessage | EventsMessage | RefusalMessage | SeatsMessage | ChatMessage,
+    Field(discriminator="type"),
+]
+
+_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def encode(message: BaseModel) -> bytes:
+    """One message as one line of JSON."""
+    return message.model_dump_json(exclude_defaults=False).encode() + b"\n"
+
+
+def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int) -> Any:
+    if len(line) > limit:
+        raise ProtocolError(f"message too long ({len(line)} bytes, at most {limit})")
+    try:
+        data = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProtocolError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict) or "type" not in data:
+        raise ProtocolError("not a message: a JSON object with a 'type' is expected")
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ProtocolError(f"bad {data.get('type')!r} message: {where}: {first['msg']}") from None
+
+
+def decode_client(line: bytes) -> Any:
+    """A client's line as a message model; raises ``ProtocolError``."""
+    return _decode(_CLIENT, line, MAX_LINE)
+
+
+def decode_server(line: bytes) -> Any:
+    """A server's line as a message model; raises ``ProtocolError``."""
+    return _decode(_SERVER, line, MAX_VIEW_LINE)
