@@ -60,6 +60,9 @@ log = logging.getLogger("dbdeck.server")
 BOT = -1
 """The controller of a Character handed to the bot."""
 
+SLOW_CLIENT = 32 * 1024 * 1024
+"""Bytes waiting for one client before the server lets it go."""
+
 
 def peer_user(writer: asyncio.StreamWriter) -> str | None:
     """The OS user at the other end of a Unix socket (``None`` over TCP)."""
@@ -120,6 +123,7 @@ class TableServer:
         owner: str | None = None,
         decide: str = "first",
         identify: Callable[[asyncio.StreamWriter], str | None] = peer_user,
+        admits: Callable[[str], bool] | None = None,
         bot_delay: float = 0.3,
         announce: bool = True,
     ) -> None:
@@ -131,6 +135,8 @@ class TableServer:
         self.join_token = join_token or secrets.token_urlsafe(12)
         self.owner = owner or user_name()
         self.identify = identify
+        self.admits = admits or (lambda user: may_join(user, self.owner, self.group))
+        """Whether an OS user may sit at the table (the owner, and the group)."""
         self.bot_delay = bot_delay
         self.announce = announce
         self.clients: list[_Client] = []
@@ -138,6 +144,8 @@ class TableServer:
         self.bot_rng = random.Random(session.setup.seed)
         self._servers: list[asyncio.AbstractServer] = []
         self._bot_task: asyncio.Task[None] | None = None
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
         self.table = self._load_table(decide)
 
     # --- the table beside the save -------------------------------------------------------
@@ -243,6 +251,11 @@ class TableServer:
             with contextlib.suppress(Exception):
                 client.writer.close()
         self.clients.clear()
+        for writer in list(self._writers):
+            with contextlib.suppress(Exception):
+                writer.close()
+        if self._handlers:
+            await asyncio.wait(set(self._handlers), timeout=2)
         if self._bot_task is not None:
             self._bot_task.cancel()
         if self.announce:
@@ -255,6 +268,11 @@ class TableServer:
     # --- one connection ------------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+        self._writers.add(writer)
         user = self.identify(writer)
         client = _Client(writer, user or "", tcp=user is None)
         try:
@@ -293,6 +311,7 @@ class TableServer:
             await self._drop(client)
 
     async def _drop(self, client: _Client) -> None:
+        self._writers.discard(client.writer)
         if client in self.clients:
             self.clients.remove(client)
             await self._broadcast_seats()
@@ -300,10 +319,16 @@ class TableServer:
             client.writer.close()
 
     async def _send(self, client: _Client, message: BaseModel) -> None:
-        try:
-            client.writer.write(encode(message))
-            await client.writer.drain()
-        except (ConnectionError, RuntimeError):
+        """Queue a message for a client. The server never waits for one
+        client to read (two clients each waiting on the other would stall
+        the table): a client that falls too far behind is let go."""
+        writer = client.writer
+        if writer.is_closing():
+            return
+        writer.write(encode(message))
+        if writer.transport.get_write_buffer_size() > SLOW_CLIENT:
+            log.warning("%s reads too slowly: disconnected", client.user or "?")
+            writer.close()
             if client in self.clients:
                 self.clients.remove(client)
 
@@ -329,7 +354,7 @@ class TableServer:
                 await self._refuse(client, "say who you are (user) over TCP", True)
                 return False
             client.user = hello.user
-        elif not may_join(client.user, self.owner, self.group):
+        elif not self.admits(client.user):
             admits = f"{self.owner}" + (f" and group {self.group}" if self.group else "")
             await self._refuse(client, f"this table admits {admits} only", True)
             return False
@@ -441,7 +466,6 @@ class TableServer:
                 f"the table changed since your view (version {message.version}, "
                 f"now {self.version}): look again",
             )
-            await self._send_view(client)
             return
         try:
             action = Action.from_json(message.action)
