@@ -157,7 +157,7 @@ class Game:
                             "card": location.id,
                             "path": "setup_effects",
                             "i": i,
-                            "ctx": ctx,
+                            "ctx": dict(ctx),
                         }
                     )
         s.step = "reveal"
