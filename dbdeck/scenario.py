@@ -320,6 +320,8 @@ def table_view(g: Game) -> dict[str, Any]:
             ch.id: {
                 "damage": ch.damage,
                 "defeated": ch.defeated,
+                "max_health": rules.max_health(g, f"c:{ch.id}"),
+                "hand_size": rules.hand_size(g, ch),
                 "hand": [ids[u] for u in ch.hand],
                 "discard": [ids[u] for u in ch.discard],
                 "deck_size": len(ch.deck),
@@ -343,6 +345,8 @@ def table_view(g: Game) -> dict[str, Any]:
             "damage": s.villain.damage,
             "phase": s.villain.phase,
             "arrived": s.villain.arrived,
+            "max_health": {k: rules.max_health(g, k) for k in _villain_keys(g)},
+            "armor": {k: rules.armor(g, k) for k in _villain_keys(g)},
             "minions": units(s.villain.minions),
             "minion_damage": [u.damage for u in s.villain.minions],
             "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
@@ -354,6 +358,7 @@ def table_view(g: Game) -> dict[str, Any]:
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
         "round": s.round,
+        "location": s.location or "",
         "balls": balls,
         "winner": s.winner,
         "active": s.active,
@@ -362,3 +367,9 @@ def table_view(g: Game) -> dict[str, Any]:
         "options": [] if s.pending is None else [o["label"] for o in s.pending.options],
         "turn_deck": sorted(s.turn_deck + s.turn_discard),
     }
+
+
+def _villain_keys(g: Game) -> list[str]:
+    """The Villain's holder keys: ``v``, or one ``e:`` key per enemy."""
+    enemies = g.card(g.state.villain_id).enemies
+    return [f"e:{e}" for e in enemies] or ["v"]

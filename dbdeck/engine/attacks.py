@@ -171,6 +171,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             targets=keys,
         )
     damage = body.damage + s.villain.damage_bonus + g.hooks.attack_bonus(g, source)
+    damage += g.location_bonus(fx.DamageBonus, body.attack_type)
     if body.plus_despair:
         damage += s.villain.tokens.get("despair", 0)
     if body.plus_power:

@@ -100,6 +100,12 @@ def resolve_targets(
         return enemies, False
     if name == "villain":
         keys = [k for k in enemies_of(g, "players") if not k.startswith("m:")]
+        if ctx.get("location"):
+            # A Location's "the Villain" is each of its enemies, even one not yet
+            # arrived at setup (rules notes L1, L4).
+            if not keys and ctx.get("setup"):
+                keys = [VILLAIN]
+            return keys, False
         return keys, len(keys) > 1
     if name in ("chosen-minion", "each-minion"):
         return [k for k in enemies if k.startswith("m:")], name == "chosen-minion"
@@ -191,6 +197,9 @@ def _damage(g: Game, op: fx.Damage, task: dict[str, Any]) -> None:
     side = _actor_side(g, ctx)
     if side == "villain" and op.attack is not None:
         amount += g.state.villain.damage_bonus + g.hooks.attack_bonus(g, source)
+        if source == VILLAIN or source.startswith("e:"):
+            # A Location strengthens the Villain's attacks, not its Minions' (rules note L3).
+            amount += g.location_bonus(fx.DamageBonus, op.attack)
 
     def apply(key: str) -> None:
         target = combat.guardian_for(g, key) if side == "players" else key
@@ -369,8 +378,13 @@ def _bonus(g: Game, op: Any, task: dict[str, Any]) -> None:
 
 
 def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
+    takers: set[str] = set()
+
     def apply(key: str) -> None:
         taker = VILLAIN if key.startswith("e:") else key
+        if taker in takers:
+            return  # the enemies of one Villain hold its balls together
+        takers.add(taker)
         took = give_balls(g, "", taker, op.count)
         if took:
             g.log(

@@ -145,8 +145,21 @@ class Game:
         self.rng.shuffle(s.turn_deck)
         s.prologue = self._villain_hooks.prologue(self)
         location = self.location_card()
-        if location is not None and location.setup_effects:
-            self.push_ops(location.id, "setup_effects", {"actor": "loc"})
+        if location is not None:
+            # Removing market cards was done while the markets were built
+            # (before they were revealed); the other setup effects run now.
+            ctx = {"actor": "loc", "location": True, "setup": True}
+            for i in reversed(range(len(location.setup_effects))):
+                if location.setup_effects[i].op != "remove-from-market":
+                    self.push(
+                        {
+                            "t": "op",
+                            "card": location.id,
+                            "path": "setup_effects",
+                            "i": i,
+                            "ctx": dict(ctx),
+                        }
+                    )
         s.step = "reveal"
 
     def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
@@ -163,7 +176,9 @@ class Game:
                 else:
                     ch.deck.append(uid)
         self.rng.shuffle(ch.deck)
-        moves.draw(self, ch, 5)
+        # The starting hand is the maximum hand size: 5, or what the Location
+        # makes it (rules note L2).
+        moves.draw(self, ch, moves.hand_limit(self, ch))
         return ch
 
     def _build_markets(self, setup: Setup, villain: Villain) -> None:
@@ -262,14 +277,18 @@ class Game:
         """The Location in play, or ``None``."""
         return None if self.state.location is None else self.card(self.state.location)
 
-    def location_bonus(self, op_type: type) -> int:
-        """A lasting Location bonus of one kind for the Villain."""
+    def location_bonus(self, op_type: type, attack: str | None = None) -> int:
+        """A lasting Location bonus of one kind for the Villain (each of its
+        enemies, rules note L1); for a damage bonus, the one its ``attack``
+        type (Energy or Physical) receives."""
         location = self.location_card()
         if location is None:
             return 0
         total = 0
         for op in location.effects:
             if isinstance(op, op_type) and getattr(op, "target", "") == "villain":
+                if getattr(op, "attack", None) not in (None, attack):
+                    continue
                 total += int(getattr(op, "amount", 0))
         return total
 

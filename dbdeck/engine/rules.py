@@ -116,8 +116,12 @@ def armor(g: Game, key: str) -> int:
         enemy = g.card_def(key[2:])
         armor_tokens = g.state.villain.tokens.get(f"armor:{key[2:]}")
         if armor_tokens is not None:
-            return armor_tokens
-        return int(enemy.armor.at(g.state.difficulty) + g.state.villain.armor_bonus)
+            return armor_tokens + g.location_bonus(fx.ArmorBonus)
+        return int(
+            enemy.armor.at(g.state.difficulty)
+            + g.state.villain.armor_bonus
+            + g.location_bonus(fx.ArmorBonus)
+        )
     v = g.card_def(g.state.villain_id)
     return int(
         max(
@@ -159,7 +163,10 @@ def max_health(g: Game, key: str) -> int:
     if key.startswith("m:"):
         return int(g.card(g.minion(int(key[2:])).uid).health)
     if key.startswith("e:"):
-        return int(g.card_def(key[2:]).max_health.at(g.state.difficulty))
+        return int(
+            g.card_def(key[2:]).max_health.at(g.state.difficulty)
+            + g.location_bonus(fx.MaxHealthBonus)
+        )
     v = g.card_def(g.state.villain_id)
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 
