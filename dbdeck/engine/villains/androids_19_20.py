@@ -81,7 +81,8 @@ class Androids1920Rules(VillainRules):
 
     def run_task(self, g: Game, task: dict[str, Any]) -> None:
         """Android Activation, top to bottom: a card from a hand, then
-        Regeneration; in Extreme Mode, Thirst for Revenge after it."""
+        Regeneration; in Extreme Mode, Thirst for Revenge after it (rules
+        note T7)."""
         rule = task["rule"]
         if rule == "activation":
             android = self.active_android(g)
@@ -207,9 +208,10 @@ class Androids1920Rules(VillainRules):
     # --- ends -----------------------------------------------------------------------------
 
     def death_effect(self, g: Game, character: str) -> None:
-        """The defeated Character's side captures every unclaimed Dragon Ball:
-        the board's operation runs as the defeated Character's, so "self"'s
-        friends are the Characters and Allies still in play (rules note N9)."""
+        """The defeated Character's side captures every unclaimed Dragon Ball.
+        The board's operation runs as the defeated Character's own, so its
+        holder is one of their friends still in play, chosen by their player
+        (rules notes N9, T6)."""
         board = g.card(g.state.villain_id)
         if not board.death_effect or "" not in g.state.balls:
             return
