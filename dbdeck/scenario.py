@@ -184,7 +184,7 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
     if "villain" in table:
         spec = table["villain"]
         v = s.villain
-        for field in ("damage", "phase", "arrived"):
+        for field in ("damage", "phase", "arrived", "enemy_damage", "defeated_enemies"):
             if field in spec:
                 setattr(v, field, spec[field])
         if "minions" in spec:
@@ -354,6 +354,7 @@ def table_view(g: Game) -> dict[str, Any]:
             "tokens": dict(s.villain.tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
+            "defeated_enemies": list(s.villain.defeated_enemies),
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},

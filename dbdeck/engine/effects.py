@@ -75,7 +75,7 @@ def _self_key(g: Game, ctx: dict[str, Any]) -> str:
     if actor.startswith("m:"):
         return str(actor)  # a Minion's "self" is the Minion (Freezer's Army holds its ball)
     if actor.startswith("e:"):
-        return VILLAIN
+        return str(g.hooks.enemy_self(g, actor))
     if actor == "loc":
         active = g.state.active
         return VILLAIN if active == "villain" else f"c:{active}"

@@ -1,11 +1,225 @@
 """Androids 19 and 20: the survivor's activation, Android Activation,
 Damage Reduction and Regeneration while both stand, the death effect and
-Thirst for Revenge."""
+Thirst for Revenge.
+
+The two Villain turn-order cards are the Androids' own: ``V1`` activates
+Android 19 and ``V2`` Android 20 (the order of the board's ``enemies``). The
+active Android is the one whose card came up, or the survivor once it is
+eliminated; it uses the Villain card revealed this turn, so its attacks,
+repairs and prepared Energy attacks are its own (rules notes T1, T2).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards.models import AttackBody, Event
+from dbdeck.engine import combat, moves, rules
+from dbdeck.engine.state import VILLAIN, Prepared
 from dbdeck.engine.villains.base import VillainRules
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+ANDROID_19 = "androids-19-20-android-19"
+ANDROID_20 = "androids-19-20-android-20"
+ACTIVATION = "androids-19-20-android-activation"
+THIRST = "androids-19-20-thirst-for-revenge"
 
 
 class Androids1920Rules(VillainRules):
-    """Androids 19 and 20's own rules (rulebook, the Villain's section)."""
+    """Androids 19 and 20's own rules (rulebook, "Androids 19 and 20")."""
+
+    # --- who acts -----------------------------------------------------------------------
+
+    def standing(self, g: Game) -> list[str]:
+        """The Androids still in play, in the board's order."""
+        defeated = g.state.villain.defeated_enemies
+        return [e for e in g.card(g.state.villain_id).enemies if e not in defeated]
+
+    def both_in_play(self, g: Game) -> bool:
+        """Whether neither Android has been eliminated."""
+        return len(self.standing(g)) == 2
+
+    def active_android(self, g: Game) -> str | None:
+        """The Android this Villain turn belongs to: the one whose turn-order
+        card was revealed; when it is eliminated, the survivor ("If one of
+        them is eliminated")."""
+        standing = self.standing(g)
+        if not standing:
+            return None
+        enemies = g.card(g.state.villain_id).enemies
+        revealed = g.state.revealed
+        own = standing[0]
+        if revealed[:1] == "V" and revealed[1:].isdigit():
+            own = enemies[(int(revealed[1:]) - 1) % len(enemies)]
+        return own if own in standing else standing[0]
+
+    def villain_card(self, g: Game, card: str) -> None:
+        """Say which Android the revealed card activates."""
+        android = self.active_android(g)
+        if android is None:
+            return
+        enemies = g.card(g.state.villain_id).enemies
+        index = int(card[1:]) - 1 if card[1:].isdigit() else 0
+        owner = enemies[index % len(enemies)]
+        if owner == android:
+            g.log("activate", f"{g.name('e:' + android)} activates.", enemy=android)
+        else:
+            g.log(
+                "activate",
+                f"{g.name('e:' + owner)} is eliminated: the card activates "
+                f"{g.name('e:' + android)}.",
+                enemy=android,
+            )
+
+    # --- the Villain's turn ----------------------------------------------------------------
+
+    def turn_start(self, g: Game) -> list[dict[str, Any]]:
+        """Android Activation resolves when an Android's card comes up."""
+        return [{"label": g.name(ACTIVATION), "task": {"t": "villain", "rule": "activation"}}]
+
+    def run_task(self, g: Game, task: dict[str, Any]) -> None:
+        """Android Activation, top to bottom: a card from a hand, then
+        Regeneration; in Extreme Mode, Thirst for Revenge after it (rules
+        note T7)."""
+        rule = task["rule"]
+        if rule == "activation":
+            android = self.active_android(g)
+            if android is None:
+                return
+            g.log("activate", f"Android Activation: {g.name('e:' + android)}.", enemy=android)
+            # Pushed last to first: the stack runs them top to bottom.
+            if g.state.extreme:
+                g.push_ops(THIRST, "effects", {"actor": f"e:{android}"})
+            g.push({"t": "villain", "rule": "regeneration"})
+            g.push({"t": "villain", "rule": "absorb", "enemy": android})
+        elif rule == "absorb":
+            self._absorb(g, task)
+        elif rule == "regeneration":
+            self._regeneration(g)
+
+    def _absorb(self, g: Game, task: dict[str, Any]) -> None:
+        """A card at random from the hand of a Character the players choose:
+        an Energy repairs the active Android by its value and is discarded;
+        anything else goes back to the hand (rules notes T3, T4)."""
+        android = task["enemy"]
+        if android not in self.standing(g):
+            return
+        hands = [ch for ch in g.state.characters if ch.in_play() and ch.hand]
+        if not hands:
+            g.log("absorb", "Android Activation: no Character in play has a card in hand.")
+            return
+        if "choice" not in task and len(hands) > 1:
+            g.ask(
+                task,
+                "android-activation",
+                "players",
+                f"Android Activation: {g.name('e:' + android)} takes a card at random "
+                "from whose hand?",
+                [
+                    {"label": f"{g.name('c:' + ch.id)} ({len(ch.hand)} card(s))", "value": ch.id}
+                    for ch in hands
+                ],
+            )
+            return
+        ch = g.state.character(task.get("choice", hands[0].id))
+        if not ch.hand:
+            return
+        uid = ch.hand[g.rng.randrange(len(ch.hand))]
+        who = g.name("c:" + ch.id)
+        if g.card(uid).kind not in moves.ENERGY_KINDS:
+            g.log(
+                "absorb",
+                f"{g.name('e:' + android)} takes {g.name(uid)} from {who}'s hand: not an "
+                "Energy, it goes back to the hand.",
+                card=g.state.card_ids[uid],
+            )
+            return
+        value = g.energy_value(uid)
+        ch.hand.remove(uid)
+        ch.discard.append(uid)
+        g.log(
+            "absorb",
+            f"{g.name('e:' + android)} takes {g.name(uid)} from {who}'s hand and absorbs its "
+            f"{value} Energy; the card is discarded.",
+            card=g.state.card_ids[uid],
+            value=value,
+        )
+        _repair(g, android, value)
+
+    def _regeneration(self, g: Game) -> None:
+        """While both Androids are in play, Android 19 has Regeneration 1
+        (rules note T5)."""
+        if self.both_in_play(g):
+            _repair(g, ANDROID_19, 1)
+
+    def reveal(self, g: Game, uid: int) -> None:
+        """An event is the active Android's own (its "self" is that Android)."""
+        card = g.card(uid)
+        if not isinstance(card, Event):
+            super().reveal(g, uid)
+            return
+        android = self.active_android(g)
+        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        g.state.villain.discard.append(uid)
+        if card.effects:
+            actor = f"e:{android}" if android else VILLAIN
+            g.push_ops(card.id, "effects", {"actor": actor, "source": uid})
+
+    def play_attack(
+        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+    ) -> None:
+        """The active Android makes the attack. An Energy attack takes the
+        first free Time position from its Time on, whichever Android holds
+        the others ("Villain Turn", 5; rules note N17)."""
+        owner = owner or self.active_android(g) or ""
+        if body.attack_type == "physical" or not body.time:
+            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            return
+        track = g.state.villain.time_track
+        slot = body.time - 1
+        while slot < 3 and track[slot]:
+            slot += 1
+        track[slot].append(Prepared(uid, owner=owner))
+        g.log("prepare", f"{g.name(uid)} is prepared at Time {slot + 1}.")
+
+    # --- damage ---------------------------------------------------------------------------
+
+    def damage_reduction(self, g: Game, key: str) -> int:
+        """While both Androids are in play, Android 20 has Damage Reduction 1."""
+        return 1 if key == f"e:{ANDROID_20}" and self.both_in_play(g) else 0
+
+    def enemy_self(self, g: Game, enemy: str) -> str:
+        """An Android's "self" is that Android: it repairs its own damage."""
+        return enemy
+
+    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+        """The survivor takes over the Energy attacks the eliminated Android
+        had prepared (rules note T2); both down, the Characters win."""
+        standing = self.standing(g)
+        if standing:
+            for slot in g.state.villain.time_track:
+                for prepared in slot:
+                    if prepared.owner == enemy:
+                        prepared.owner = standing[0]
+        super().on_enemy_defeated(g, enemy)
+
+    # --- ends -----------------------------------------------------------------------------
+
+    def death_effect(self, g: Game, character: str) -> None:
+        """The defeated Character's side captures every unclaimed Dragon Ball.
+        The board's operation runs as the defeated Character's own, so its
+        holder is one of their friends still in play, chosen by their player
+        (rules notes N9, T6)."""
+        board = g.card(g.state.villain_id)
+        if not board.death_effect or "" not in g.state.balls:
+            return
+        g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
+        g.push_ops(board.id, "death_effect", {"actor": f"c:{character}"})
+
+
+def _repair(g: Game, android: str, amount: int) -> None:
+    """An Android repairs damage (none to repair: nothing changes)."""
+    if amount > 0 and rules.damage_of(g, f"e:{android}") > 0:
+        combat.heal(g, f"e:{android}", amount, repair=True)

@@ -24,7 +24,7 @@ from dbdeck.engine.state import VILLAIN, Prepared, Unit
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["VillainRules"]
+__all__ = ["TASKS", "VillainRules"]
 
 
 class VillainRules:
@@ -200,6 +200,12 @@ class VillainRules:
         """Extra Damage Reduction of the Villain or an enemy."""
         return 0
 
+    def enemy_self(self, g: Game, enemy: str) -> str:
+        """Who "self" means in an effect one of the Villain's enemies owns
+        (``enemy`` is its ``e:`` key): the Villain, whose board holds the
+        Dragon Balls and tokens, unless the module says the enemy itself."""
+        return VILLAIN
+
     def special_targets(self, g: Game, name: str) -> list[str]:
         """Targets outside the table: Ally Market cards, the Kidnapped Victim."""
         row = g.state.markets["allies"].row
@@ -272,6 +278,21 @@ class VillainRules:
 
     def check_victory(self, g: Game) -> None:
         """Villain-specific victory checks."""
+
+    # --- the module's own work ------------------------------------------------------------
+
+    def run_task(self, g: Game, task: dict[str, Any]) -> None:
+        """Run a task the module queued (``{"t": "villain", ...}``). Like every
+        task it may leave a decision (``g.ask``) and is then run again with
+        the answer in ``task["choice"]``."""
+
+
+def _villain_task(g: Game, task: dict[str, Any]) -> None:
+    g.hooks.run_task(g, task)
+
+
+TASKS = [("villain", _villain_task)]
+"""The task a Villain module queues for its own rules."""
 
 
 def _uid(task: Prepared | dict[str, Any]) -> int:
