@@ -148,10 +148,15 @@ async def play_to_the_end(catalog: Catalog, seats: list[Seat], seed: int = 1) ->
     """Each seat plays with the greedy bot on its own view until the game ends."""
 
     async def run(seat: Seat, rng: random.Random) -> str:
+        # A view already read (and not answered) comes first.
+        unanswered = seat.views[-1] if seat.views else None
         while True:
-            message = await asyncio.wait_for(seat.client.receive(), 30)
-            assert message is not None
-            seat._keep(message)
+            if unanswered is not None:
+                message, unanswered = unanswered, None
+            else:
+                message = await asyncio.wait_for(seat.client.receive(), 30)
+                assert message is not None
+                seat._keep(message)
             if not isinstance(message, ViewMessage):
                 continue
             if message.view["winner"]:
@@ -485,3 +490,64 @@ async def test_tables_lists_a_running_table(
     assert list_tables() == []
     assert main(["join"]) == 2
     assert "no table to join" in capsys.readouterr().err
+
+
+# --- the table in a terminal ------------------------------------------------------------------
+
+
+async def test_join_app_plays_its_seat_and_sees_only_its_hand(
+    catalog: Catalog, table: tuple[TableServer, Users]
+) -> None:
+    from dbdeck.tui.remote import JoinApp
+    from dbdeck.tui.widgets import HandPanel
+
+    server, users = table
+    users.next += ["alice", "bob"]
+    goku_app = JoinApp(catalog, socket_path=server.socket_path, seat=0)
+    krillin_app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
+    async with (
+        goku_app.run_test(size=(160, 50)) as goku,
+        krillin_app.run_test(size=(160, 50)) as krillin,
+    ):
+        for _ in range(50):
+            await goku.pause(0.05)
+            if goku_app.table is not None and krillin_app.table is not None:
+                break
+        assert goku_app.table is not None and krillin_app.table is not None
+        await goku.pause(0.2)
+        await krillin.pause(0.2)
+        goku_hand = str(goku_app.table.query_one(HandPanel).render())
+        krillin_hand = str(krillin_app.table.query_one(HandPanel).render())
+        assert goku_hand.startswith("Goku's hand") and "Face-down" not in goku_hand
+        assert krillin_hand.startswith("Krillin's hand") and "Face-down" not in krillin_hand
+        assert "Waiting for alice — Goku" in str(krillin_app.table.query_one("#prompt").render())
+
+        # Goku plays an Energy card by key; both tables follow the server.
+        energy_before = server.session.game.state.character("goku").energy
+        await goku.press("p")
+        for _ in range(50):
+            await goku.pause(0.05)
+            if server.version == 1:
+                break
+        assert server.version == 1
+        assert server.session.game.state.character("goku").energy > energy_before
+        await krillin.pause(0.3)
+        assert krillin_app.table.version == 1
+
+        # Krillin may not end Goku's turn: nothing is offered, nothing sent.
+        await krillin.press("e")
+        await krillin.pause(0.2)
+        assert server.version == 1
+
+        # Chat reaches the other table's log.
+        await krillin.press("m")
+        await krillin.pause(0.1)
+        for key in "hi":
+            await krillin.press(key)
+        await krillin.press("enter")
+        for _ in range(40):
+            await goku.pause(0.05)
+            lines = [str(line.text) for line in goku_app.table.query_one("#log").lines]
+            if any("<bob> hi" in line for line in lines):
+                break
+        assert any("<bob> hi" in line for line in lines)

@@ -60,7 +60,8 @@ class TableClient:
 
     async def hello(self, **fields: Any) -> WelcomeMessage:
         """Ask for a seat (or to watch); raises ``JoinRefused`` with the reason."""
-        await self.send(HelloMessage(type="hello", protocol=PROTOCOL_VERSION, **fields))
+        fields.setdefault("protocol", PROTOCOL_VERSION)
+        await self.send(HelloMessage(type="hello", **fields))
         while True:
             message = await self.receive()
             if message is None:
