@@ -77,7 +77,7 @@ class Androids1920Rules(VillainRules):
 
     def turn_start(self, g: Game) -> list[dict[str, Any]]:
         """Android Activation resolves when an Android's card comes up."""
-        return [{"label": g.name(ACTIVATION), "task": {"t": "villain", "rule": "activation"}}]
+        return [{"label": g.card(ACTIVATION).name, "task": {"t": "villain", "rule": "activation"}}]
 
     def run_task(self, g: Game, task: dict[str, Any]) -> None:
         """Android Activation, top to bottom: a card from a hand, then
