@@ -99,7 +99,7 @@ class RaditzRules(VillainRules):
         s.villain.side_decks[VICTIM].remove(victim)
         s.box.append(victim)
         g.log("victim", f"Raditz kills {g.name(victim)}, the Kidnapped Victim!")
-        combat.end(g, "villain", f"Raditz kills the Kidnapped Victim ({g.name(victim)}).")
+        combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
     def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
         """An attack that deals Raditz 3 or more damage puts a token on the
