@@ -156,6 +156,10 @@ def _lookup(view: dict[str, Any], path: str) -> Any:
 def lay_table(g: Game, table: dict[str, Any]) -> None:
     """Replace parts of a freshly set-up game with the scenario's table."""
     s = g.state
+    if "dragon_balls" in table.get("villain", {}):
+        # The Villain's balls first: a Villain that starts with some (Raditz's
+        # six) leaves the Characters' balls unclaimed until it lets them go.
+        _set_balls(g, "v", table["villain"]["dragon_balls"])
     for character_id, spec in table.get("characters", {}).items():
         ch = s.character(character_id)
         for pile in ("hand", "deck", "discard"):
@@ -195,6 +199,8 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             v.time_track = [[Prepared(g.new_uid(c)) for c in slot] for slot in spec["time_track"]]
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
+        for name, cards in spec.get("side_decks", {}).items():
+            v.side_decks[name] = [g.new_uid(c) for c in reversed(cards)]
         if "dragon_balls" in spec:
             _set_balls(g, "v", spec["dragon_balls"])
     if "turn_deck" in table:
@@ -355,6 +361,10 @@ def table_view(g: Game) -> dict[str, Any]:
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
             "defeated_enemies": list(s.villain.defeated_enemies),
+            "side_decks": {
+                k: [ids[u] for u in reversed(d)] for k, d in s.villain.side_decks.items()
+            },
+            "deck": [ids[u] for u in reversed(s.villain.deck)],
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
@@ -362,10 +372,14 @@ def table_view(g: Game) -> dict[str, Any]:
         "location": s.location or "",
         "balls": balls,
         "winner": s.winner,
+        "reason": s.reason,
         "active": s.active,
         "step": s.step,
         "pending": "" if s.pending is None else s.pending.kind,
         "options": [] if s.pending is None else [o["label"] for o in s.pending.options],
+        "grim": []
+        if s.pending is None
+        else [o["label"] for o in s.pending.options if o.get("grim")],
         "turn_deck": sorted(s.turn_deck + s.turn_discard),
     }
 

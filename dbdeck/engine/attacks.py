@@ -148,6 +148,8 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             discard_attack(g, uid)
             return
         keys, choose = _attack_targets(g, body, task)
+        if s.pending is not None:
+            return  # the Villain's rules asked the players first (a Controversy)
         if choose and len(keys) > 1 and "choice" not in task:
             g.ask(
                 task,
@@ -219,10 +221,8 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
 
 
 def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str], bool]:
-    from dbdeck.engine.effects import resolve_targets
-
-    name = g.hooks.attack_target(g, body, task)
-    return resolve_targets(g, name, {"actor": VILLAIN})
+    targets: tuple[list[str], bool] = g.hooks.attack_targets(g, body, task)
+    return targets
 
 
 def discard_attack(g: Game, uid: int) -> None:

@@ -202,6 +202,7 @@ class Game:
             deck = [self.new_uid(c) for c in cards[market]]
             self.rng.shuffle(deck)
             s.markets[market] = MarketState(deck=deck)
+        self._villain_hooks.markets_built(self)
         location = self.location_card()
         if location is not None:
             for op in location.setup_effects:
@@ -477,7 +478,8 @@ class Game:
             market["deck"] = len(market["deck"])
         villain = data["villain"]
         villain["deck"] = len(villain["deck"])
-        villain["side_decks"] = {k: len(v) for k, v in villain["side_decks"].items()}
+        # Side decks stay visible: they lie face up beside the board (the
+        # Saibamen, Raditz's Kidnapped Victim).
         data["turn_deck"] = len(data["turn_deck"])
         data["sixth"] = data["sixth"][-1:]
         data["stack"] = len(data["stack"])

@@ -114,6 +114,7 @@ class VillainBoard(Board):
             v.armor_bonus,
             v.damage_reduction_bonus,
             tuple(sorted(v.tokens.items())),
+            tuple((k, tuple(d)) for k, d in v.side_decks.items()),
             tuple(sorted(v.enemy_damage.items())),
             tuple(v.defeated_enemies),
             tuple(tuple(p.uid for p in slot) for slot in v.time_track),
@@ -177,6 +178,15 @@ class VillainBoard(Board):
         extra = Text(f"Dragon Balls {ball()} {combat.balls_of(game, 'v')}   Deck {len(v.deck)}   ")
         for counter, value in sorted(v.tokens.items()):
             extra.append(f"{counter.capitalize()} {value}   ")
+        for name, pile in v.side_decks.items():
+            card = game.catalog.cards.get(name)
+            title = card.name if card is not None else name
+            if getattr(card, "type", "") == "reference":
+                # Cards laid on a tracker card (Raditz's Kidnapped Victim).
+                held = ", ".join(_card_name(game, uid) for uid in pile) or "none"
+                extra.append(f"{title}: {held}   ")
+            else:
+                extra.append(f"{title} deck {len(pile)}   ")
         if v.aggro:
             extra.append(f"Aggro: {game.name(v.aggro)}   ")
         location = game.location_card()

@@ -57,6 +57,10 @@ class VillainRules:
         """How many Allies Ruined City removes."""
         return count
 
+    def markets_built(self, g: Game) -> None:
+        """The market decks are built and shuffled; no row is dealt yet and no
+        Location has removed cards (Raditz takes his Kidnapped Victim here)."""
+
     # --- turns -----------------------------------------------------------------------
 
     def villain_card(self, g: Game, card: str) -> None:
@@ -185,6 +189,17 @@ class VillainRules:
         """The target rule of an attack."""
         return body.target
 
+    def attack_targets(
+        self, g: Game, body: AttackBody, task: dict[str, Any]
+    ) -> tuple[list[str], bool]:
+        """Who an attack may hit, and whether the players choose among them.
+        A Villain may leave a decision pending here (a Controversy over the
+        target): the attack waits, and this is asked again with the answer in
+        ``task``."""
+        from dbdeck.engine.effects import resolve_targets
+
+        return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
+
     def attack_bonus(self, g: Game, source: str) -> int:
         """Extra damage on every attack of the Villain's side."""
         return 0
@@ -228,6 +243,11 @@ class VillainRules:
         g.state.box.append(uid)
         g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
         moves.restock(g, "allies")
+
+    def rule_task(self, g: Game, task: dict[str, Any]) -> None:
+        """Run a ``villain-rule`` task the Villain's own hooks queued (a step of
+        its rules that must wait its turn on the stack, such as a
+        start-of-turn effect the players order)."""
 
     # --- tokens ---------------------------------------------------------------------------
 
