@@ -328,9 +328,4 @@ STEPS: dict[str, Callable[[Game], None] | None] = {
 }
 
 
-def _villain_rule(g: Game, task: dict[str, Any]) -> None:
-    """A step of the Villain's own rules, queued by its module."""
-    g.hooks.rule_task(g, task)
-
-
-TASKS = [("wildcard", _wildcard), ("order", _order), ("villain-rule", _villain_rule)]
+TASKS = [("wildcard", _wildcard), ("order", _order)]

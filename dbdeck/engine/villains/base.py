@@ -244,11 +244,6 @@ class VillainRules:
         g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
         moves.restock(g, "allies")
 
-    def rule_task(self, g: Game, task: dict[str, Any]) -> None:
-        """Run a ``villain-rule`` task the Villain's own hooks queued (a step of
-        its rules that must wait its turn on the stack, such as a
-        start-of-turn effect the players order)."""
-
     # --- tokens ---------------------------------------------------------------------------
 
     def tokens(self, g: Game, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:

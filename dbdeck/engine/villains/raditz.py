@@ -73,9 +73,9 @@ class RaditzRules(VillainRules):
         Raditz's turns."""
         if self.victim(g) is None:
             return []
-        return [{"label": "Kidnapped Victim", "task": {"t": "villain-rule", "rule": "victim"}}]
+        return [{"label": "Kidnapped Victim", "task": {"t": "villain", "rule": "victim"}}]
 
-    def rule_task(self, g: Game, task: dict[str, Any]) -> None:
+    def run_task(self, g: Game, task: dict[str, Any]) -> None:
         """Roll 2D6: below the number of Victim tokens, Raditz kills the
         Kidnapped Victim and wins the game (rules note R2)."""
         if task.get("rule") != "victim":
