@@ -273,6 +273,11 @@ class VillainRules:
     def check_victory(self, g: Game) -> None:
         """Villain-specific victory checks."""
 
+    def run_task(self, g: Game, task: dict[str, Any]) -> None:
+        """Run one of the Villain module's own tasks: ``{"t": "villain", ...}``,
+        queued with ``g.push``. Like any task it may ``g.ask`` for a decision
+        and is then called again with the answer in ``task["choice"]``."""
+
 
 def _uid(task: Prepared | dict[str, Any]) -> int:
     return task.uid if isinstance(task, Prepared) else int(task["uid"])
