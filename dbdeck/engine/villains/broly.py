@@ -108,7 +108,7 @@ class BrolyRules(VillainRules):
     def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
         """An attack dealing more than Broly's Power (after Armor and Damage
         Reduction) enrages him: +1 Power, and the attacker takes the Aggro
-        token. Reaching 10 Power this way makes him implode (rules note B2)."""
+        token. Reaching 10 Power this way makes him implode (rules notes B2, B8)."""
         if target != VILLAIN or g.state.winner:
             return
         before = power(g)
