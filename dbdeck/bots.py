@@ -138,6 +138,8 @@ def _score(game: Game, a: Action) -> float:
         return 55 if villain_balls >= 3 else 25
     if t == "steal":
         return 50 + (a.amount or 0) if villain_balls >= 4 and ch.damage < 5 else -1
+    if t == "calm":
+        return _calm_score(game, ch)
     if t == "buy":
         assert a.card is not None
         card = game.card(a.card)
@@ -147,6 +149,25 @@ def _score(game: Game, a: Action) -> float:
             bonus -= 3
         return 10 + cost + bonus
     return 0
+
+
+def _calm_score(game: Game, ch: Any) -> float:
+    """Calming Broly is worth its Energy when his next attack would defeat
+    the calmer (or its Ally) holding the Aggro token, or when his Power is
+    about to move him to a worse phase or already makes every attack heavy."""
+    from dbdeck.engine.villains.broly import phase_info, power
+
+    v = game.state.villain
+    info = phase_info(game)
+    hit = info.base_damage + power(game) + 2  # a typical card prints 0 to 3 more
+    own = {f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)}
+    if v.aggro in own and rules.remaining(game, v.aggro) <= hit:
+        return 65  # before buying: survive the next attack
+    if info.power_at is not None and power(game) >= info.power_at - 1:
+        return 45
+    if power(game) >= 4:
+        return 40
+    return -1
 
 
 def _best_target_bonus(game: Game, key: str) -> float:

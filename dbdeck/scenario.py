@@ -203,6 +203,8 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             v.side_decks[name] = [g.new_uid(c) for c in reversed(cards)]
         if "dragon_balls" in spec:
             _set_balls(g, "v", spec["dragon_balls"])
+        if "aggro" in spec:
+            v.aggro = _key(g, spec["aggro"]) if spec["aggro"] else ""
     if "turn_deck" in table:
         s.turn_deck = list(reversed(table["turn_deck"]))
     for market, cards in table.get("market_decks", {}).items():
@@ -271,7 +273,7 @@ def _find(g: Game, ch: Any, card_id: str, kind: str, exclude: Iterable[int] = ()
     if ch is not None:
         if kind in ("boost-on",):
             places.append([p.uid for p in ch.time_track if p is not None])
-        elif kind == "exhaust":
+        elif kind in ("exhaust", "destroy"):
             places.append([u.uid for u in ch.units()])
         elif kind == "play" and not any(s.card_ids[u] == card_id for u in ch.hand):
             places.append([u.uid for u in ch.units()])
@@ -305,6 +307,13 @@ def _key(g: Game, name: str) -> str:
 
 
 # --- what scenarios look at --------------------------------------------------------------------
+
+
+def _holder_id(g: Game, key: str) -> str:
+    """A holder key with card ids for instances (``a:mai-ally``), ``""`` for none."""
+    if key[:2] in ("a:", "m:"):
+        return f"{key[:2]}{g.state.card_ids[int(key[2:])]}"
+    return key
 
 
 def table_view(g: Game) -> dict[str, Any]:
@@ -365,6 +374,7 @@ def table_view(g: Game) -> dict[str, Any]:
                 k: [ids[u] for u in reversed(d)] for k, d in s.villain.side_decks.items()
             },
             "deck": [ids[u] for u in reversed(s.villain.deck)],
+            "aggro": _holder_id(g, s.villain.aggro),
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
