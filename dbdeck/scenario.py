@@ -192,17 +192,26 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         if "deck" in spec:
             v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
         if "time_track" in spec:
-            v.time_track = [[Prepared(g.new_uid(c)) for c in slot] for slot in spec["time_track"]]
+            v.time_track = [[_prepared(g, c) for c in slot] for slot in spec["time_track"]]
+        if "enemy_damage" in spec:
+            v.enemy_damage = dict(spec["enemy_damage"])
+        if "defeated_enemies" in spec:
+            v.defeated_enemies = list(spec["defeated_enemies"])
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
         if "dragon_balls" in spec:
             _set_balls(g, "v", spec["dragon_balls"])
     if "turn_deck" in table:
         s.turn_deck = list(reversed(table["turn_deck"]))
+    if "revealed" in table:
+        s.revealed = table["revealed"]
     for market, cards in table.get("market_decks", {}).items():
         s.markets[market].deck = [g.new_uid(c) for c in reversed(cards)]
     for market, cards in table.get("markets", {}).items():
         s.markets[market].row = [g.new_uid(c) for c in cards]
+    for i, damage in enumerate(table.get("market_damage", {}).get("allies", [])):
+        if damage:
+            s.villain.enemy_damage[f"market:{s.markets['allies'].row[i]}"] = damage
     if "active" in table:
         s.prologue = []
         s.stack = []
@@ -213,6 +222,14 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             g._advance()
         else:
             s.step = "char_main"
+
+
+def _prepared(g: Game, spec: str | dict[str, str]) -> Prepared:
+    """A Villain attack on the Time Track: a card id, or ``{card, owner}``
+    for the half of a split card one enemy prepared."""
+    if isinstance(spec, str):
+        return Prepared(g.new_uid(spec))
+    return Prepared(g.new_uid(spec["card"]), owner=spec["owner"])
 
 
 def _set_balls(g: Game, key: str, count: int) -> None:
@@ -323,6 +340,7 @@ def table_view(g: Game) -> dict[str, Any]:
                 "hand": [ids[u] for u in ch.hand],
                 "discard": [ids[u] for u in ch.discard],
                 "deck_size": len(ch.deck),
+                "hand_size": rules.hand_size(g, ch),
                 "allies": units(ch.allies),
                 "ally_damage": [u.damage for u in ch.allies],
                 "equipment": units(ch.equipment),
@@ -347,12 +365,17 @@ def table_view(g: Game) -> dict[str, Any]:
             "minion_damage": [u.damage for u in s.villain.minions],
             "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
             "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
+            "time_track_owners": [[p.owner for p in slot] for slot in s.villain.time_track],
+            "defeated_enemies": list(s.villain.defeated_enemies),
             "tokens": dict(s.villain.tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
+        "market_damage": {
+            "allies": [rules.damage_of(g, f"market:{u}") for u in s.markets["allies"].row]
+        },
         "round": s.round,
         "balls": balls,
         "winner": s.winner,

@@ -253,9 +253,7 @@ def _villain_start(g: Game) -> None:
 def _villain_energy(g: Game) -> None:
     """Phase 2: the Villain's attacks at Time 1 resolve; the others advance."""
     s = g.state
-    v = s.villain
-    fired = v.time_track[0]
-    v.time_track = [*v.time_track[1:], []]
+    fired = g.hooks.advance_time_track(g)
     s.step = "villain_balls"
     for prepared in reversed(fired):
         g.push({"t": "vattack", "uid": prepared.uid, "owner": prepared.owner, "prepared": True})
@@ -327,4 +325,10 @@ STEPS: dict[str, Callable[[Game], None] | None] = {
     "villain_ready": _villain_ready,
 }
 
-TASKS = [("wildcard", _wildcard), ("order", _order)]
+
+def _villain_task(g: Game, task: dict[str, Any]) -> None:
+    """A task of the Villain's own module (its ``task`` hook)."""
+    g.hooks.task(g, task)
+
+
+TASKS = [("wildcard", _wildcard), ("order", _order), ("villain", _villain_task)]
