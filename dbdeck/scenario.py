@@ -192,7 +192,8 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         if "deck" in spec:
             v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
         if "time_track" in spec:
-            v.time_track = [[_prepared(g, c) for c in slot] for slot in spec["time_track"]]
+            halves: list[Prepared] = []
+            v.time_track = [[_prepared(g, c, halves) for c in slot] for slot in spec["time_track"]]
         if "enemy_damage" in spec:
             v.enemy_damage = dict(spec["enemy_damage"])
         if "defeated_enemies" in spec:
@@ -224,12 +225,19 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             s.step = "char_main"
 
 
-def _prepared(g: Game, spec: str | dict[str, str]) -> Prepared:
+def _prepared(g: Game, spec: str | dict[str, str], halves: list[Prepared]) -> Prepared:
     """A Villain attack on the Time Track: a card id, or ``{card, owner}``
-    for the half of a split card one enemy prepared."""
+    for the half of a split card one enemy prepared. Two halves of the same
+    card prepared by different enemies are one card."""
     if isinstance(spec, str):
         return Prepared(g.new_uid(spec))
-    return Prepared(g.new_uid(spec["card"]), owner=spec["owner"])
+    for other in halves:
+        if g.state.card_ids[other.uid] == spec["card"] and other.owner != spec["owner"]:
+            halves.remove(other)
+            return Prepared(other.uid, owner=spec["owner"])
+    prepared = Prepared(g.new_uid(spec["card"]), owner=spec["owner"])
+    halves.append(prepared)
+    return prepared
 
 
 def _set_balls(g: Game, key: str, count: int) -> None:
