@@ -110,8 +110,9 @@ class Androids1718Rules(VillainRules):
 
     def villain_card(self, g: Game, card: str) -> None:
         """Say which Android the turn-order card activates."""
-        names = " and ".join(g.name(f"e:{e}") for e in active_androids(g))
-        g.log("activate", f"{names} {'activate' if ' and ' in names else 'activates'}.", card=card)
+        active = active_androids(g)
+        names = " and ".join(g.name(f"e:{e}") for e in active)
+        g.log("activate", f"{names} {'activate' if len(active) > 1 else 'activates'}.", card=card)
         self._forget_market_damage(g)
 
     def play_split(self, g: Game, uid: int, card: SplitCard) -> None:
@@ -182,7 +183,11 @@ class Androids1718Rules(VillainRules):
         s.villain.enemy_damage.pop(f"market:{uid}", None)
         s.box.append(uid)
         s.eliminated.append(uid)
-        g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.", target=uid)
+        g.log(
+            "eliminate",
+            f"{g.name(uid)} is eliminated from the Ally Market.",
+            target=f"market:{uid}",
+        )
         moves.restock(g, "allies")
 
     def _step_in(self, g: Game, task: dict[str, Any]) -> None:
