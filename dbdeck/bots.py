@@ -64,7 +64,23 @@ def _decide(game: Game) -> int:
         return min(range(len(values)), key=lambda i: _card_value(game, values[i]))
     if pending.kind == "power-clash":
         return 0
+    if pending.kind == "step-in":
+        return _step_in(game, options)
     return 0
+
+
+def _step_in(game: Game, options: list[dict[str, Any]]) -> int:
+    """Step in front of an Ally of the market with the Character who takes the
+    attack best, when they keep a comfortable margin; else let the Ally go."""
+
+    def margin(i: int) -> int:
+        key, amount = options[i]["value"], options[i].get("damage", 0)
+        if not key:
+            return 0
+        return rules.remaining(game, key) - combat.reduce(game, key, amount, "basic") - 4
+
+    best = max(range(len(options)), key=margin)
+    return best if margin(best) > 0 else 0
 
 
 def _absorb(game: Game, keys: list[Any]) -> int:

@@ -148,6 +148,11 @@ def _with_game(sub: argparse.ArgumentParser, *, required: bool = True) -> argpar
     sub.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
     sub.add_argument("--extreme", action="store_true")
     sub.add_argument("--location", default=None, help="a Location id or 'random'")
+    sub.add_argument(
+        "--variant",
+        default=None,
+        help="a Villain's scenario card (androids-17-18-a-different-future)",
+    )
     sub.add_argument("--seed", type=int, default=None, help="random when not given")
     return sub
 
@@ -169,6 +174,7 @@ def _setup(args: argparse.Namespace, **extra: object) -> Setup:
         extreme=args.extreme,
         location=args.location,
         seed=seed,
+        variant=args.variant,
         **extra,
     )  # type: ignore[arg-type]
 

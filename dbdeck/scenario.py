@@ -196,7 +196,10 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         if "deck" in spec:
             v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
         if "time_track" in spec:
-            v.time_track = [[Prepared(g.new_uid(c)) for c in slot] for slot in spec["time_track"]]
+            halves: list[Prepared] = []
+            v.time_track = [[_prepared(g, c, halves) for c in slot] for slot in spec["time_track"]]
+        if "enemy_damage" in spec:
+            v.enemy_damage = dict(spec["enemy_damage"])
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
         for name, cards in spec.get("side_decks", {}).items():
@@ -207,10 +210,15 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             v.aggro = _key(g, spec["aggro"]) if spec["aggro"] else ""
     if "turn_deck" in table:
         s.turn_deck = list(reversed(table["turn_deck"]))
+    if "revealed" in table:
+        s.revealed = table["revealed"]
     for market, cards in table.get("market_decks", {}).items():
         s.markets[market].deck = [g.new_uid(c) for c in reversed(cards)]
     for market, cards in table.get("markets", {}).items():
         s.markets[market].row = [g.new_uid(c) for c in cards]
+    for i, damage in enumerate(table.get("market_damage", {}).get("allies", [])):
+        if damage:
+            s.villain.enemy_damage[f"market:{s.markets['allies'].row[i]}"] = damage
     if "active" in table:
         s.prologue = []
         s.stack = []
@@ -221,6 +229,21 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             g._advance()
         else:
             s.step = "char_main"
+
+
+def _prepared(g: Game, spec: str | dict[str, str], halves: list[Prepared]) -> Prepared:
+    """A Villain attack on the Time Track: a card id, or ``{card, owner}``
+    for the half of a split card one enemy prepared. Two halves of the same
+    card prepared by different enemies are one card."""
+    if isinstance(spec, str):
+        return Prepared(g.new_uid(spec))
+    for other in halves:
+        if g.state.card_ids[other.uid] == spec["card"] and other.owner != spec["owner"]:
+            halves.remove(other)
+            return Prepared(other.uid, owner=spec["owner"])
+    prepared = Prepared(g.new_uid(spec["card"]), owner=spec["owner"])
+    halves.append(prepared)
+    return prepared
 
 
 def _set_balls(g: Game, key: str, count: int) -> None:
@@ -366,6 +389,7 @@ def table_view(g: Game) -> dict[str, Any]:
             "minion_damage": [u.damage for u in s.villain.minions],
             "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
             "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
+            "time_track_owners": [[p.owner for p in slot] for slot in s.villain.time_track],
             "tokens": dict(s.villain.tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
@@ -378,6 +402,9 @@ def table_view(g: Game) -> dict[str, Any]:
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
+        "market_damage": {
+            "allies": [rules.damage_of(g, f"market:{u}") for u in s.markets["allies"].row]
+        },
         "round": s.round,
         "location": s.location or "",
         "balls": balls,

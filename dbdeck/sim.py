@@ -75,6 +75,7 @@ def simulate(catalog: Catalog, base: Setup, games: int, bot: str = "greedy") -> 
             location=base.location,
             seed=base.seed + i,
             starting_ally=base.starting_ally,
+            variant=base.variant,
         )
         results.append(play(catalog, setup, bot))
     return results

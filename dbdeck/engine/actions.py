@@ -61,7 +61,8 @@ class Action(NamedTuple):
     * ``exhaust``: use the exhaust effect of the card in play ``card``;
     * ``destroy``: destroy the card in play ``card`` for its destroy effect;
     * ``ability``: use the Character's special ability;
-    * ``avoid``: pay the red text of the prepared Villain attack ``card``;
+    * ``avoid``: pay the red text of the prepared Villain attack ``card`` (for
+      one enemy's half of a split card, ``source`` names that enemy);
     * ``market-discard``: discard ``card`` from ``market``'s row;
     * ``give-ball``: move one Dragon Ball from holder ``source`` to ``target``;
     * ``duo-invest``: set the Energy ``card`` beside the Duo card ``on``;

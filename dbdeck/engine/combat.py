@@ -75,6 +75,8 @@ def alive(g: Game, key: str) -> bool:
         return any(u.uid == int(key[2:]) for u in s.villain.minions)
     if key.startswith("e:"):
         return key[2:] not in s.villain.defeated_enemies
+    if key.startswith("market:"):
+        return int(key[7:]) in s.markets["allies"].row
     return key == VILLAIN and not s.winner
 
 
@@ -155,6 +157,9 @@ def _add_damage(g: Game, key: str, amount: int) -> None:
         g.minion(int(key[2:])).damage += amount
     elif key.startswith("e:"):
         s.villain.enemy_damage[key[2:]] = s.villain.enemy_damage.get(key[2:], 0) + amount
+    elif key.startswith("market:"):
+        # An Ally of the market keeps its damage beside the enemies' (rules note A5).
+        s.villain.enemy_damage[key] = s.villain.enemy_damage.get(key, 0) + amount
     else:
         s.villain.damage += amount
 
@@ -233,6 +238,8 @@ def kill(g: Game, key: str, killer: str | None) -> None:
         _move_balls(g, {key}, gets)
         _demon_heals(g, killer)
         g.hooks.on_enemy_defeated(g, key[2:])
+    elif key.startswith("market:"):
+        g.hooks.eliminate_market_ally(g, key, False, gets)
     else:
         g.log("defeat", f"{g.name(key)} is defeated!", target=key)
         _move_balls(g, {key}, gets)

@@ -150,7 +150,8 @@ def resolve_targets(
     if name == "named-character":
         return [k for k in characters if k == f"c:{character}"], False
     if name.startswith("ally-market") or name == "kidnapped-victim":
-        return g.hooks.special_targets(g, name), False
+        keys = g.hooks.special_targets(g, name)
+        return keys, len(keys) > 1  # the players choose among ties and "-" costs (N2)
     return [], False
 
 
@@ -499,6 +500,8 @@ def _activate(g: Game, op: fx.ActivateCard, task: dict[str, Any]) -> None:
 
 
 def _remove_market(g: Game, op: fx.RemoveFromMarket, task: dict[str, Any]) -> None:
+    if task["path"] == "setup_effects":
+        return  # a Location's setup: Game._build_markets did it before the rows were revealed
     moves.remove_from_market(g, op.market, op.count)
     moves.restock(g, op.market)
 

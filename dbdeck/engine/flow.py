@@ -253,9 +253,7 @@ def _villain_start(g: Game) -> None:
 def _villain_energy(g: Game) -> None:
     """Phase 2: the Villain's attacks at Time 1 resolve; the others advance."""
     s = g.state
-    v = s.villain
-    fired = v.time_track[0]
-    v.time_track = [*v.time_track[1:], []]
+    fired = g.hooks.advance_time_track(g)
     s.step = "villain_balls"
     for prepared in reversed(fired):
         g.push({"t": "vattack", "uid": prepared.uid, "owner": prepared.owner, "prepared": True})

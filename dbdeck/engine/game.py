@@ -67,6 +67,10 @@ class Setup:
     """Solo against a Villain of level 6+: the starting Ally chosen."""
     ignore_levels: bool = False
     """Scenarios that waive the level rule (A Different Future)."""
+    variant: str | None = None
+    """A Villain's scenario card to play instead of the usual game (e.g.
+    ``androids-17-18-a-different-future``): it names the Characters, whose
+    Levels then do not count."""
 
     def to_json(self) -> dict[str, Any]:
         """The setup as JSON data."""
@@ -108,6 +112,7 @@ class Game:
             extreme=setup.extreme,
             location=None,
             seed=setup.seed,
+            variant=setup.variant or "",
         )
         game = cls(catalog, state, random.Random(setup.seed))
         game._set_up(setup)
@@ -196,8 +201,7 @@ class Game:
                 sixth += [card.id] * card.copies
         allies = cards["allies"]
         self.rng.shuffle(allies)
-        if villain.ally_market_size is not None:
-            del allies[villain.ally_market_size.at(setup.difficulty) :]  # type: ignore[arg-type]
+        cards["allies"] = self._villain_hooks.ally_market(self, allies)
         for market in MARKETS:
             deck = [self.new_uid(c) for c in cards[market]]
             self.rng.shuffle(deck)
@@ -261,6 +265,8 @@ class Game:
             return str(self.card(int(key[2:])).name)
         if key.startswith("e:"):
             return str(self.card(key[2:]).name)
+        if key.startswith("market:"):
+            return f"{self.card(int(key[7:])).name} (Ally Market)"
         if key == "v":
             return str(self.card(self.state.villain_id).name)
         return key
@@ -547,7 +553,9 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
     if setup.difficulty not in DIFFICULTIES:
         raise SetupError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
     levels = sum(int(getattr(catalog.cards[c], "level", 0)) for c in setup.characters)
-    if levels > villain.level and not setup.ignore_levels:
+    if setup.variant is not None:
+        _check_variant(catalog, setup, villain)
+    if levels > villain.level and not setup.ignore_levels and setup.variant is None:
         raise SetupError(
             f"the Characters' levels add up to {levels}, more than {villain.name}'s level "
             f"{villain.level}"
@@ -574,6 +582,19 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
                 f"{ally.name}'s power {ally.power} plus the Character's level {levels} exceeds "
                 f"{villain.name}'s level {villain.level}"
             )
+
+
+def _check_variant(catalog: Catalog, setup: Setup, villain: Any) -> None:
+    """A scenario card of the chosen Villain, played with the Characters it names."""
+    card = catalog.cards.get(setup.variant or "")
+    if card is None or card.kind != "villain-card" or card.villain != villain.id:
+        raise SetupError(f"{setup.variant!r} is not a scenario of {villain.name}")
+    wanted = list(getattr(card, "characters", []))
+    if not wanted:
+        raise SetupError(f"{card.name} is not a scenario card")
+    if sorted(setup.characters) != sorted(wanted):
+        names = ", ".join(catalog.cards[c].name for c in wanted)
+        raise SetupError(f"{card.name} is played with {names}")
 
 
 _TASKS: dict[str, Callable[[Game, dict[str, Any]], Any]] = {}

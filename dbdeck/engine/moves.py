@@ -446,10 +446,16 @@ def _check_ability(g: Game, ch: CharacterState, a: Action) -> str | None:
     return _affordable(g, ch, ability.cost)
 
 
+def _meant(a: Action, prepared: Any) -> bool:
+    """Whether an ``avoid`` action means this prepared attack: its card, and
+    for one enemy's half of a split card, that enemy (``source``)."""
+    return bool(prepared.uid == a.card and a.source in (None, f"e:{prepared.owner}"))
+
+
 def _check_avoid(g: Game, ch: CharacterState, a: Action) -> str | None:
     for slot in g.state.villain.time_track:
         for prepared in slot:
-            if prepared.uid == a.card:
+            if _meant(a, prepared):
                 avoid = g.hooks.attack_body(g, prepared).avoid
                 if avoid is None:
                     return f"{g.name(prepared.uid)} cannot be avoided"
@@ -643,7 +649,8 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     yield Action("ability")
     for attacks in s.villain.time_track:
         for villain_attack in attacks:
-            yield Action("avoid", card=villain_attack.uid)
+            owner = f"e:{villain_attack.owner}" if villain_attack.owner else None
+            yield Action("avoid", card=villain_attack.uid, source=owner)
     for source in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
         if combat.balls_of(g, source):
             for target in combat.enemies_of(g, "villain"):
@@ -867,7 +874,7 @@ def _avoid(g: Game, ch: CharacterState, a: Action) -> None:
     v = g.state.villain
     for slot in v.time_track:
         for prepared in slot:
-            if prepared.uid == a.card:
+            if _meant(a, prepared):
                 slot.remove(prepared)
                 attacks.discard_attack(g, prepared.uid)
                 g.log("avoid", f"{g.name('c:' + ch.id)} avoids {g.name(prepared.uid)}.")

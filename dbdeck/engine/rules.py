@@ -109,6 +109,8 @@ def armor(g: Game, key: str) -> int:
         return int(max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor")))
     if key.startswith("a:"):
         return int(g.card(int(key[2:])).armor)
+    if key.startswith("market:"):
+        return int(g.card(int(key[7:])).armor)
     if key.startswith("m:"):
         unit = g.minion(int(key[2:]))
         return int(g.card(unit.uid).armor) + unit.tokens.get("armor", 0)
@@ -157,8 +159,8 @@ def max_health(g: Game, key: str) -> int:
     if key.startswith("c:"):
         ch = g.state.character(key[2:])
         return int(max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health")))
-    if key.startswith("a:"):
-        health = g.card(int(key[2:])).health
+    if key.startswith("a:") or key.startswith("market:"):
+        health = g.card(int(key.split(":")[1])).health
         return 1 if health == "-" else int(health)
     if key.startswith("m:"):
         return int(g.card(g.minion(int(key[2:])).uid).health)
@@ -181,6 +183,8 @@ def damage_of(g: Game, key: str) -> int:
         return g.minion(int(key[2:])).damage
     if key.startswith("e:"):
         return g.state.villain.enemy_damage.get(key[2:], 0)
+    if key.startswith("market:"):
+        return g.state.villain.enemy_damage.get(key, 0)
     return g.state.villain.damage
 
 

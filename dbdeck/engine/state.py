@@ -186,6 +186,9 @@ class GameState:
     """Destroyed and eliminated cards, returned to the game box."""
     eliminated: list[int] = field(default_factory=list)
     """Allies eliminated during the game (a wish may bring them back)."""
+    variant: str = ""
+    """The Villain's scenario card played instead of the usual game (A
+    Different Future), or empty."""
 
     def character(self, character_id: str) -> CharacterState:
         """The Character with this id."""

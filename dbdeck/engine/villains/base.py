@@ -61,6 +61,13 @@ class VillainRules:
         """The market decks are built and shuffled; no row is dealt yet and no
         Location has removed cards (Raditz takes his Kidnapped Victim here)."""
 
+    def ally_market(self, g: Game, allies: list[str]) -> list[str]:
+        """The Ally Market deck at setup, from every Ally of the game (card ids,
+        shuffled): the board's number of Allies for the difficulty, when the
+        board sets one."""
+        size = g.card(g.state.villain_id).ally_market_size
+        return allies if size is None else allies[: size.at(g.state.difficulty)]
+
     # --- turns -----------------------------------------------------------------------
 
     def villain_card(self, g: Game, card: str) -> None:
@@ -76,6 +83,14 @@ class VillainRules:
     def turn_start(self, g: Game) -> list[dict[str, Any]]:
         """The Villain's start-of-turn effects, as ordered items."""
         return []
+
+    def advance_time_track(self, g: Game) -> list[Prepared]:
+        """The Energy Techniques phase: take the attacks at Time 1 off the Time
+        Track (they are used now) and move the others one position left."""
+        v = g.state.villain
+        fired = v.time_track[0]
+        v.time_track = [*v.time_track[1:], []]
+        return fired
 
     def activate(self, g: Game) -> None:
         """Play the top card of the Villain deck ("Villain activation phase").
