@@ -195,6 +195,12 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             v.time_track = [[Prepared(g.new_uid(c)) for c in slot] for slot in spec["time_track"]]
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
+        if "enemy_damage" in spec:
+            v.enemy_damage = dict(spec["enemy_damage"])
+        if "defeated_enemies" in spec:
+            v.defeated_enemies = list(spec["defeated_enemies"])
+        for card, count in spec.get("side_decks", {}).items():
+            v.side_decks[card] = [g.new_uid(card) for _ in range(count)]
         if "dragon_balls" in spec:
             _set_balls(g, "v", spec["dragon_balls"])
     if "turn_deck" in table:
@@ -310,6 +316,7 @@ def table_view(g: Game) -> dict[str, Any]:
         return [ids[u.uid] for u in items]
 
     balls: dict[str, int] = {"v": 0, "unclaimed": 0, **{f"c:{c.id}": 0 for c in s.characters}}
+    enemies = g.card(s.villain_id).enemies
     for holder in s.balls:
         name = holder or "unclaimed"
         if holder[:2] in ("a:", "m:"):
@@ -350,6 +357,10 @@ def table_view(g: Game) -> dict[str, Any]:
             "tokens": dict(s.villain.tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
+            "defeated_enemies": list(s.villain.defeated_enemies),
+            "enemy_health": {e: rules.max_health(g, f"e:{e}") for e in enemies},
+            "enemy_armor": {e: rules.armor(g, f"e:{e}") for e in enemies},
+            "side_decks": {card: len(side) for card, side in s.villain.side_decks.items()},
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},

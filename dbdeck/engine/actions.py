@@ -28,6 +28,7 @@ ACTION_TYPES = (
     "give-ball",
     "duo-invest",
     "enter-room",
+    "villain-action",
     "end-turn",
 )
 """Every action type."""
@@ -65,6 +66,8 @@ class Action(NamedTuple):
     * ``give-ball``: move one Dragon Ball from holder ``source`` to ``target``;
     * ``duo-invest``: set the Energy ``card`` beside the Duo card ``on``;
     * ``enter-room``: go into the Room of Spirit and Time;
+    * ``villain-action``: the action the Villain's own rules offer (cut
+      Ozaru's tail);
     * ``end-turn``.
     """
 
