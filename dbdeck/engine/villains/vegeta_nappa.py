@@ -299,6 +299,13 @@ class VegetaNappaRules(VillainRules):
     def _starting_armor(g: Game, enemy: str) -> int:
         return int(g.card(enemy).armor.at(g.state.difficulty))
 
+    def break_armor(self, g: Game, key: str) -> None:
+        """Remove one of a Saiyan's own Armor tokens."""
+        if key.startswith("e:"):
+            self._change_armor(g, key[2:], -1)
+        else:
+            super().break_armor(g, key)
+
     def _change_armor(self, g: Game, enemy: str, amount: int) -> None:
         """Give back (or take) Armor tokens: never below 0 nor above the
         starting number."""
@@ -306,9 +313,11 @@ class VegetaNappaRules(VillainRules):
         start = self._starting_armor(g, enemy)
         now = v.tokens.get(_armor(enemy), start)
         new = max(0, min(start, now + amount))
-        if new != now:
-            v.tokens[_armor(enemy)] = new
-            g.log("tokens", f"{g.name('e:' + enemy)} has {new} Armor token(s).")
+        v.tokens[_armor(enemy)] = new
+        if new < now:
+            g.log("tokens", f"{g.name('e:' + enemy)} loses an Armor token ({new} left).")
+        elif new > now:
+            g.log("tokens", f"{g.name('e:' + enemy)} gets an Armor token back ({new}).")
 
     def on_hit(self, g: Game, source: str, target: str, amount: int, dealt: int) -> None:
         """Vegeta falls to one hit of the difficulty's size (after Armor);
