@@ -95,6 +95,9 @@ class VegetaNappaRules(VillainRules):
             super().reveal(g, uid)
             return
         g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        if not parts:
+            g.state.villain.discard.append(uid)
+            return
         # The stack runs last-pushed first: push the parts from the end.
         for enemy, half in reversed(parts):
             body = self._body(card, half)
@@ -126,6 +129,7 @@ class VegetaNappaRules(VillainRules):
 
     @staticmethod
     def _body(card: Any, half: int | None) -> AttackBody | None:
+        """The attack of a card or of one of its halves (``None``: an event)."""
         if half is not None:
             return card.halves[half].attack  # type: ignore[no-any-return]
         return card if isinstance(card, AttackBody) else None
@@ -146,14 +150,13 @@ class VegetaNappaRules(VillainRules):
                 g.push_ops(card.id, "effects", {"actor": f"e:{enemy}", "source": uid})
         elif body is not None and not body.damage:
             # A part that deals no damage is no attack: its effects happen.
-            v.discard.append(uid)
             path = "effects" if half is None else f"halves.{half}.attack.effects"
             g.push_ops(card.id, path, {"actor": f"e:{enemy}", "source": uid})
-            attacks.discard_attack(g, uid)
+            attacks.discard_attack(g, uid)  # unless its other part is prepared
         elif body is not None:
             self.play_attack(g, uid, body, enemy, half)
         else:
-            v.discard.append(uid)
+            attacks.discard_attack(g, uid)
 
     def _standing(self, g: Game) -> list[str]:
         """The Saiyans still in play."""
