@@ -148,6 +148,8 @@ def _score(game: Game, a: Action) -> float:
         return 60 if game.card(ch.id).special_ability.uses != "passive" else 50
     if t == "avoid":
         return 40
+    if t == "villain-action":
+        return 45
     if t == "play-energy":
         return 30
     if t == "buy-dragon-ball":

@@ -203,7 +203,9 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
         for name, cards in spec.get("side_decks", {}).items():
-            v.side_decks[name] = [g.new_uid(c) for c in reversed(cards)]
+            # a list names the cards top first; a number is that many copies of the named card
+            listed = [name] * cards if isinstance(cards, int) else cards
+            v.side_decks[name] = [g.new_uid(c) for c in reversed(listed)]
         if "dragon_balls" in spec:
             _set_balls(g, "v", spec["dragon_balls"])
         if "aggro" in spec:

@@ -29,6 +29,7 @@ ACTION_TYPES = (
     "duo-invest",
     "enter-room",
     "calm",
+    "villain-action",
     "end-turn",
 )
 """Every action type."""
@@ -68,6 +69,8 @@ class Action(NamedTuple):
     * ``duo-invest``: set the Energy ``card`` beside the Duo card ``on``;
     * ``enter-room``: go into the Room of Spirit and Time;
     * ``calm``: spend Energy to calm the Villain (Broly): one Power token less;
+    * ``villain-action``: the action the Villain's own rules offer (cut
+      Ozaru's tail);
     * ``end-turn``.
     """
 

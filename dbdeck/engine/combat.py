@@ -142,6 +142,7 @@ def hit(
     )
     if is_attack and side_of(source) == "players" and side_of(target) == "villain":
         g.hooks.on_attacked(g, source, target, dealt, technique)
+        g.hooks.on_hit(g, source, target, amount, dealt)
     if damage_of(g, target) >= max_health(g, target):
         kill(g, target, killer=None if cost else source)
     return dealt

@@ -483,6 +483,10 @@ def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: dict[str, Any]) -
 
 
 def _break_armor(g: Game, op: fx.BreakArmor, task: dict[str, Any]) -> None:
+    actor = task["ctx"]["actor"]
+    if op.target == "self" and actor.startswith("e:"):
+        g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
+        return
     with_targets(
         g, task, op.target, lambda key: g.hooks.break_armor(g, key), prompt="Whose Armor breaks?"
     )

@@ -194,7 +194,11 @@ def summon(g: Game, card_id: str, count: int) -> None:
             uid = side.pop()
         else:
             uid = g.new_uid(card_id)
-        s.villain.minions.append(Unit(uid, exhausted=True))
+        # A Minion that arrives once the Minion activation phase has begun
+        # waits for the next Villain turn; one that arrives earlier (or on a
+        # Character's turn) activates at the next Minion activation phase.
+        late = s.active == "villain" and s.step in ("villain_reveal", "villain_ready")
+        s.villain.minions.append(Unit(uid, exhausted=late))
         g.log("summon", f"{g.name(uid)} enters play.")
 
 
@@ -583,6 +587,7 @@ _CHECKS: dict[str, Callable[[Game, CharacterState, Action], str | None]] = {
     "duo-invest": _check_duo,
     "enter-room": _check_room,
     "calm": _check_calm,
+    "villain-action": lambda g, ch, a: g.hooks.villain_action(g, ch)[1],
     "end-turn": lambda g, ch, a: None,
 }
 
@@ -657,6 +662,7 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
                 yield Action("give-ball", source=source, target=target)
     yield Action("enter-room")
     yield Action("calm")
+    yield Action("villain-action")
 
 
 def _duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]:
@@ -957,6 +963,7 @@ _PERFORM: dict[str, Callable[[Game, CharacterState, Action], None]] = {
     "duo-invest": _duo,
     "enter-room": _enter_room,
     "calm": _calm,
+    "villain-action": lambda g, ch, a: g.hooks.take_villain_action(g, ch),
     "end-turn": _end_turn,
 }
 

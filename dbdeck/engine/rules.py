@@ -165,10 +165,8 @@ def max_health(g: Game, key: str) -> int:
     if key.startswith("m:"):
         return int(g.card(g.minion(int(key[2:])).uid).health)
     if key.startswith("e:"):
-        return int(
-            g.card_def(key[2:]).max_health.at(g.state.difficulty)
-            + g.location_bonus(fx.MaxHealthBonus)
-        )
+        base = int(g.card_def(key[2:]).max_health.at(g.state.difficulty))
+        return base + g.location_bonus(fx.MaxHealthBonus) + int(g.hooks.max_health_bonus(g, key))
     v = g.card_def(g.state.villain_id)
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 

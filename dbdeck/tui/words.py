@@ -17,7 +17,7 @@ GROUPS = (
     ("Buy", ("buy", "buy-dragon-ball", "duo-invest")),
     ("Play", ("play", "exhaust", "destroy", "ability")),
     ("Dragon Balls", ("steal", "give-ball")),
-    ("Defend", ("avoid", "calm")),
+    ("Defend", ("avoid", "calm", "villain-action")),
     ("Before actions", ("market-discard",)),
     ("Room", ("enter-room",)),
     ("Turn", ("end-turn",)),
@@ -111,6 +111,8 @@ def action_label(game: Game, action: Action) -> str:
 
         cost = calm_cost(game)
         return f"Calm {game.name('v')} ({cost} Energy: 1 Power token less)"
+    if t == "villain-action" and active is not None:
+        return game.hooks.villain_action(game, active)[0] or t
     return t
 
 

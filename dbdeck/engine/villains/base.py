@@ -19,7 +19,7 @@ from dbdeck.cards.models import (
     Transformation,
 )
 from dbdeck.engine import combat, moves
-from dbdeck.engine.state import VILLAIN, Prepared, Unit
+from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -235,6 +235,29 @@ class VillainRules:
         (``enemy`` is its ``e:`` key): the Villain, whose board holds the
         Dragon Balls and tokens, unless the module says the enemy itself."""
         return VILLAIN
+
+    def max_health_bonus(self, g: Game, key: str) -> int:
+        """Extra Maximum Health of one enemy (an ``e:`` key) of a
+        several-enemy Villain (Vegeta's Ozaru Form)."""
+        return 0
+
+    def on_hit(self, g: Game, source: str, target: str, amount: int, dealt: int) -> None:
+        """A Character's attack hit the Villain's side: ``amount`` is its
+        damage before Armor and Damage Reduction, ``dealt`` what it inflicted.
+        Called after ``on_attacked``, before a defeat is checked (damage that
+        reaches the target's Maximum Health then defeats it)."""
+
+    # --- the Characters' actions ------------------------------------------------------
+
+    def villain_action(self, g: Game, ch: CharacterState) -> tuple[str, str | None]:
+        """The Villain's own action a Character may take in the Actions phase
+        (the ``villain-action`` action: cut Ozaru's tail …): the action in
+        words, and why ``ch`` may not take it now (``None`` when they may).
+        No words: this Villain offers no such action."""
+        return "", f"{g.name(VILLAIN)} offers no action of this kind"
+
+    def take_villain_action(self, g: Game, ch: CharacterState) -> None:
+        """``ch`` takes the Villain's own action (``villain_action`` allowed it)."""
 
     def special_targets(self, g: Game, name: str) -> list[str]:
         """Targets outside the table: Ally Market cards, the Kidnapped Victim."""

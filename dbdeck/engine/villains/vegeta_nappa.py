@@ -1,10 +1,359 @@
 """Vegeta and Nappa: Coldness, the Saibaman deck, Armor tokens per enemy,
-Vegeta's single-hit defeat and the death effect."""
+Vegeta's single-hit defeat, Ozaru Form and the death effect.
+
+Who acts: a card names its Saiyan in ``acts`` (the other one uses it when
+that one is out of play); a double activation card is a split card with one
+part for each, Nappa's first (rules notes V1, V4). Vegeta gains Coldness
+before each card he uses (V2, V3).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards import effects as fx
+from dbdeck.cards.models import AttackBody, Event, SplitCard
+from dbdeck.engine import attacks, combat, rules
+from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.villains.base import VillainRules
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+VEGETA = "vegeta-nappa-vegeta"
+NAPPA = "vegeta-nappa-nappa"
+COLDNESS = "vegeta-nappa-coldness"
+OZARU = "vegeta-nappa-ozaru-form"
+POWER_BALL = "vegeta-nappa-vegeta-power-ball"
+
+ARMOR_BREAKING_HIT = 4
+"""An attack of this much damage (before Armor) breaks an Armor token."""
+USELESS = 10
+"""Nappa's Remaining Health at which Vegeta, gaining Coldness, eliminates him."""
+COLDNESS_PER_DAMAGE = 2
+"""Coldness tokens per point of damage Vegeta's attacks gain once Nappa is gone."""
+CUT_THE_TAIL = 5
+"""Energy a Character pays to end Ozaru Form."""
+TAIL_DAMAGE = 3
+"""UNAVOIDABLE damage the Saiyan suffers when his tail is cut."""
+
+TASK = "vegeta-nappa"
+"""The task of a Saiyan acting after what comes before him (Coldness, or
+Nappa's part of a double activation card)."""
+
+
+def _armor(enemy: str) -> str:
+    """The token counter holding one Saiyan's Armor tokens."""
+    return f"armor:{enemy}"
+
+
+def _ozaru(enemy: str) -> str:
+    """The token counter marking the Saiyan who wears the Ozaru Form card."""
+    return f"ozaru:{enemy}"
 
 
 class VegetaNappaRules(VillainRules):
     """Vegeta and Nappa's own rules (rulebook, the Villain's section)."""
+
+    def __init__(self) -> None:
+        from dbdeck.engine.game import register_tasks
+
+        register_tasks([(TASK, self._act_task)])
+
+    # --- setup ------------------------------------------------------------------------
+
+    def setup(self, g: Game) -> None:
+        """The shuffled deck, and each Saiyan's Armor tokens: one from the
+        board plus what the difficulty adds (his card's Armor)."""
+        super().setup(g)
+        for enemy in g.card(g.state.villain_id).enemies:
+            g.state.villain.tokens[_armor(enemy)] = self._starting_armor(g, enemy)
+
+    def extreme_minions(self, g: Game, starting: list[str]) -> list[str]:
+        """Extreme Mode: the Saibamen come out of the Saibaman deck, so no
+        more than its 4 cards are ever in play."""
+        v = g.state.villain
+        rest = []
+        for card in g.card(g.state.villain_id).extreme_cards:
+            side = v.side_decks.get(card)
+            if side is None:
+                rest.append(card)
+            elif side:
+                v.minions.append(Unit(side.pop()))
+        return starting + rest
+
+    # --- who acts ---------------------------------------------------------------------
+
+    def reveal(self, g: Game, uid: int) -> None:
+        """A card a Saiyan uses: Nappa's part first; Vegeta gains Coldness
+        before his part (rulebook: "Nappa's activation, Vegeta gains Coldness,
+        Vegeta eliminates Nappa, and then Vegeta performs his card's
+        activation")."""
+        card = g.card(uid)
+        parts = self._parts(g, card)
+        if parts is None:
+            super().reveal(g, uid)
+            return
+        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        if not parts:
+            g.state.villain.discard.append(uid)
+            return
+        # The stack runs last-pushed first: push the parts from the end.
+        for enemy, half in reversed(parts):
+            body = self._body(card, half)
+            if body is not None and body.damage and body.attack_type == "physical":
+                # A physical attack waits on the stack as the attack itself, so
+                # the card is accounted for while Nappa's part resolves.
+                self.play_attack(g, uid, body, enemy, half)
+            else:
+                g.push({"t": TASK, "uid": uid, "enemy": enemy, "half": half})
+            if enemy == VEGETA:
+                g.push_ops(COLDNESS, "effects", {"actor": f"e:{VEGETA}"})
+
+    def _parts(self, g: Game, card: Any) -> list[tuple[str, int | None]] | None:
+        """Who acts on a card, in order, with the half each uses; ``None`` for
+        a card of the Villain as a whole (Saibaman Seeds, Scouter Reading)."""
+        if isinstance(card, SplitCard):
+            # A double activation card: a defeated Saiyan's part is lost (V1).
+            return [
+                (half.enemy, i)
+                for i, half in enumerate(card.halves)
+                if combat.alive(g, f"e:{half.enemy}")
+            ]
+        if not card.acts:
+            return None
+        # "If that Saiyan is out of play, the other one uses the card" (V4).
+        standing = self._standing(g)
+        user = next((e for e in card.acts if e in standing), standing[0] if standing else None)
+        return [] if user is None else [(user, None)]
+
+    @staticmethod
+    def _body(card: Any, half: int | None) -> AttackBody | None:
+        """The attack of a card or of one of its halves (``None``: an event)."""
+        if half is not None:
+            return card.halves[half].attack  # type: ignore[no-any-return]
+        return card if isinstance(card, AttackBody) else None
+
+    def _act_task(self, g: Game, task: dict[str, Any]) -> None:
+        """A Saiyan acts, after the Coldness or the part that came before."""
+        uid, enemy, half = task["uid"], task["enemy"], task["half"]
+        v = g.state.villain
+        if uid in v.discard:
+            v.discard.remove(uid)  # Nappa's part resolved first and set it aside
+        card = g.card(uid)
+        body = self._body(card, half)
+        if isinstance(card, Event):
+            v.discard.append(uid)
+            if card.id == POWER_BALL:
+                self._power_ball(g, enemy)
+            elif card.effects:
+                g.push_ops(card.id, "effects", {"actor": f"e:{enemy}", "source": uid})
+        elif body is not None and not body.damage:
+            # A part that deals no damage is no attack: its effects happen.
+            path = "effects" if half is None else f"halves.{half}.attack.effects"
+            g.push_ops(card.id, path, {"actor": f"e:{enemy}", "source": uid})
+            attacks.discard_attack(g, uid)  # unless its other part is prepared
+        elif body is not None:
+            self.play_attack(g, uid, body, enemy, half)
+        else:
+            attacks.discard_attack(g, uid)
+
+    def _standing(self, g: Game) -> list[str]:
+        """The Saiyans still in play."""
+        v = g.state.villain
+        return [e for e in g.card(g.state.villain_id).enemies if e not in v.defeated_enemies]
+
+    def play_attack(
+        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+    ) -> None:
+        """One Time Track for both Saiyans: an Energy attack takes its slot, or
+        the first free one after it; only the two parts of one double
+        activation card share a slot (V7)."""
+        if body.attack_type == "physical" or not body.time:
+            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            return
+        track = g.state.villain.time_track
+        slot = body.time - 1
+        while slot < 3 and any(p.uid != uid for p in track[slot]):
+            slot += 1
+        track[slot].append(Prepared(uid, owner=owner))
+        who = f"{g.name('e:' + owner)}: " if owner else ""
+        g.log("prepare", f"{who}{g.name(uid)} is prepared at Time {slot + 1}.")
+
+    # --- Coldness ---------------------------------------------------------------------
+
+    def tokens(self, g: Game, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+        """Armor tokens are each Saiyan's own; gaining Coldness may make
+        Vegeta eliminate Nappa."""
+        if counter == "armor":
+            actor = str(ctx.get("actor", ""))
+            enemies = [actor[2:]] if actor.startswith("e:") else self._standing(g)
+            for enemy in enemies:
+                self._change_armor(g, enemy, amount)
+            return
+        if counter == "coldness":
+            v = g.state.villain
+            v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
+            g.log(
+                "tokens",
+                f"{g.name('e:' + VEGETA)} gains Coldness: {v.tokens['coldness']} token(s).",
+                counter=counter,
+                value=v.tokens["coldness"],
+            )
+            if amount > 0:
+                self._cold_blood(g)
+            return
+        super().tokens(g, key, counter, amount, ctx)
+
+    def _cold_blood(self, g: Game) -> None:
+        """ "A Saiyan who can't fight is useless": gaining Coldness, Vegeta
+        eliminates Nappa when Nappa has 10 or less Remaining Health (V3)."""
+        nappa = f"e:{NAPPA}"
+        if not combat.alive(g, nappa) or not combat.alive(g, f"e:{VEGETA}"):
+            return
+        if rules.remaining(g, nappa) > USELESS:
+            return
+        g.log(
+            "coldness",
+            f"{g.name('e:' + VEGETA)} eliminates {g.name(nappa)} himself: "
+            "a Saiyan who can't fight is useless.",
+        )
+        combat.kill(g, nappa, killer=None)
+
+    def attack_bonus(self, g: Game, source: str) -> int:
+        """Ozaru Form's damage bonus, and Coldness once Nappa is gone: +1
+        damage for every 2 Coldness tokens on Vegeta."""
+        enemy = self._saiyan(g, source)
+        if enemy is None:
+            return 0
+        v = g.state.villain
+        bonus = 0
+        if v.tokens.get(_ozaru(enemy)):
+            bonus += _ozaru_bonus(g, fx.DamageBonus)
+        if enemy == VEGETA and NAPPA in v.defeated_enemies:
+            bonus += v.tokens.get("coldness", 0) // COLDNESS_PER_DAMAGE
+        return bonus
+
+    def _saiyan(self, g: Game, source: str) -> str | None:
+        """The Saiyan behind an attack: its enemy, or for the Villain as a
+        whole (an attack whose Saiyan is gone) the one still standing."""
+        if source.startswith("e:"):
+            return source[2:]
+        if source == VILLAIN:
+            standing = self._standing(g)
+            return standing[0] if len(standing) == 1 else None
+        return None
+
+    # --- Ozaru Form -------------------------------------------------------------------
+
+    def _power_ball(self, g: Game, enemy: str) -> None:
+        """The Saiyan takes Ozaru Form, or stomps if he already has it."""
+        v = g.state.villain
+        if v.tokens.get(_ozaru(enemy)):
+            g.log("ozaru", f"{g.name('e:' + enemy)} is already an Ozaru: he stomps.")
+            g.push_ops(POWER_BALL, "effects", {"actor": f"e:{enemy}"})
+            return
+        v.tokens[_ozaru(enemy)] = 1
+        g.log(
+            "transform",
+            f"{g.name('e:' + enemy)} looks at the Power Ball and takes Ozaru Form "
+            f"(+{_ozaru_bonus(g, fx.MaxHealthBonus)} Maximum Health, "
+            f"+{_ozaru_bonus(g, fx.DamageBonus)} damage).",
+        )
+
+    def max_health_bonus(self, g: Game, key: str) -> int:
+        """Ozaru Form's Maximum Health bonus."""
+        if key.startswith("e:") and g.state.villain.tokens.get(_ozaru(key[2:])):
+            return _ozaru_bonus(g, fx.MaxHealthBonus)
+        return 0
+
+    def villain_action(self, g: Game, ch: CharacterState) -> tuple[str, str | None]:
+        """Cut the tail: pay 5 Energy to end Ozaru Form."""
+        ozaru = self._ozaru_saiyan(g)
+        if ozaru is None:
+            return "", "no Saiyan is in Ozaru Form"
+        words = (
+            f"Cut {g.name('e:' + ozaru)}'s tail ({CUT_THE_TAIL} Energy): Ozaru Form ends, "
+            f"{TAIL_DAMAGE} UNAVOIDABLE damage"
+        )
+        if ch.energy < CUT_THE_TAIL:
+            return words, f"cutting the tail costs {CUT_THE_TAIL} Energy; you have {ch.energy}"
+        return words, None
+
+    def take_villain_action(self, g: Game, ch: CharacterState) -> None:
+        ozaru = self._ozaru_saiyan(g)
+        assert ozaru is not None
+        ch.energy -= CUT_THE_TAIL
+        del g.state.villain.tokens[_ozaru(ozaru)]
+        key = f"e:{ozaru}"
+        g.log("ozaru", f"{g.name('c:' + ch.id)} cuts {g.name(key)}'s tail: Ozaru Form ends.")
+        # Losing the Maximum Health bonus can leave his damage at his health:
+        # the hit then defeats him ("Health Bonuses").
+        combat.hit(g, f"c:{ch.id}", key, TAIL_DAMAGE, "unavoidable", is_attack=False)
+
+    def _ozaru_saiyan(self, g: Game) -> str | None:
+        """The Saiyan in play who wears the Ozaru Form card."""
+        tokens = g.state.villain.tokens
+        return next((e for e in self._standing(g) if tokens.get(_ozaru(e))), None)
+
+    # --- Saiyan Armor and the single hit -----------------------------------------------
+
+    @staticmethod
+    def _starting_armor(g: Game, enemy: str) -> int:
+        return int(g.card(enemy).armor.at(g.state.difficulty))
+
+    def break_armor(self, g: Game, key: str) -> None:
+        """Remove one of a Saiyan's own Armor tokens."""
+        if key.startswith("e:"):
+            self._change_armor(g, key[2:], -1)
+        else:
+            super().break_armor(g, key)
+
+    def _change_armor(self, g: Game, enemy: str, amount: int) -> None:
+        """Give back (or take) Armor tokens: never below 0 nor above the
+        starting number."""
+        v = g.state.villain
+        start = self._starting_armor(g, enemy)
+        now = v.tokens.get(_armor(enemy), start)
+        new = max(0, min(start, now + amount))
+        v.tokens[_armor(enemy)] = new
+        if new < now:
+            g.log("tokens", f"{g.name('e:' + enemy)} loses an Armor token ({new} left).")
+        elif new > now:
+            g.log("tokens", f"{g.name('e:' + enemy)} gets an Armor token back ({new}).")
+
+    def on_hit(self, g: Game, source: str, target: str, amount: int, dealt: int) -> None:
+        """Vegeta falls to one hit of the difficulty's size (after Armor);
+        an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
+        if not target.startswith("e:"):
+            return
+        enemy = g.card(target[2:])
+        single = enemy.defeat_by_single_hit
+        if (
+            single is not None
+            and dealt >= single.at(g.state.difficulty)
+            and rules.remaining(g, target) > 0
+        ):
+            g.log(
+                "defeat",
+                f"A single hit of {dealt}: {enemy.name} is defeated outright.",
+            )
+            # His damage reaches his health: the hit then defeats him.
+            g.state.villain.enemy_damage[enemy.id] = rules.max_health(g, target)
+            return
+        if amount >= ARMOR_BREAKING_HIT:
+            self.break_armor(g, target)
+
+    # --- ends -------------------------------------------------------------------------
+
+    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+        """A defeated Saiyan's Ozaru Form card is set aside."""
+        g.state.villain.tokens.pop(_ozaru(enemy), None)
+        super().on_enemy_defeated(g, enemy)
+
+
+def _ozaru_bonus(g: Game, op_type: type) -> int:
+    """A bonus the Ozaru Form card gives, read from its effects."""
+    return sum(
+        int(getattr(op, "amount", 0)) for op in g.card(OZARU).effects if isinstance(op, op_type)
+    )
