@@ -18,6 +18,7 @@ from dbdeck.cards.models import CardKind
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.engine.game import Setup
+    from dbdeck.sim import GameResult
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,8 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="step through a saved game, turn by turn")
     replay.add_argument("save", metavar="SAVE", help="a save id or file")
 
-    sim = _with_game(commands.add_parser("sim", help="play simulated games with bots"))
+    sim = _with_game(
+        commands.add_parser("sim", help="play simulated games with bots"), required=False
+    )
     sim.add_argument("--games", type=int, default=10)
+    sim.add_argument(
+        "--sweep",
+        action="store_true",
+        help="every Villain (or those of --villain, comma-separated) × difficulty, "
+        "with and without Extreme Mode: the balance table",
+    )
+    sim.add_argument(
+        "--jobs", type=int, default=None, help="processes for --sweep (default: one per core)"
+    )
     sim.add_argument("--bot", default="greedy", choices=("random", "greedy"))
     sim.add_argument("--starting-ally", default=None, help="solo against level 6+: an Ally id")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
@@ -330,6 +342,11 @@ def _run_sim(args: argparse.Namespace) -> int:
         return 2
     if args.seed is None:
         args.seed = 0  # the same arguments print the same results
+    if args.sweep:
+        return _run_sweep(args, catalog)
+    if not args.villain or not args.characters:
+        print("dbdeck sim needs --villain and --characters (or --sweep)", file=sys.stderr)
+        return 2
     try:
         results = simulate(
             catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
@@ -350,10 +367,61 @@ def _run_sim(args: argparse.Namespace) -> int:
             f"Characters won {report['players_wins']} of {report['games']} "
             f"({report['players_win_rate']:.0%}); mean {report['mean_turns']} turns."
         )
-    if report["capped"]:
-        print(f"{report['capped']} game(s) hit the action cap: that is a bug.", file=sys.stderr)
-        return 1
-    return 0
+    return _bugs(results)
+
+
+def _bugs(results: list[GameResult]) -> int:
+    """Report the games that failed or never ended (bugs): 1 when there are any."""
+    bad = [r for r in results if r.error or not r.winner]
+    for r in bad:
+        print(f"seed {r.seed}: {r.reason}", file=sys.stderr)
+        if r.error:
+            print(r.error, file=sys.stderr)
+    if bad:
+        print(f"{len(bad)} game(s) failed or hit the action cap: that is a bug.", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
+    import json
+
+    from dbdeck.engine.game import SetupError
+    from dbdeck.sim import balance_table, sweep
+
+    villains = _names(args.villain) or [v.id for v in catalog.villains()]
+    characters = _names(args.characters) or ["goku", "krillin"]
+    try:
+        cells = sweep(
+            catalog,
+            characters,
+            villains,
+            args.games,
+            seed=args.seed,
+            bot=args.bot,
+            jobs=args.jobs,
+        )
+    except SetupError as exc:
+        print(f"cannot set up this sweep: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "villain": c.villain,
+                        "difficulty": c.difficulty,
+                        "extreme": c.extreme,
+                        "summary": c.report,
+                    }
+                    for c in cells
+                ]
+            )
+        )
+    else:
+        print(balance_table(catalog, cells))
+        games = sum(len(c.results) for c in cells)
+        print(f"\n{games} games, {len(cells)} runs of {args.games}; seeds from {args.seed}.")
+    return _bugs([r for c in cells for r in c.results])
 
 
 def _run_scenarios(files: list[Path]) -> int:

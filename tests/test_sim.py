@@ -71,3 +71,34 @@ def test_greedy_bot_wins_a_fair_share_on_easy(catalog: Catalog) -> None:
     report = summary(results)
     assert report["capped"] == 0
     assert report["players_win_rate"] >= 0.4, report
+
+
+def test_a_small_sweep_of_every_villain_ends_cleanly(
+    catalog: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same sweep as the balance table's, two games per run: every
+    Villain × difficulty × Extreme Mode plays to an end without an error."""
+    assert main(["sim", "--sweep", "--games", "2", "--jobs", "2", "--json"]) == 0
+    cells = json.loads(capsys.readouterr().out)
+    villains = {v.id for v in catalog.villains()}
+    assert {c["villain"] for c in cells} == villains
+    assert len(cells) == len(villains) * 3 * 2
+    for cell in cells:
+        report = cell["summary"]
+        assert report["games"] == 2 and report["errors"] == 0 and report["capped"] == 0, cell
+        assert report["players_wins"] + report["villain_wins"] == 2
+
+
+def test_a_game_the_engine_fails_on_is_reported_not_raised(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dbdeck import sim
+
+    def broken(game: object, rng: object) -> object:
+        raise RuntimeError("no move")
+
+    monkeypatch.setitem(sim.BOTS, "greedy", broken)
+    result = sim.play(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
+    assert result.winner == "" and "RuntimeError: no move" in result.reason
+    assert "Traceback" in result.error
+    assert summary([result])["errors"] == 1 and summary([result])["capped"] == 0

@@ -299,13 +299,15 @@ def test_installed_play_command_draws_the_table(tmp_path: Path) -> None:
 async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
     game = turn_game(catalog)
     game.state.turn_deck = ["1", "V1"]  # after Goku: the Villain, then Goku
-    async with app_for(game, pace=0.3).run_test(size=(160, 50)) as pilot:
+    # A long first pause, so that a loaded machine still sees it; then short ones.
+    async with app_for(game, pace=2).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
         assert game.state.paused  # the Villain's turn stops after a step that showed something
         prompt = str(pilot.app.screen.query_one("#prompt").render())
         assert "is playing" in prompt
+        pilot.app.screen.seating.pace = 0.05  # type: ignore[attr-defined]
         for _ in range(100):
             if not game.state.paused:
                 break
