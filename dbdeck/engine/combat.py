@@ -266,8 +266,11 @@ def _move_balls(g: Game, keys: set[str], to: str) -> None:
 
 
 def give_balls(g: Game, source: str, target: str, count: int = 1) -> int:
-    """Move up to ``count`` balls from ``source`` (``""`` = unclaimed) to ``target``."""
+    """Move up to ``count`` balls from ``source`` (``""`` = unclaimed) to ``target``.
+    A defeated Character takes none (rules note N44)."""
     s = g.state
+    if target.startswith("c:") and not alive(g, target):
+        return 0
     moved = 0
     for i, holder in enumerate(s.balls):
         if moved < count and holder == source:
