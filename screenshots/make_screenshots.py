@@ -27,11 +27,6 @@ HERE = Path(__file__).resolve().parent
 SIZE = (160, 50)
 
 
-class WizardApp(DbdeckApp):
-    def on_mount(self) -> None:
-        self.push_screen(SetupWizard(self.catalog, seed=2024))
-
-
 async def shoot(app: DbdeckApp, name: str, keys: tuple[str, ...] = ()) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -65,7 +60,7 @@ async def main() -> None:
     catalog = load_catalog(include_env_packs=False)
     seating = Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0)
     await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "table")
-    await shoot(WizardApp(catalog), "wizard")
+    await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard")
     await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "inspector", ("i", "enter"))
     villain = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
     lay_table(

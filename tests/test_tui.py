@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Select
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
@@ -182,14 +182,38 @@ async def test_wizard_starts_a_game(catalog: Catalog) -> None:
         assert [c.id for c in table.game.state.characters] == ["goku", "krillin"]
 
 
+async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
+    """Choosing A Different Future seats its Characters, whatever their levels."""
+    app = DbdeckApp(catalog)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # New game
+        await pilot.pause()
+        wizard = pilot.app.screen
+        assert isinstance(wizard, SetupWizard)
+        wizard.query_one("#villain", Select).value = "androids-17-18"
+        await pilot.pause()
+        variant = wizard.query_one("#variant", Select)
+        # Setting a value that is not among the options raises: the list followed the Villain.
+        variant.value = "androids-17-18-a-different-future"
+        await pilot.pause()
+        seated = [wizard.query_one(f"#char-{seat}", Select).value for seat in range(1, 5)]
+        assert seated[:2] == ["gohan-ss2", "master-roshi"] and seated[2:] == [Select.NULL] * 2
+        assert "whatever their levels" in str(wizard.query_one("#levels").render())
+        await pilot.click("#start")
+        await pilot.pause()
+        table = pilot.app.screen
+        assert isinstance(table, TableScreen)
+        assert table.game.state.variant == "androids-17-18-a-different-future"
+        assert table.game.state.villain.tokens.get("despair") == 2
+
+
 # --- snapshots -------------------------------------------------------------------------------
 
 
-class WizardApp(DbdeckApp):
+def wizard_app(catalog: Catalog) -> DbdeckApp:
     """The app opened on the setup wizard with a fixed seed."""
-
-    def on_mount(self) -> None:
-        self.push_screen(SetupWizard(self.catalog, seed=42))
+    return DbdeckApp(catalog, start=SetupWizard(catalog, seed=42))
 
 
 SIZES = [(80, 24), (160, 50)]
@@ -202,7 +226,7 @@ def test_snapshot_table(catalog: Catalog, snap_compare: Any, size: tuple[int, in
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
 def test_snapshot_wizard(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(WizardApp(catalog), terminal_size=size)
+    assert snap_compare(wizard_app(catalog), terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
@@ -494,3 +518,30 @@ def test_fatal_errors_write_a_report_not_a_traceback(catalog: Catalog, tmp_path:
     assert "a widget broke" in report.read_text()
     shown = " ".join(str(r) for r in app._exit_renderables)
     assert "Crash report" in shown and "Traceback" not in shown
+
+
+def _plain(renderable: Any) -> str:
+    from rich.console import Console
+
+    console = Console(width=300, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_several_enemy_boards_name_their_turn_cards_and_market_damage(catalog: Catalog) -> None:
+    """The Androids' turn-order cards read as the Android they activate, and an
+    Ally of the market shows the damage the Androids dealt it."""
+    from dbdeck.tui.widgets import MarketPanel, TurnOrderPanel
+
+    game = Game.new(catalog, Setup(characters=["goku"], villain="androids-17-18", seed=4))
+    game.state.revealed = "V3"
+    text = _plain(TurnOrderPanel.draw(TurnOrderPanel(), game))
+    assert "last: Android 17 and Android 18" in text
+    ally = game.state.markets["allies"].row[0]
+    game.state.villain.enemy_damage[f"market:{ally}"] = 2
+    text = _plain(MarketPanel.draw(MarketPanel(), game))
+    assert f"{game.name(ally)}" in text and "2 dmg" in text
+
+    game = Game.new(catalog, Setup(characters=["goku"], villain="androids-19-20", seed=4))
+    game.state.revealed = "V2"
+    assert "last: Android 20" in _plain(TurnOrderPanel.draw(TurnOrderPanel(), game))

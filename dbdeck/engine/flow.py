@@ -44,7 +44,7 @@ def _reveal(g: Game) -> None:
     s.revealed = card
     s.turn += 1
     if card.startswith("V"):
-        g.log("reveal", f"Turn-order card: {g.name('v')}.", card=card)
+        g.log("reveal", f"Turn-order card: {g.hooks.turn_card_name(g, card)}.", card=card)
         s.active = "villain"
         g.hooks.villain_card(g, card)
         s.step = "villain_start"

@@ -181,8 +181,9 @@ class MainMenu(Screen[None]):
 
 
 class SetupWizard(Screen[None]):
-    """Villain, difficulty, Extreme Mode, Location, 1-4 Characters and their
-    players, with the level rule explained as you choose."""
+    """Villain, difficulty, Extreme Mode, Location, a Villain's scenario card,
+    1-4 Characters and their players (and the solo starting Ally), with the
+    level rule explained as you choose."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
@@ -199,6 +200,9 @@ class SetupWizard(Screen[None]):
         ]
         locations = [("None", "none"), ("Random", "random")] + [
             (loc.name, loc.id) for loc in self.catalog.locations()
+        ]
+        allies = [("None (solo against level 6+ only)", "none")] + [
+            (f"{a.name} (power {a.power})", a.id) for a in self.catalog.of_kind("ally")
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
@@ -217,6 +221,13 @@ class SetupWizard(Screen[None]):
                 yield Select(locations, value="none", allow_blank=False, id="location")
                 yield Checkbox("Extreme Mode", id="extreme")
                 yield Checkbox("Hide hands between turns", id="hide")
+            with Horizontal():
+                yield Label("Scenario")
+                yield Select(
+                    self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
+                )
+                yield Label("Starting Ally")
+                yield Select(allies, value="none", allow_blank=False, id="starting-ally")
             for seat in range(1, 5):
                 with Horizontal():
                     yield Label(f"Character {seat}")
@@ -238,6 +249,33 @@ class SetupWizard(Screen[None]):
         self.title = "New game"
         self._explain()
 
+    def _scenarios(self, villain: str) -> list[tuple[str, str]]:
+        """The usual game, then the Villain's scenario cards (A Different Future)."""
+        cards = [
+            c
+            for c in self.catalog.of_kind("villain-card")
+            if getattr(c, "villain", "") == villain and getattr(c, "characters", None)
+        ]
+        return [("Usual game", "none")] + [(c.name, c.id) for c in cards]
+
+    @on(Select.Changed, "#villain")
+    def _villain_changed(self, event: Select.Changed) -> None:
+        self.query_one("#variant", Select).set_options(self._scenarios(str(event.value)))
+
+    @on(Select.Changed, "#variant")
+    def _variant_changed(self, event: Select.Changed) -> None:
+        """A scenario card names its Characters: seat them."""
+        card = self.catalog.cards.get(str(event.value))
+        wanted = list(getattr(card, "characters", None) or [])
+        if not wanted:
+            return
+        for seat in range(1, 5):
+            select = self.query_one(f"#char-{seat}", Select)
+            if seat <= len(wanted):
+                select.value = wanted[seat - 1]
+            else:
+                select.clear()
+
     @on(Select.Changed)
     def _changed(self) -> None:
         self._explain()
@@ -257,14 +295,21 @@ class SetupWizard(Screen[None]):
         characters, _ = self._choice()
         total = sum(self.catalog[c].level for c in characters)  # type: ignore[union-attr]
         limit = getattr(villain, "level", 0)
+        scenario = self.catalog.cards.get(str(self.query_one("#variant", Select).value))
         ok = (
-            total <= limit and 1 <= len(characters) <= 4 and len(set(characters)) == len(characters)
+            (total <= limit or scenario is not None)
+            and 1 <= len(characters) <= 4
+            and len(set(characters)) == len(characters)
         )
-        text = Text(
-            f"Levels: {total} of at most {limit} "
-            f"(the Characters' levels may add up to the Villain's level at most). ",
-            style="green" if ok else "red",
-        )
+        if scenario is not None:
+            names = ", ".join(self.catalog[c].name for c in getattr(scenario, "characters", []))
+            explained = f"{scenario.name} is played with {names}, whatever their levels. "
+        else:
+            explained = (
+                f"Levels: {total} of at most {limit} "
+                f"(the Characters' levels may add up to the Villain's level at most). "
+            )
+        text = Text(explained, style="green" if ok else "red")
         if len(set(characters)) != len(characters):
             text.append("Each Character can be chosen once.", style="red")
         self.query_one("#levels", Static).update(text)
@@ -278,6 +323,8 @@ class SetupWizard(Screen[None]):
             self.notify("The seed is a whole number.", severity="error")
             return
         location = str(self.query_one("#location", Select).value)
+        variant = str(self.query_one("#variant", Select).value)
+        ally = str(self.query_one("#starting-ally", Select).value)
         setup = Setup(
             characters=characters,
             villain=str(self.query_one("#villain", Select).value),
@@ -286,6 +333,8 @@ class SetupWizard(Screen[None]):
             location=None if location == "none" else location,
             seed=seed,
             seats=seats_of(players),
+            variant=None if variant == "none" else variant,
+            starting_ally=None if ally == "none" else ally,
         )
         app = self.app
         assert isinstance(app, DbdeckApp)

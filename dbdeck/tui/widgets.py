@@ -213,7 +213,8 @@ class MarketPanel(Board):
                 tuple((k, tuple(v)) for k, v in active.duo_energy.items()),
             )
         )
-        return s.active, rows, tuple(s.sixth[-1:]), len(s.sixth), bonuses
+        hurt = tuple(rules.damage_of(game, f"market:{u}") for u in s.markets["allies"].row)
+        return s.active, rows, tuple(s.sixth[-1:]), len(s.sixth), bonuses, hurt
 
     def draw(self, game: Game) -> RenderableType:
         s = game.state
@@ -252,7 +253,11 @@ class MarketPanel(Board):
         exclusive = getattr(card, "exclusive", None)
         mark = "*" if exclusive is not None and (exclusive.races or exclusive.characters) else ""
         style = "dim strike" if blocked else colour
-        return Text(f"{card.name}{mark} ({cost})", style=style)
+        chip = Text(f"{card.name}{mark} ({cost})", style=style)
+        damage = rules.damage_of(game, f"market:{uid}") if market == "allies" else 0
+        if damage:  # the Androids 17 and 18 attack the Allies of the market
+            chip.append(f" {damage} dmg", style="bold red")
+        return chip
 
 
 class CharacterBoard(Board):
@@ -418,7 +423,7 @@ class TurnOrderPanel(Board):
     @staticmethod
     def _card(game: Game, card: str) -> str:
         if card.startswith("V"):
-            return game.name("v")
+            return game.hooks.turn_card_name(game, card)
         if card == "W":
             return "Wildcard"
         ch = next(c for c in game.state.characters if c.order == int(card))

@@ -108,6 +108,10 @@ class Androids1718Rules(VillainRules):
 
     # --- turns -------------------------------------------------------------------------
 
+    def turn_card_name(self, g: Game, card: str) -> str:
+        """A17, A18, or both Androids' card."""
+        return " and ".join(g.name(f"e:{e}") for e in ACTIVATES.get(card, ANDROIDS))
+
     def villain_card(self, g: Game, card: str) -> None:
         """Say which Android the turn-order card activates."""
         active = active_androids(g)

@@ -55,14 +55,22 @@ class Androids1920Rules(VillainRules):
             own = enemies[(int(revealed[1:]) - 1) % len(enemies)]
         return own if own in standing else standing[0]
 
+    @staticmethod
+    def _card_owner(g: Game, card: str) -> str:
+        enemies = g.card(g.state.villain_id).enemies
+        index = int(card[1:]) - 1 if card[1:].isdigit() else 0
+        return str(enemies[index % len(enemies)])
+
+    def turn_card_name(self, g: Game, card: str) -> str:
+        """Android 19's card or Android 20's."""
+        return g.name("e:" + self._card_owner(g, card))
+
     def villain_card(self, g: Game, card: str) -> None:
         """Say which Android the revealed card activates."""
         android = self.active_android(g)
         if android is None:
             return
-        enemies = g.card(g.state.villain_id).enemies
-        index = int(card[1:]) - 1 if card[1:].isdigit() else 0
-        owner = enemies[index % len(enemies)]
+        owner = self._card_owner(g, card)
         if owner == android:
             g.log("activate", f"{g.name('e:' + android)} activates.", enemy=android)
         else:

@@ -70,6 +70,11 @@ class VillainRules:
 
     # --- turns -----------------------------------------------------------------------
 
+    def turn_card_name(self, g: Game, card: str) -> str:
+        """The name a Villain turn-order card (``V1``, ``V2`` …) shows: the
+        Villain, or the enemy the card belongs to."""
+        return g.name(VILLAIN)
+
     def villain_card(self, g: Game, card: str) -> None:
         """A Villain turn-order card was revealed."""
 
