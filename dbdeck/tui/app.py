@@ -201,7 +201,7 @@ class SetupWizard(Screen[None]):
         locations = [("None", "none"), ("Random", "random")] + [
             (loc.name, loc.id) for loc in self.catalog.locations()
         ]
-        allies = [("None (solo against level 6+ only)", "none")] + [
+        allies = [("None (solo, level 6+)", "none")] + [
             (f"{a.name} (power {a.power})", a.id) for a in self.catalog.of_kind("ally")
         ]
         yield Header()
