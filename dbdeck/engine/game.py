@@ -445,7 +445,9 @@ class Game:
             if s.stack:
                 task = s.stack.pop()
                 _TASKS[task["t"]](self, task)
-                combat.check_end(self)
+                # A task may take a Maximum Health bonus out of play (a cost
+                # that discards Equipment): the health check runs after each.
+                combat.check_end(self, health=True)
                 continue
             if 0 <= shown_from < len(self.events):
                 s.paused = True
