@@ -551,3 +551,32 @@ async def test_join_app_plays_its_seat_and_sees_only_its_hand(
             if any("<bob> hi" in line for line in lines):
                 break
         assert any("<bob> hi" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    "villain", ["freezer", "raditz", "androids-17-18", "broly", "androids-19-20", "vegeta-nappa"]
+)
+def test_every_villains_table_is_drawn_from_a_seat_view(catalog: Catalog, villain: str) -> None:
+    """A client's table of any Villain is drawn from its view: side decks stay
+    face down, a tracker card's cards (Raditz's Kidnapped Victim) face up."""
+    from rich.console import Console
+
+    from dbdeck.net.views import seat_view
+    from dbdeck.tui.widgets import MarketPanel, TurnOrderPanel, VillainBoard
+
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain=villain, seed=9))
+    game.state.revealed = "V1"
+    view = json.loads(json.dumps(seat_view(game, 0)))
+    shadow = ShadowGame.from_view(catalog, view, [])
+    console = Console(width=200, record=True, color_system=None)
+    for panel in (VillainBoard, MarketPanel, TurnOrderPanel):
+        console.print(panel.draw(panel(), shadow))  # type: ignore[attr-defined]
+    text = console.export_text()
+    assert game.card(game.state.villain_id).name in text
+    for name, pile in game.state.villain.side_decks.items():
+        face_up = getattr(catalog.cards[name], "type", "") == "reference"
+        for uid in pile:
+            assert (view["card_ids"][uid] == game.state.card_ids[uid]) is face_up
+    if villain == "raditz":
+        (victim,) = game.state.villain.side_decks["raditz-kidnapped-victim"]
+        assert f"Kidnapped Victim: {game.name(victim)}" in text

@@ -42,8 +42,9 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
     for market in s.markets.values():
         hidden.update(market.deck)
     hidden.update(s.villain.deck)
-    for pile in s.villain.side_decks.values():
-        hidden.update(pile)
+    for name, pile in s.villain.side_decks.items():
+        if getattr(game.catalog.cards.get(name), "type", "") != "reference":
+            hidden.update(pile)  # a deck; cards laid on a tracker card lie face up
     hidden.update(s.sixth[:-1])
     view = game.view(seat)
     # The seed and the uid of every unseen card would let a client rebuild
