@@ -340,6 +340,9 @@ def _run_sim(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("--jobs must be at least 1", file=sys.stderr)
+        return 2
     if args.seed is None:
         args.seed = 0  # the same arguments print the same results
     if args.sweep:

@@ -102,3 +102,18 @@ def test_a_game_the_engine_fails_on_is_reported_not_raised(
     assert result.winner == "" and "RuntimeError: no move" in result.reason
     assert "Traceback" in result.error
     assert summary([result])["errors"] == 1 and summary([result])["capped"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sweep", "--jobs", "0"], "--jobs must be at least 1"),
+        (["--sweep", "--villain", "nobody"], "unknown villain 'nobody'"),
+        (["--games", "1"], "needs --villain and --characters"),
+    ],
+)
+def test_sim_refuses_bad_arguments_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["sim", *args]) == 2
+    assert message in capsys.readouterr().err
