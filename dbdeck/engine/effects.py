@@ -433,16 +433,15 @@ def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
     candidates = moves.search_candidates(g, ch, op.source, op.card_kind)
     if not candidates:
         return
-    if "choice" not in task and len(candidates) > 1:
-        g.ask(
-            task,
-            "search",
-            ch.id,
-            f"Search the {op.source.replace('-', ' ')}: take which card?",
-            [{"label": g.name(u), "value": u} for u in candidates],
-        )
-        return
-    moves.take_searched(g, ch, task.get("choice", candidates[0]), op.source, op.destination)
+    chosen = g.choose_one(
+        task,
+        "search",
+        ch.id,
+        f"Search the {op.source.replace('-', ' ')}: take which card?",
+        [{"label": g.name(u), "value": u} for u in candidates],
+    )
+    if chosen is not None:
+        moves.take_searched(g, ch, chosen, op.source, op.destination)
 
 
 def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:

@@ -68,16 +68,15 @@ def _wildcard(g: Game, task: dict[str, Any]) -> None:
     choices = [c for c in s.characters if not c.defeated]
     if not choices:
         return
-    if "choice" not in task and len(choices) > 1:
-        g.ask(
-            task,
-            "wildcard",
-            "players",
-            "Wildcard: which Character plays this turn?",
-            [{"label": g.name("c:" + c.id), "value": c.id} for c in choices],
-        )
-        return
-    _start_character(g, task.get("choice", choices[0].id))
+    chosen = g.choose_one(
+        task,
+        "wildcard",
+        "players",
+        "Wildcard: which Character plays this turn?",
+        [{"label": g.name("c:" + c.id), "value": c.id} for c in choices],
+    )
+    if chosen is not None:
+        _start_character(g, chosen)
 
 
 def _start_character(g: Game, character: str) -> None:

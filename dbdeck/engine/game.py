@@ -360,6 +360,23 @@ class Game:
         self.state.pending = Decision(kind, decider, prompt, options)
         return False
 
+    def choose_one(
+        self,
+        task: dict[str, Any],
+        kind: str,
+        decider: str,
+        prompt: str,
+        options: list[dict[str, Any]],
+    ) -> Any | None:
+        """The value chosen for ``task`` among ``options`` (at least one): the
+        answer already given, the only option, or ``None`` after asking."""
+        if "choice" in task:
+            return task["choice"]
+        if len(options) == 1:
+            return options[0]["value"]
+        self.ask(task, kind, decider, prompt, options)
+        return None
+
     # --- the public API ---------------------------------------------------------------
 
     @property

@@ -118,20 +118,20 @@ class Androids1920Rules(VillainRules):
         if not hands:
             g.log("absorb", "Android Activation: no Character in play has a card in hand.")
             return
-        if "choice" not in task and len(hands) > 1:
-            g.ask(
-                task,
-                "android-activation",
-                "players",
-                f"Android Activation: {g.name('e:' + android)} takes a card at random "
-                "from whose hand?",
-                [
-                    {"label": f"{g.name('c:' + ch.id)} ({len(ch.hand)} card(s))", "value": ch.id}
-                    for ch in hands
-                ],
-            )
+        chosen = g.choose_one(
+            task,
+            "android-activation",
+            "players",
+            f"Android Activation: {g.name('e:' + android)} takes a card at random "
+            "from whose hand?",
+            [
+                {"label": f"{g.name('c:' + ch.id)} ({len(ch.hand)} card(s))", "value": ch.id}
+                for ch in hands
+            ],
+        )
+        if chosen is None:
             return
-        ch = g.state.character(task.get("choice", hands[0].id))
+        ch = g.state.character(chosen)
         if not ch.hand:
             return
         uid = ch.hand[g.rng.randrange(len(ch.hand))]
