@@ -149,15 +149,13 @@ def _score(game: Game, a: Action) -> float:
     if t == "avoid":
         return 40
     if t == "villain-action":
-        return 45
+        return _calm_score(game, ch) if game.state.villain_id == "broly" else 45
     if t == "play-energy":
         return 30
     if t == "buy-dragon-ball":
         return 55 if villain_balls >= 3 else 25
     if t == "steal":
         return 50 + (a.amount or 0) if villain_balls >= 4 and ch.damage < 5 else -1
-    if t == "calm":
-        return _calm_score(game, ch)
     if t == "buy":
         assert a.card is not None
         card = game.card(a.card)

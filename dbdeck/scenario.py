@@ -188,7 +188,7 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
     if "villain" in table:
         spec = table["villain"]
         v = s.villain
-        for field in ("damage", "phase", "arrived", "enemy_damage", "defeated_enemies"):
+        for field in ("damage", "phase", "arrived"):
             if field in spec:
                 setattr(v, field, spec[field])
         if "minions" in spec:
@@ -200,6 +200,8 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             v.time_track = [[_prepared(g, c, halves) for c in slot] for slot in spec["time_track"]]
         if "enemy_damage" in spec:
             v.enemy_damage = dict(spec["enemy_damage"])
+        if "defeated_enemies" in spec:
+            v.defeated_enemies = list(spec["defeated_enemies"])
         if "tokens" in spec:
             v.tokens = dict(spec["tokens"])
         for name, cards in spec.get("side_decks", {}).items():

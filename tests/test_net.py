@@ -107,6 +107,14 @@ class Seat:
         await client.hello(**hello)
         return cls(client)
 
+    @classmethod
+    async def pair(cls, server: TableServer, users: Users) -> tuple[Seat, Seat]:
+        """Alice at seat 0 (Goku) and Bob at seat 1 (Krillin)."""
+        return (
+            await cls.join(server, users, "alice", seat=0),
+            await cls.join(server, users, "bob", seat=1),
+        )
+
     async def until(self, kind: type, timeout: float = 10) -> Any:
         """Read messages until one of ``kind``."""
         while True:
@@ -190,8 +198,7 @@ async def test_two_seats_and_a_spectator_play_a_whole_game_privately(
     catalog: Catalog, table: tuple[TableServer, Users]
 ) -> None:
     server, users = table
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     watcher = await Seat.join(server, users, "carol", spectate=True)
 
     async def watch() -> None:
@@ -243,8 +250,7 @@ async def test_vote_mode_waits_for_every_seat(catalog: Catalog, tmp_path: Path) 
     users = Users()
     server = await start(catalog, tmp_path, users, decide="vote")
     try:
-        goku = await Seat.join(server, users, "alice", seat=0)
-        krillin = await Seat.join(server, users, "bob", seat=1)
+        goku, krillin = await Seat.pair(server, users)
         winner = await play_to_the_end(catalog, [goku, krillin], seed=5)
         assert winner
         voted = [v for v in goku.views + krillin.views if v.votes]
@@ -261,8 +267,7 @@ async def test_refusals_leave_the_game_as_it_was(
     catalog: Catalog, table: tuple[TableServer, Users]
 ) -> None:
     server, users = table
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     watcher = await Seat.join(server, users, "carol", spectate=True)
     for seat in (goku, krillin, watcher):
         await seat.until(ViewMessage)
@@ -300,8 +305,7 @@ async def test_an_oversized_message_is_refused_and_the_table_goes_on(
     catalog: Catalog, table: tuple[TableServer, Users]
 ) -> None:
     server, users = table
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     await krillin.settle()
     await krillin.client.send_raw(b'{"type": "chat", "text": "' + b"x" * (MAX_LINE + 10) + b'"}\n')
     refusal = await krillin.until(RefusalMessage)
@@ -354,8 +358,7 @@ async def test_a_dropped_client_keeps_its_seat_and_rejoins(
     catalog: Catalog, table: tuple[TableServer, Users]
 ) -> None:
     server, users = table
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     token = krillin.client.welcome.seat_token if krillin.client.welcome else None
     assert token
     await goku.settle()
@@ -379,8 +382,7 @@ async def test_the_host_hands_an_away_seat_to_the_bot(
     catalog: Catalog, table: tuple[TableServer, Users]
 ) -> None:
     server, users = table
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     await krillin.settle()
     await krillin.client.send(HostMessage(type="host", character="goku", to_seat=None))
     assert "only the host" in (await krillin.until(RefusalMessage)).reason
@@ -398,8 +400,7 @@ async def test_the_host_hands_an_away_seat_to_the_bot(
 async def test_the_server_restarts_and_the_table_resumes(catalog: Catalog, tmp_path: Path) -> None:
     users = Users()
     server = await start(catalog, tmp_path, users)
-    goku = await Seat.join(server, users, "alice", seat=0)
-    krillin = await Seat.join(server, users, "bob", seat=1)
+    goku, krillin = await Seat.pair(server, users)
     token = krillin.client.welcome.seat_token if krillin.client.welcome else None
     view = await goku.until(ViewMessage)
     rng = random.Random(3)

@@ -28,7 +28,6 @@ ACTION_TYPES = (
     "give-ball",
     "duo-invest",
     "enter-room",
-    "calm",
     "villain-action",
     "end-turn",
 )
@@ -68,9 +67,8 @@ class Action(NamedTuple):
     * ``give-ball``: move one Dragon Ball from holder ``source`` to ``target``;
     * ``duo-invest``: set the Energy ``card`` beside the Duo card ``on``;
     * ``enter-room``: go into the Room of Spirit and Time;
-    * ``calm``: spend Energy to calm the Villain (Broly): one Power token less;
-    * ``villain-action``: the action the Villain's own rules offer (cut
-      Ozaru's tail);
+    * ``villain-action``: the action the Villain's own rules offer (calm
+      Broly, cut Ozaru's tail);
     * ``end-turn``.
     """
 

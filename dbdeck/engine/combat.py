@@ -141,8 +141,7 @@ def hit(
         kind=kind,
     )
     if is_attack and side_of(source) == "players" and side_of(target) == "villain":
-        g.hooks.on_attacked(g, source, target, dealt, technique)
-        g.hooks.on_hit(g, source, target, amount, dealt)
+        g.hooks.on_attacked(g, source, target, amount, dealt, technique)
     if damage_of(g, target) >= max_health(g, target):
         kill(g, target, killer=None if cost else source)
     return dealt

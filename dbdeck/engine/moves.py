@@ -543,28 +543,6 @@ def _check_room(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def calm_cost(g: Game) -> int | None:
-    """Energy to calm the Villain in its current phase, read from its phase
-    summary (Broly's reference cards); ``None`` when it cannot be calmed."""
-    board = g.card(g.state.villain_id)
-    for ref in board.reference_cards:
-        for info in getattr(g.card(ref), "phases", ()):
-            if info.phase == g.state.villain.phase and info.calm_cost is not None:
-                return int(info.calm_cost)
-    return None
-
-
-def _check_calm(g: Game, ch: CharacterState, a: Action) -> str | None:
-    cost = calm_cost(g)
-    if cost is None:
-        return f"{g.name('v')} cannot be calmed"
-    if g.state.villain.tokens.get("power", 0) <= 0:
-        return f"{g.name('v')} has no Power token to discard"
-    if ch.energy < cost:
-        return f"calming {g.name('v')} costs {cost} Energy; you have {ch.energy}"
-    return None
-
-
 _CHECKS: dict[str, Callable[[Game, CharacterState, Action], str | None]] = {
     "play-energy": lambda g, ch, a: (
         None
@@ -586,7 +564,6 @@ _CHECKS: dict[str, Callable[[Game, CharacterState, Action], str | None]] = {
     "give-ball": _check_give,
     "duo-invest": _check_duo,
     "enter-room": _check_room,
-    "calm": _check_calm,
     "villain-action": lambda g, ch, a: g.hooks.villain_action(g, ch)[1],
     "end-turn": lambda g, ch, a: None,
 }
@@ -661,7 +638,6 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
             for target in combat.enemies_of(g, "villain"):
                 yield Action("give-ball", source=source, target=target)
     yield Action("enter-room")
-    yield Action("calm")
     yield Action("villain-action")
 
 
@@ -928,19 +904,6 @@ def _enter_room(g: Game, ch: CharacterState, a: Action) -> None:
     g.state.step = "char_end"
 
 
-def _calm(g: Game, ch: CharacterState, a: Action) -> None:
-    """Calming Broly: one Power token less; the Aggro token is discarded when
-    the calming Character or one of its Allies holds it (rules note B4)."""
-    cost = calm_cost(g) or 0
-    _pay(ch, cost, None)
-    g.log("calm", f"{g.name('c:' + ch.id)} spends {cost} Energy to calm {g.name('v')}.")
-    ctx = {"actor": f"c:{ch.id}"}
-    g.hooks.tokens(g, "v", "power", -1, ctx)
-    aggro = g.state.villain.aggro
-    if aggro in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
-        g.hooks.tokens(g, aggro, "aggro", -1, ctx)
-
-
 def _end_turn(g: Game, ch: CharacterState, a: Action) -> None:
     g.state.step = "char_end"
 
@@ -962,7 +925,6 @@ _PERFORM: dict[str, Callable[[Game, CharacterState, Action], None]] = {
     "give-ball": _give,
     "duo-invest": _duo,
     "enter-room": _enter_room,
-    "calm": _calm,
     "villain-action": lambda g, ch, a: g.hooks.take_villain_action(g, ch),
     "end-turn": _end_turn,
 }

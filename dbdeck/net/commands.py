@@ -37,12 +37,10 @@ def cmd_host(
     from dbdeck.net.server import TableServer
     from dbdeck.saves import SaveError, Session, saves_dir
 
-    tcp = None
-    if args.tcp:
-        try:
-            tcp = parse_tcp(args.tcp)
-        except ValueError as exc:
-            return _err(f"--tcp: {exc}")
+    try:
+        tcp = parse_tcp(args.tcp) if args.tcp else None
+    except ValueError as exc:
+        return _err(f"--tcp: {exc}")
     if args.group:
         import grp
 
@@ -113,12 +111,11 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
     from dbdeck.tui.remote import JoinApp
 
     socket_path: Path | None = None
-    tcp = None
-    if args.tcp:
-        try:
-            tcp = parse_tcp(args.tcp)
-        except ValueError as exc:
-            return _err(f"--tcp: {exc}")
+    try:
+        tcp = parse_tcp(args.tcp) if args.tcp else None
+    except ValueError as exc:
+        return _err(f"--tcp: {exc}")
+    if tcp is not None:
         if not args.token:
             return _err("--tcp needs the table's --token (the host printed it)")
     elif args.socket:

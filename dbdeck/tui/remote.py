@@ -306,6 +306,11 @@ class JoinApp(DbdeckApp):
         self.failure = why
         self.exit(return_code=1)
 
+    async def _retry(self, why: str) -> None:
+        """Say why the table is out of reach, then wait before the next try."""
+        self._waiting(why)
+        await asyncio.sleep(RETRY_SECONDS)
+
     async def _run(self) -> None:
         connected_once = False
         while True:
@@ -315,8 +320,7 @@ class JoinApp(DbdeckApp):
                 if not connected_once:
                     self.stop(f"cannot reach the table: {exc}")
                     return
-                self._waiting(f"Connection lost — reconnecting… ({exc.strerror or exc})")
-                await asyncio.sleep(RETRY_SECONDS)
+                await self._retry(f"Connection lost — reconnecting… ({exc.strerror or exc})")
                 continue
             try:
                 welcome = await client.hello(**self._hello())
@@ -325,8 +329,7 @@ class JoinApp(DbdeckApp):
                 if not connected_once:
                     self.stop(f"the table refused: {exc}")
                     return
-                self._waiting(f"Reconnecting… ({exc})")
-                await asyncio.sleep(RETRY_SECONDS)
+                await self._retry(f"Reconnecting… ({exc})")
                 continue
             connected_once = True
             self.client = client

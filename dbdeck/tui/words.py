@@ -17,7 +17,7 @@ GROUPS = (
     ("Buy", ("buy", "buy-dragon-ball", "duo-invest")),
     ("Play", ("play", "exhaust", "destroy", "ability")),
     ("Dragon Balls", ("steal", "give-ball")),
-    ("Defend", ("avoid", "calm", "villain-action")),
+    ("Defend", ("avoid", "villain-action")),
     ("Before actions", ("market-discard",)),
     ("Room", ("enter-room",)),
     ("Turn", ("end-turn",)),
@@ -106,11 +106,6 @@ def action_label(game: Game, action: Action) -> str:
         return f"Set {card} beside {game.name(action.on)}"
     if t == "enter-room":
         return "Enter the Room of Spirit and Time (skip the Actions phase)"
-    if t == "calm":
-        from dbdeck.engine.moves import calm_cost
-
-        cost = calm_cost(game)
-        return f"Calm {game.name('v')} ({cost} Energy: 1 Power token less)"
     if t == "villain-action" and active is not None:
         return game.hooks.villain_action(game, active)[0] or t
     return t

@@ -250,7 +250,9 @@ class Androids1718Rules(VillainRules):
 
     # --- attacks on the Androids ---------------------------------------------------------
 
-    def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
+    def on_attacked(
+        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+    ) -> None:
         """Extreme Mode: Android 16 deals 1 UNAVOIDABLE damage to whoever damages
         Android 17 or 18 with a Technique."""
         if not (technique and dealt > 0 and target in (f"e:{e}" for e in ANDROIDS)):

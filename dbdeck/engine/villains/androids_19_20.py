@@ -122,8 +122,7 @@ class Androids1920Rules(VillainRules):
             task,
             "android-activation",
             "players",
-            f"Android Activation: {g.name('e:' + android)} takes a card at random "
-            "from whose hand?",
+            f"Android Activation: {g.name('e:' + android)} takes a card at random from whose hand?",
             [
                 {"label": f"{g.name('c:' + ch.id)} ({len(ch.hand)} card(s))", "value": ch.id}
                 for ch in hands

@@ -228,8 +228,13 @@ class VillainRules:
         """Damage an attack "plus Power" adds (Broly)."""
         return g.state.villain.tokens.get("power", 0)
 
-    def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
-        """A Character's attack dealt damage to the Villain's side."""
+    def on_attacked(
+        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+    ) -> None:
+        """A Character's attack hit the Villain's side: ``amount`` is its
+        damage before Armor and Damage Reduction, ``dealt`` what it inflicted,
+        ``technique`` whether a Technique made it. Called before a defeat is
+        checked (damage that reaches the target's Maximum Health defeats it)."""
 
     def damage_reduction(self, g: Game, key: str) -> int:
         """Extra Damage Reduction of the Villain or an enemy."""
@@ -245,12 +250,6 @@ class VillainRules:
         """Extra Maximum Health of one enemy (an ``e:`` key) of a
         several-enemy Villain (Vegeta's Ozaru Form)."""
         return 0
-
-    def on_hit(self, g: Game, source: str, target: str, amount: int, dealt: int) -> None:
-        """A Character's attack hit the Villain's side: ``amount`` is its
-        damage before Armor and Damage Reduction, ``dealt`` what it inflicted.
-        Called after ``on_attacked``, before a defeat is checked (damage that
-        reaches the target's Maximum Health then defeats it)."""
 
     # --- the Characters' actions ------------------------------------------------------
 

@@ -5,7 +5,7 @@ Broly's Power is the ``power`` count of ``VillainState.tokens``; the Aggro
 token is ``VillainState.aggro`` (the holder key of whoever holds it). His
 phase summary (base damage, the thresholds of each phase, the cost to calm
 him) is data: the ``phases`` of the "Broly's Power" reference card. Calming
-is the players' ``calm`` action (``moves``), which reads the same summary.
+him is the Characters' ``villain-action``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
+    from dbdeck.engine.state import CharacterState
 
 __all__ = ["IMPLOSION", "POWER_CARD", "BrolyRules", "phase_info", "power"]
 
@@ -105,7 +106,33 @@ class BrolyRules(VillainRules):
         his Power ("When Broly attacks")."""
         return phase_info(g).base_damage + power(g)
 
-    def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
+    def villain_action(self, g: Game, ch: CharacterState) -> tuple[str, str | None]:
+        """Calm Broly: the phase's Energy for one Power token less (B4)."""
+        cost = phase_info(g).calm_cost
+        if cost is None:
+            return "", f"{g.name(VILLAIN)} cannot be calmed"
+        words = f"Calm {g.name(VILLAIN)} ({cost} Energy: 1 Power token less)"
+        if power(g) <= 0:
+            return words, f"{g.name(VILLAIN)} has no Power token to discard"
+        if ch.energy < cost:
+            return words, f"calming {g.name(VILLAIN)} costs {cost} Energy; you have {ch.energy}"
+        return words, None
+
+    def take_villain_action(self, g: Game, ch: CharacterState) -> None:
+        """Calming Broly: one Power token less; the Aggro token is discarded
+        when the calming Character or one of its Allies holds it (B4)."""
+        cost = int(phase_info(g).calm_cost or 0)
+        ch.energy -= cost
+        g.log("calm", f"{g.name('c:' + ch.id)} spends {cost} Energy to calm {g.name(VILLAIN)}.")
+        ctx = {"actor": f"c:{ch.id}"}
+        self.tokens(g, VILLAIN, "power", -1, ctx)
+        aggro = g.state.villain.aggro
+        if aggro in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
+            self.tokens(g, aggro, "aggro", -1, ctx)
+
+    def on_attacked(
+        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+    ) -> None:
         """An attack dealing more than Broly's Power (after Armor and Damage
         Reduction) enrages him: +1 Power, and the attacker takes the Aggro
         token. Reaching 10 Power this way makes him implode (rules notes B2, B8)."""

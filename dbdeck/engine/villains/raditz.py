@@ -101,7 +101,9 @@ class RaditzRules(VillainRules):
         g.log("victim", f"Raditz kills {g.name(victim)}, the Kidnapped Victim!")
         combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
-    def on_attacked(self, g: Game, source: str, target: str, dealt: int, technique: bool) -> None:
+    def on_attacked(
+        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+    ) -> None:
         """An attack that deals Raditz 3 or more damage puts a token on the
         Kidnapped Victim (rules note R3)."""
         if target == VILLAIN and dealt >= ATTACK_TOKEN_DAMAGE and self.victim(g) is not None:

@@ -322,7 +322,9 @@ class VegetaNappaRules(VillainRules):
         elif new > now:
             g.log("tokens", f"{g.name('e:' + enemy)} gets an Armor token back ({new}).")
 
-    def on_hit(self, g: Game, source: str, target: str, amount: int, dealt: int) -> None:
+    def on_attacked(
+        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+    ) -> None:
         """Vegeta falls to one hit of the difficulty's size (after Armor);
         an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
         if not target.startswith("e:"):
