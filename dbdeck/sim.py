@@ -18,16 +18,15 @@ import statistics
 import traceback
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dbdeck.bots import BOTS
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.game import DIFFICULTIES, Game, Setup
 
 __all__ = [
     "ACTION_CAP",
-    "DIFFICULTIES",
     "Cell",
     "GameResult",
     "balance_table",
@@ -97,20 +96,7 @@ def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
 
 def simulate(catalog: Catalog, base: Setup, games: int, bot: str = "greedy") -> list[GameResult]:
     """Play ``games`` games with seeds ``base.seed``, ``base.seed + 1`` …"""
-    results = []
-    for i in range(games):
-        setup = Setup(
-            characters=list(base.characters),
-            villain=base.villain,
-            difficulty=base.difficulty,
-            extreme=base.extreme,
-            location=base.location,
-            seed=base.seed + i,
-            starting_ally=base.starting_ally,
-            variant=base.variant,
-        )
-        results.append(play(catalog, setup, bot))
-    return results
+    return [play(catalog, replace(base, seed=base.seed + i), bot) for i in range(games)]
 
 
 def summary(results: list[GameResult]) -> dict[str, Any]:
@@ -133,9 +119,6 @@ def summary(results: list[GameResult]) -> dict[str, Any]:
         "median_actions": statistics.median([r.actions for r in results] or [0]),
         "reasons": dict(sorted(reasons.items())),
     }
-
-
-DIFFICULTIES = ("easy", "medium", "hard")
 
 
 @dataclass(slots=True)
