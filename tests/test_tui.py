@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Select
+from textual.widgets import Input, OptionList, Select
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
@@ -200,10 +200,12 @@ async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
         seated = [wizard.query_one(f"#char-{seat}", Select).value for seat in range(1, 5)]
         assert seated[:2] == ["gohan-ss2", "master-roshi"] and seated[2:] == [Select.NULL] * 2
         assert "whatever their levels" in str(wizard.query_one("#levels").render())
+        wizard.query_one("#seed", Input).value = "77"
         await pilot.click("#start")
         await pilot.pause()
-        table = pilot.app.screen
-        assert isinstance(table, TableScreen)
+        # The table opens; a first decision of the game may open above it.
+        (table,) = [s for s in pilot.app.screen_stack if isinstance(s, TableScreen)]
+        assert table.game.state.seed == 77
         assert table.game.state.variant == "androids-17-18-a-different-future"
         assert table.game.state.villain.tokens.get("despair") == 2
 
