@@ -16,6 +16,7 @@ from typing import Any
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
+from dbdeck.engine.grim import grim_option
 
 __all__ = ["BOTS", "greedy", "random_bot"]
 
@@ -44,9 +45,9 @@ def _decide(game: Game) -> int:
     options = pending.options
     values = [o["value"] for o in options]
     # Where the players cannot agree, the Grim Rule decides (rules note N43).
-    for i, option in enumerate(options):
-        if option.get("grim"):
-            return i
+    grim = grim_option(pending)
+    if grim is not None:
+        return grim
     if pending.kind == "block":
         return 1
     if pending.kind == "target":

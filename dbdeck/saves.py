@@ -18,6 +18,7 @@ import contextlib
 import fcntl
 import json
 import os
+import secrets
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -84,9 +85,19 @@ def _now() -> str:
 
 
 def new_id(setup: Setup) -> str:
-    """A readable, unique save id."""
+    """A readable save id: when, which Villain, and a random tail.
+
+    Never the seed: the id names the save file, the table and its socket,
+    which other users of a shared box see, and the seed would let them
+    replay every shuffle. The random tail also keeps apart two games of the
+    same Villain started in the same second.
+    """
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return f"{stamp}-{setup.villain}-{setup.seed}"
+    return f"{stamp}-{setup.villain}-{secrets.token_hex(3)}"
+
+
+NEW_ID_TRIES = 16
+"""How many fresh ids ``Session.start`` tries before giving up."""
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -219,15 +230,42 @@ class Session:
         players: dict[str, str] | None = None,
         save_id: str | None = None,
     ) -> Session:
-        """A new game, saved at once."""
+        """A new game, saved at once (under ``save_id``, else a fresh id that
+        no save in ``folder`` has yet)."""
         game = Game.new(catalog, setup)
-        session = cls(
-            catalog, game, setup, folder, save_id or new_id(setup), players=dict(players or {})
-        )
+        if save_id:
+            session = cls(catalog, game, setup, folder, save_id, players=dict(players or {}))
+            session.lock()
+        else:
+            session = cls._fresh(catalog, game, setup, folder, dict(players or {}))
         session.floor_snapshot = game.to_json()
-        session.lock()
         session.save()
         return session
+
+    @classmethod
+    def _fresh(
+        cls, catalog: Catalog, game: Game, setup: Setup, folder: Path, players: dict[str, str]
+    ) -> Session:
+        """A locked session under an id no other game uses: a new game must
+        never overwrite (or wait for) another one."""
+
+        def taken(save_id: str) -> bool:
+            return any((folder / f"{save_id}{end}").exists() for end in (".json", ".bak"))
+
+        for _ in range(NEW_ID_TRIES):
+            save_id = new_id(setup)
+            if taken(save_id):
+                continue
+            session = cls(catalog, game, setup, folder, save_id, players=players)
+            try:
+                session.lock()
+            except SaveInUse:
+                continue  # another process is starting a game under this id
+            if taken(save_id):
+                session.close()  # it started and saved while this one looked
+                continue
+            return session
+        raise SaveError(f"no free save id in {folder} after {NEW_ID_TRIES} tries")
 
     @classmethod
     def resume(

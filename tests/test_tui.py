@@ -16,16 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen
 from dbdeck.tui.table import Seating, TableScreen
-from dbdeck.tui.words import action_label
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -65,9 +67,7 @@ async def choose(pilot: Pilot[Any], label: str) -> None:
     listing.focus()
     for index in range(listing.option_count):
         option = listing.get_option_at_index(index)
-        if option.id is not None and action_label(
-            screen.game, screen.legal[int(option.id)]
-        ).startswith(label):
+        if option.id is not None and screen.offers[int(option.id)].label.startswith(label):
             listing.highlighted = index
             await pilot.press("enter")
             await pilot.pause()
@@ -178,8 +178,9 @@ async def test_wizard_starts_a_game(catalog: Catalog) -> None:
         await pilot.pause()
         table = pilot.app.screen
         assert isinstance(table, TableScreen)
-        assert table.game.state.seed == 77
-        assert [c.id for c in table.game.state.characters] == ["goku", "krillin"]
+        game = table.backend.game  # type: ignore[attr-defined]
+        assert game.state.seed == 77
+        assert [c.id for c in game.state.characters] == ["goku", "krillin"]
 
 
 async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
@@ -205,9 +206,10 @@ async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
         await pilot.pause()
         # The table opens; a first decision of the game may open above it.
         (table,) = [s for s in pilot.app.screen_stack if isinstance(s, TableScreen)]
-        assert table.game.state.seed == 77
-        assert table.game.state.variant == "androids-17-18-a-different-future"
-        assert table.game.state.villain.tokens.get("despair") == 2
+        game = table.backend.game  # type: ignore[attr-defined]
+        assert game.state.seed == 77
+        assert game.state.variant == "androids-17-18-a-different-future"
+        assert game.state.villain.tokens.get("despair") == 2
 
 
 # --- snapshots -------------------------------------------------------------------------------
@@ -387,7 +389,7 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
                     i
                     for i in range(listing.option_count)
                     if listing.get_option_at_index(i).id is not None
-                    and table.legal[int(listing.get_option_at_index(i).id)] == wanted
+                    and table.offers[int(listing.get_option_at_index(i).id)].action == wanted
                 )
                 listing.focus()
                 listing.highlighted = index
@@ -409,15 +411,15 @@ async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: P
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen)
-        energy = next(a for a in table.legal if a.type == "play-energy")
+        energy = next(o.action for o in table.offers if o.action.type == "play-energy")
         table.play(energy)
         await pilot.pause()
         saved = json.loads((tmp_path / f"{session.id}.json").read_text())
         assert len(saved["actions"]) == 1
-        assert table.game.state.character("goku").energy == 1
+        assert table.view.character("goku").energy == 1  # type: ignore[union-attr]
         await pilot.press("u")
         await pilot.pause()
-        assert table.game.state.character("goku").energy == 0
+        assert table.view.character("goku").energy == 0  # type: ignore[union-attr]
         assert json.loads((tmp_path / f"{session.id}.json").read_text())["actions"] == []
         await pilot.press("u")  # nothing left: the reason is shown, nothing changes
         await pilot.pause()
@@ -447,11 +449,13 @@ async def test_an_unexpected_error_never_shows_a_traceback(
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen)
-        assert any("the game is saved" in n.message for n in app._notifications)
+        assert any("reloaded from its save" in n.message for n in app._notifications)
         reports = list(tmp_path.glob("crash-*.txt"))
         assert len(reports) == 1 and "a bug in the rules" in reports[0].read_text()
-        assert table.game.fingerprint() == before  # reloaded from the save
-    table.session.close()  # type: ignore[union-attr]
+        backend = table.backend
+        assert backend.game.fingerprint() == before  # type: ignore[attr-defined]
+        assert app.session is backend.session  # type: ignore[attr-defined]
+    app.session.close()  # type: ignore[union-attr]
 
 
 async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
@@ -469,18 +473,20 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
     screen = ReplayScreen(catalog, read_save(tmp_path, session.id))
     async with DbdeckApp(catalog, start=screen).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        turns = [game.state.turn for game, _ in screen.frames]
-        assert turns == sorted(turns) and len(turns) > 3
-        assert screen.game.state.turn == turns[0]
+        frames = [view for view, _ in screen.replay.frames]
+        versions = [view.version for view in frames]
+        assert versions == sorted(versions) and len(frames) > 3
+        assert screen.view == frames[0]
         await pilot.press("right", "right")
         await pilot.pause()
-        assert screen.game.state.turn == turns[2]
+        assert screen.view == frames[2]
         await pilot.press("left")
         await pilot.pause()
-        assert screen.game.state.turn == turns[1]
+        assert screen.view == frames[1]
         await pilot.press("end")
         await pilot.pause()
-        assert screen.game.fingerprint() == session.game.fingerprint()
+        assert screen.view == seat_view(session.game, None, every_hand=True)
+        assert len(screen.view.hands) == 1  # a replay is its owner's: every hand shows
 
 
 async def test_continue_offers_the_backup_of_a_corrupt_save(
@@ -511,39 +517,38 @@ async def test_continue_offers_the_backup_of_a_corrupt_save(
     app.session.close()  # type: ignore[union-attr]
 
 
-def test_fatal_errors_write_a_report_not_a_traceback(catalog: Catalog, tmp_path: Path) -> None:
-    app = DbdeckApp(catalog, saves=tmp_path)
-    app._exception = RuntimeError("a widget broke")
-    app._close_messages_no_wait = lambda: None  # type: ignore[method-assign]
-    app._fatal_error()
+class Broken(Screen[None]):
+    """A screen that fails as it is drawn: an error of the interface itself."""
+
+    def compose(self) -> ComposeResult:
+        raise RuntimeError("a widget broke")
+        yield
+
+
+def test_fatal_errors_write_a_report_not_a_traceback(
+    catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = DbdeckApp(catalog, saves=tmp_path, start=Broken())
+    app.run(headless=True)
+    assert app.return_code == 1
     [report] = tmp_path.glob("crash-*.txt")
     assert "a widget broke" in report.read_text()
-    shown = " ".join(str(r) for r in app._exit_renderables)
-    assert "Crash report" in shown and "Traceback" not in shown
-
-
-def _plain(renderable: Any) -> str:
-    from rich.console import Console
-
-    console = Console(width=300, record=True, color_system=None)
-    console.print(renderable)
-    return console.export_text()
+    said = capsys.readouterr().err
+    assert "Crash report" in said and str(report) in said and "Traceback" not in said
+    assert "saved" not in said  # nothing is claimed that is not known
 
 
 def test_several_enemy_boards_name_their_turn_cards_and_market_damage(catalog: Catalog) -> None:
     """The Androids' turn-order cards read as the Android they activate, and an
     Ally of the market shows the damage the Androids dealt it."""
-    from dbdeck.tui.widgets import MarketPanel, TurnOrderPanel
-
     game = Game.new(catalog, Setup(characters=["goku"], villain="androids-17-18", seed=4))
-    game.state.revealed = "V3"
-    text = _plain(TurnOrderPanel.draw(TurnOrderPanel(), game))
-    assert "last: Android 17 and Android 18" in text
+    game.state.turn_discard = ["V3"]
+    assert seat_view(game, 0).turn_order.revealed == ("Android 17 and Android 18",)
     ally = game.state.markets["allies"].row[0]
     game.state.villain.enemy_damage[f"market:{ally}"] = 2
-    text = _plain(MarketPanel.draw(MarketPanel(), game))
-    assert f"{game.name(ally)}" in text and "2 dmg" in text
+    allies = seat_view(game, 0).market("allies")
+    assert allies is not None and allies.row[0].damage == 2
 
     game = Game.new(catalog, Setup(characters=["goku"], villain="androids-19-20", seed=4))
-    game.state.revealed = "V2"
-    assert "last: Android 20" in _plain(TurnOrderPanel.draw(TurnOrderPanel(), game))
+    game.state.turn_discard = ["V2"]
+    assert seat_view(game, 0).turn_order.revealed == ("Android 20",)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.models import Villain
+from dbdeck.cards.models import MARKET_OF_KIND, Villain
 from dbdeck.engine import attacks, combat, effects, flow, moves, villains
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
@@ -32,18 +32,19 @@ from dbdeck.engine.state import (
     to_data,
 )
 
-__all__ = ["DIFFICULTIES", "SAVE_VERSION", "Game", "Setup", "SetupError"]
+__all__ = [
+    "DIFFICULTIES",
+    "SAVE_VERSION",
+    "Game",
+    "Setup",
+    "SetupError",
+    "level_note",
+    "setup_problem",
+]
 
 DIFFICULTIES = ("easy", "medium", "hard")
 SAVE_VERSION = 1
 MARKETS = ("allies", "techniques", "energy", "equipment", "training")
-_KIND_MARKET = {
-    "ally": "allies",
-    "technique": "techniques",
-    "energy": "energy",
-    "equipment": "equipment",
-    "training": "training",
-}
 
 
 class SetupError(ValueError):
@@ -193,11 +194,12 @@ class Game:
         sixth: list[str] = []
         for card in self.catalog.cards.values():
             card = self.card(card.id)  # as Any: only market kinds get past the test below
-            if card.kind in _KIND_MARKET and not card.starting:
+            market = MARKET_OF_KIND.get(card.kind, "")
+            if market in MARKETS and not card.starting:
                 if card.kind == "ally" and card.id in removed:
                     continue
-                cards[_KIND_MARKET[card.kind]] += [card.id] * card.copies
-            elif card.kind in ("concentrated-energy", "capsule"):
+                cards[market] += [card.id] * card.copies
+            elif market == "sixth":
                 sixth += [card.id] * card.copies
         allies = cards["allies"]
         self.rng.shuffle(allies)
@@ -488,29 +490,6 @@ class Game:
         self._advance()
         return self.events
 
-    # --- seats and views ----------------------------------------------------------------
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What one seat may see: other hands and every deck order hidden.
-        ``None`` is a spectator's view."""
-        data = to_data(self.state)
-        own = {c.id for c in self.state.characters if c.seat == seat}
-        for ch in data["characters"]:
-            ch["deck"] = len(ch["deck"])
-            if ch["id"] not in own:
-                ch["hand"] = len(ch["hand"])
-        for market in data["markets"].values():
-            market["deck"] = len(market["deck"])
-        villain = data["villain"]
-        villain["deck"] = len(villain["deck"])
-        # Side decks stay visible: they lie face up beside the board (the
-        # Saibamen, Raditz's Kidnapped Victim).
-        data["turn_deck"] = len(data["turn_deck"])
-        data["sixth"] = data["sixth"][-1:]
-        data["stack"] = len(data["stack"])
-        view: dict[str, Any] = data
-        return view
-
     # --- saving ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -601,6 +580,48 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
                 f"{ally.name}'s power {ally.power} plus the Character's level {levels} exceeds "
                 f"{villain.name}'s level {villain.level}"
             )
+
+
+def setup_problem(catalog: Catalog, setup: Setup) -> str | None:
+    """Why the rules forbid this setup, in the words ``Game.new`` would raise
+    them with; ``None`` when it may start. A setup screen asks this rather
+    than keeping rules of its own."""
+    try:
+        _check_setup(catalog, setup)
+    except SetupError as exc:
+        return str(exc)
+    return None
+
+
+def level_note(catalog: Catalog, setup: Setup) -> str:
+    """The level rule as it applies to this setup, in the rulebook's terms:
+    the sum of the Characters' Levels against the Villain's Level, a solo
+    starting Ally's power counted with them, or the scenario card that
+    waives the rule."""
+    villain = catalog.cards.get(setup.villain)
+    if villain is None or villain.kind != "villain":
+        return "Choose a Villain: the Characters' levels are weighed against its level."
+    if setup.variant is not None:
+        card = catalog.cards.get(setup.variant)
+        wanted = list(getattr(card, "characters", None) or [])
+        if card is not None and wanted:
+            names = ", ".join(str(catalog.cards[c].name) for c in wanted if c in catalog.cards)
+            return f"{card.name} is played with {names}, whatever their levels."
+    known = [catalog.cards[c] for c in setup.characters if c in catalog.cards]
+    levels = sum(int(getattr(c, "level", 0)) for c in known)
+    if setup.ignore_levels:
+        return f"Levels: {levels}; this scenario waives the level rule."
+    ally = catalog.cards.get(setup.starting_ally or "")
+    if ally is not None and ally.kind == "ally":
+        return (
+            f"Levels: {levels} plus {ally.name}'s power {ally.power} = {levels + ally.power} "
+            f"of at most {villain.level} (solo, a starting Ally's power is added to the "
+            "Character's level, and the sum cannot exceed the Villain's level)."
+        )
+    return (
+        f"Levels: {levels} of at most {villain.level} (the sum of the Characters' levels "
+        "cannot exceed the Villain's level)."
+    )
 
 
 def _check_variant(catalog: Catalog, setup: Setup, villain: Any) -> None:

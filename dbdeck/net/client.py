@@ -1,4 +1,9 @@
-"""The client side of a table connection: hello, then messages both ways."""
+"""The client side of a table connection: hello, then messages both ways.
+
+A client receives only what its seat may see: read a view's ``view`` with
+``TableView.from_json`` and its ``legal`` with ``Offer.from_json``, and send
+back an offer's action as it came (a masked card still ``HIDDEN``).
+"""
 
 from __future__ import annotations
 

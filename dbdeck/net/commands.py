@@ -108,8 +108,6 @@ async def _serve(server: object) -> None:
 
 def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
     """Open the table of a shared game in this terminal."""
-    from dbdeck.tui.remote import JoinApp
-
     socket_path: Path | None = None
     try:
         tcp = parse_tcp(args.tcp) if args.tcp else None
@@ -135,6 +133,9 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
     catalog = load()
     if catalog is None:
         return 1
+    # Textual is loaded only once there is a table to open.
+    from dbdeck.tui.remote import JoinApp
+
     app = JoinApp(
         catalog,
         socket_path=socket_path,

@@ -7,6 +7,15 @@ closes), then sends a ``view`` after every change, ``events`` as they happen,
 ``refusal`` when it declines a message, ``seats`` when someone comes or goes,
 and ``chat``.
 
+What crosses the wire is only what the seat may see (protocol 2). A view
+is ``TableView.to_json()`` of ``seat_view(game, seat)``; legal actions are
+``Offer.to_json()`` of ``seat_offers(game, seat)``, a card of another hand
+masked as ``HIDDEN``; events are words only (``LogLine``: a kind and a
+text), never an event's data. No seed, no random generator state, no deck
+order and no uid of an unseen card ever leaves the host: the welcome names
+the table and the seat, not the game's setup. A client sends back the
+action of an offer as it got it; the server unmasks it.
+
 The models are pydantic: they check what crosses the wire. A line that is
 not valid JSON, not a known message, or longer than ``MAX_LINE`` bytes is
 refused with a reason; it never reaches the game.
@@ -41,9 +50,10 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Raised whenever a message changes shape; a client of another version is
-refused at ``hello`` with both versions named."""
+refused at ``hello`` with both versions named. Version 2: typed seat views,
+offers and log lines; no setup in the welcome."""
 
 MAX_LINE = 256 * 1024
 """The longest line a client may send (bytes). Views from the server are
@@ -90,7 +100,8 @@ class ActionMessage(_Message):
     version: int
     """The ``version`` of the last view the client saw."""
     action: dict[str, Any]
-    """``Action.to_json()``."""
+    """``Action.to_json()`` of one of the offers, as the client received it
+    (a card of another hand still ``HIDDEN``)."""
 
 
 class ChatMessage(_Message):
@@ -152,8 +163,6 @@ class WelcomeMessage(_Message):
     """Keep it to reconnect to the seat."""
     host: bool = False
     """Whether this client's user is the table's host."""
-    setup: dict[str, Any]
-    """The game's setup (``Setup.to_json()``)."""
 
 
 class ViewMessage(_Message):
@@ -163,20 +172,25 @@ class ViewMessage(_Message):
     version: int
     """Raised by every applied action; actions name the version they answer."""
     view: dict[str, Any]
-    """``seat_view``: other hands and every deck order hidden."""
+    """``TableView.to_json()`` of ``seat_view(game, seat)``: only what this
+    seat may see (read it back with ``TableView.from_json``)."""
     legal: list[dict[str, Any]]
-    """The actions this client may take now (empty when it may not act)."""
+    """``Offer.to_json()`` of each action this client may take now (empty
+    when it may not act)."""
     decide: Literal["first", "vote"] = "first"
     votes: dict[str, int] = {}
     """In vote mode: the option each seat chose so far (by seat number)."""
 
 
 class EventsMessage(_Message):
-    """What happened, in plain words (details only for those who may see them)."""
+    """What happened, in plain words only: an event's data can name the
+    cards of a hand or a deck, so it never crosses the wire."""
 
     type: Literal["events"]
     version: int
+    """The version the events led to."""
     events: list[dict[str, Any]]
+    """One ``{"kind": …, "text": …}`` per ``LogLine`` of ``log_lines``."""
 
 
 class RefusalMessage(_Message):

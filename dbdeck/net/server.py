@@ -6,6 +6,11 @@ them, applies them, and sends each client its own view and events. A seat
 is claimed by an OS user (known from the Unix socket's peer credentials, or
 from the join token and a seat token over loopback TCP) and is held for that
 user when their connection drops.
+
+Every seat sees only its own: the server sends nothing but the typed seat
+view (``seat_view``), the seat's offers (``seat_offers``) and the log in
+words (``log_lines``). The seed, the random generator and every hidden card
+stay here; an action naming a masked card is unmasked before it is checked.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ from pydantic import BaseModel
 from dbdeck import bots
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
+from dbdeck.engine.game import Game
+from dbdeck.engine.grim import break_tie
+from dbdeck.engine.view import HIDDEN, log_lines, seat_offers, seat_view, unmask
 from dbdeck.net.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -50,7 +58,6 @@ from dbdeck.net.protocol import (
     encode,
 )
 from dbdeck.net.tables import TableEntry, may_join, remove_entry, user_name, write_entry
-from dbdeck.net.views import seat_events, seat_view
 from dbdeck.saves import Session
 
 __all__ = ["BOT", "Seat", "TableServer", "peer_user"]
@@ -62,6 +69,10 @@ BOT = -1
 
 SLOW_CLIENT = 32 * 1024 * 1024
 """Bytes waiting for one client before the server lets it go."""
+
+UNSEEN = "that action names a card you cannot see"
+"""The one answer to an action naming a card its seat cannot see, whatever
+the card is."""
 
 
 def peer_user(writer: asyncio.StreamWriter) -> str | None:
@@ -141,7 +152,9 @@ class TableServer:
         self.announce = announce
         self.clients: list[_Client] = []
         self.votes: dict[int, int] = {}
-        self.bot_rng = random.Random(session.setup.seed)
+        # Not the game's seed: a bot's moves are seen by every seat, and
+        # nothing seen at the table may be a function of the seed.
+        self.bot_rng = random.Random(secrets.randbits(64))
         self._servers: list[asyncio.AbstractServer] = []
         self._bot_task: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[Any]] = set()
@@ -395,7 +408,6 @@ class TableServer:
                 seat=client.seat,
                 seat_token=token,
                 host=client.host,
-                setup=self.session.setup.to_json(),
             ),
         )
         log.info("%s joined seat %s", client.user, client.seat)
@@ -437,6 +449,13 @@ class TableServer:
         elif isinstance(message, HelloMessage):
             await self._refuse(client, "already joined")
 
+    def plays(self, seat: int | None) -> frozenset[str]:
+        """The Characters a seat plays now, whose hands it sees (the host may
+        have handed a Character to another seat, or to the bot)."""
+        if seat is None:
+            return frozenset()
+        return frozenset(c for c, owner in self.table.control.items() if owner == seat)
+
     def may_act(self, seat: int | None) -> bool:
         """Whether a client at ``seat`` may act now."""
         game = self.session.game
@@ -468,7 +487,7 @@ class TableServer:
             )
             return
         try:
-            action = Action.from_json(message.action)
+            sent = Action.from_json(message.action)
         except ValueError as exc:
             await self._refuse(client, f"not an action: {exc}")
             return
@@ -480,6 +499,15 @@ class TableServer:
                 why = f"it is not your turn: {self._who(actor)} acts now"
             await self._refuse(client, why)
             return
+        plays = self.plays(client.seat)
+        if _names_unseen(game, client.seat, plays, sent):
+            # The engine's reasons are written by one who sees every card: a
+            # seat probing a uid it cannot see learns nothing but this.
+            await self._refuse(client, UNSEEN)
+            return
+        # An offer names a card of another hand as HIDDEN: the legal action
+        # behind it is found here, never told to the client.
+        action = unmask(game, client.seat, sent, plays=plays)
         if game.actor() == "players" and self.table.decide == "vote":
             await self._vote(client, action)
             return
@@ -502,8 +530,7 @@ class TableServer:
         best = max(counts.values())
         tied = sorted(o for o, n in counts.items() if n == best)
         # A tie is a table that cannot agree: the Grim Rule (rules note N43).
-        grim = [o for o in tied if pending.options[o].get("grim")]
-        await self._apply(Action("choose", option=(grim or tied)[0]), None)
+        await self._apply(Action("choose", option=break_tie(pending, tied)), None)
 
     async def _apply(self, action: Action, client: _Client | None) -> None:
         try:
@@ -612,14 +639,15 @@ class TableServer:
 
     async def _send_view(self, client: _Client) -> None:
         game = self.session.game
-        legal = game.legal_actions() if self.may_act(client.seat) else []
+        plays = self.plays(client.seat)
+        offers = seat_offers(game, client.seat, plays=plays) if self.may_act(client.seat) else []
         await self._send(
             client,
             ViewMessage(
                 type="view",
                 version=self.version,
-                view=seat_view(game, client.seat),
-                legal=[a.to_json() for a in legal],
+                view=seat_view(game, client.seat, plays=plays).to_json(),
+                legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
                 votes={str(k): v for k, v in self.votes.items()},
             ),
@@ -637,10 +665,21 @@ class TableServer:
                 EventsMessage(
                     type="events",
                     version=self.version,
-                    events=seat_events(events, game, client.seat),
+                    events=[asdict(line) for line in log_lines(events, game, client.seat)],
                 ),
             )
         await self._broadcast_views()
+
+
+def _names_unseen(game: Game, seat: int | None, plays: frozenset[str], action: Action) -> bool:
+    """Whether ``action`` names a card that ``seat`` cannot see (a masked
+    ``HIDDEN`` card excepted). Every offer names only face-up cards of the
+    seat's view, or ``HIDDEN``."""
+    named = [u for u in (action.card, action.on, *action.cards) if u is not None and u != HIDDEN]
+    if not named:
+        return False
+    seen = {card.uid for card in seat_view(game, seat, plays=plays).cards()}
+    return any(uid not in seen for uid in named)
 
 
 def _numbers(seats: list[Seat]) -> str:

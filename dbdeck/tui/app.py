@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -27,47 +30,19 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import DIFFICULTIES, Game, Setup, SetupError
+from dbdeck.engine.game import (
+    DIFFICULTIES,
+    Game,
+    Setup,
+    SetupError,
+    level_note,
+    setup_problem,
+)
 from dbdeck.saves import SaveError, Session, list_saves
-from dbdeck.tui.table import Seating, TableScreen
-from dbdeck.tui.words import action_label
+from dbdeck.tui.backend import LocalBackend, Seating
+from dbdeck.tui.table import TableScreen
 
 __all__ = ["DbdeckApp"]
-
-CSS = """
-Screen { background: $surface; }
-.box { border: round $primary-darken-1; padding: 0 1; height: auto; }
-#villain { border: round red; }
-#turn-order { border: round $accent; }
-#body { height: 1fr; }
-#body > .panel { width: 1fr; height: 1fr; }
-#body > #markets { width: 3fr; }
-#market-rows { border: round $secondary; }
-#hand { border: round green; }
-#body > #characters { width: 2fr; }
-#body > #actions { width: 2fr; border: round $accent; }
-#action-list { height: 1fr; }
-#body > #log { width: 2fr; border: round $primary-darken-2; }
-TableScreen.compact #body > .panel { display: none; width: 1fr; }
-TableScreen.compact #body > .panel.shown { display: block; }
-TableScreen.compact #turn-order { display: none; }
-#panel-tabs { display: none; height: 1; }
-TableScreen.compact #panel-tabs { display: block; }
-.dialog { width: 80%; max-width: 100; height: auto; max-height: 90%;
-          border: thick $accent; background: $panel; padding: 1 2; }
-.dialog.wide { width: 90%; max-width: 120; }
-ModalScreen { align: center middle; background: $background 60%; }
-#menu { width: 40; height: auto; border: thick $accent; padding: 1 2; }
-MainMenu { align: center middle; }
-#wizard { padding: 1 2; }
-#wizard Horizontal { height: auto; margin-bottom: 1; }
-#wizard Label { width: 16; padding-top: 1; }
-#wizard Select { width: 36; }
-#wizard Input { width: 28; }
-#levels { margin: 1 0; }
-#browser-filters { height: auto; }
-#browser-filters Select { width: 30; }
-"""
 
 
 class ActionCommands(Provider):
@@ -79,14 +54,15 @@ class ActionCommands(Provider):
             return
         table = tables[-1]
         matcher = self.matcher(query)
-        for action in list(table.legal):
-            label = action_label(table.game, action)
-            score = matcher.match(label)
+        # The table's offers: empty while a hand-off waits, or while this
+        # screen may not act.
+        for offer in list(table.offers):
+            score = matcher.match(offer.label)
             if score > 0:
                 yield Hit(
                     score,
-                    matcher.highlight(label),
-                    lambda a=action: table.play(a),
+                    matcher.highlight(offer.label),
+                    lambda a=offer.action: table.play(a),
                     help="Game action",
                 )
 
@@ -289,43 +265,13 @@ class SetupWizard(Screen[None]):
                 players.append(self.query_one(f"#player-{seat}", Input).value or f"Player {seat}")
         return characters, players
 
-    def _explain(self) -> None:
-        villain_id = self.query_one("#villain", Select).value
-        villain = self.catalog.cards.get(str(villain_id))
-        characters, _ = self._choice()
-        total = sum(self.catalog[c].level for c in characters)  # type: ignore[union-attr]
-        limit = getattr(villain, "level", 0)
-        scenario = self.catalog.cards.get(str(self.query_one("#variant", Select).value))
-        ok = (
-            (total <= limit or scenario is not None)
-            and 1 <= len(characters) <= 4
-            and len(set(characters)) == len(characters)
-        )
-        if scenario is not None:
-            names = ", ".join(self.catalog[c].name for c in getattr(scenario, "characters", []))
-            explained = f"{scenario.name} is played with {names}, whatever their levels. "
-        else:
-            explained = (
-                f"Levels: {total} of at most {limit} "
-                f"(the Characters' levels may add up to the Villain's level at most). "
-            )
-        text = Text(explained, style="green" if ok else "red")
-        if len(set(characters)) != len(characters):
-            text.append("Each Character can be chosen once.", style="red")
-        self.query_one("#levels", Static).update(text)
-
-    @on(Button.Pressed, "#start")
-    def _start(self) -> None:
+    def _setup(self, seed: int) -> Setup:
+        """The setup the wizard would start as chosen so far."""
         characters, players = self._choice()
-        try:
-            seed = int(self.query_one("#seed", Input).value)
-        except ValueError:
-            self.notify("The seed is a whole number.", severity="error")
-            return
         location = str(self.query_one("#location", Select).value)
         variant = str(self.query_one("#variant", Select).value)
         ally = str(self.query_one("#starting-ally", Select).value)
-        setup = Setup(
+        return Setup(
             characters=characters,
             villain=str(self.query_one("#villain", Select).value),
             difficulty=str(self.query_one("#difficulty", Select).value),
@@ -336,13 +282,34 @@ class SetupWizard(Screen[None]):
             variant=None if variant == "none" else variant,
             starting_ally=None if ally == "none" else ally,
         )
+
+    def _explain(self) -> None:
+        """Say what the engine says of the setup as chosen: the level rule as
+        it applies (green), and the reason the game cannot start (red)."""
+        # The seed never decides whether a setup is allowed.
+        setup = self._setup(seed=0)
+        problem = setup_problem(self.catalog, setup)
+        text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
+        if problem is not None:
+            text.append(f"\nCannot start: {problem}.", style="bold red")
+        self.query_one("#levels", Static).update(text)
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        characters, players = self._choice()
+        try:
+            seed = int(self.query_one("#seed", Input).value)
+        except ValueError:
+            self.notify("The seed is a whole number.", severity="error")
+            return
+        setup = self._setup(seed)
         app = self.app
         assert isinstance(app, DbdeckApp)
         names = dict(zip(characters, players, strict=True))
         seating = Seating(players=names, hide_hands=self.query_one("#hide", Checkbox).value)
         try:
             if app.saves is None:
-                app.switch_screen(TableScreen(Game.new(self.catalog, setup), seating))
+                app.open_game(Game.new(self.catalog, setup), seating)
                 return
             session = Session.start(self.catalog, setup, app.saves, players=names)
         except SetupError as exc:
@@ -360,10 +327,15 @@ def seats_of(players: Iterable[str]) -> list[int]:
 class DbdeckApp(App[None]):
     """dbdeck in a terminal."""
 
-    CSS = CSS
+    # Absolute: Textual resolves a relative CSS_PATH beside the file of the
+    # instance's class, so a subclass elsewhere (a test's) would not find it.
+    CSS_PATH = Path(__file__).with_name("dbdeck.tcss")
     TITLE = "dbdeck"
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    asked_return_code: int | None = None
+    """The return code of a deliberate ``exit``; ``None`` until one."""
 
     def __init__(
         self,
@@ -388,7 +360,8 @@ class DbdeckApp(App[None]):
         if self.start_screen is not None:
             self.push_screen(self.start_screen)
         elif self.start_game is not None:
-            self.push_screen(TableScreen(self.start_game, self.seating, self.session))
+            source = self.session if self.session is not None else self.start_game
+            self.push_screen(TableScreen(self._backend(source, self.seating)))
         else:
             self.push_screen(MainMenu())
 
@@ -397,27 +370,74 @@ class DbdeckApp(App[None]):
         if self.session is not None and self.session is not session:
             self.session.close()
         self.session = session
-        self.switch_screen(TableScreen(session.game, seating, session))
+        self.switch_screen(TableScreen(self._backend(session, seating)))
+
+    def open_game(self, game: Game, seating: Seating) -> None:
+        """Show the table of a game that is not saved (tests, demos)."""
+        self.switch_screen(TableScreen(self._backend(game, seating)))
+
+    def _backend(self, source: Session | Game, seating: Seating | None) -> LocalBackend:
+        def reloaded(session: Session) -> None:
+            # After an unexpected error the backend reloads the save.
+            self.session = session
+
+        return LocalBackend(source, seating, on_crash=reloaded)
 
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
 
-    def _fatal_error(self) -> None:
-        """An unexpected error anywhere in the interface: no traceback on the
-        screen, a crash report beside the saves instead. The game itself was
-        saved after its last action."""
+    def exit(
+        self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Leave the app on purpose (with ``return_code`` 1, say, for a table
+        out of reach): what follows is no crash."""
+        self.asked_return_code = return_code
+        super().exit(result, return_code, message)
+
+    async def run_async(self, **kwargs: Any) -> Any:
+        """Run the app (``run`` runs it through here). An unexpected error
+        anywhere in the interface shows no traceback: Textual prints its
+        account of an unhandled error on ``error_console`` once the terminal
+        is restored, so that console writes into memory while the app runs,
+        and a crash report holds what it caught; the user is only told where
+        the report is."""
+        terminal = self.error_console
+        caught = io.StringIO()
+        self.error_console = Console(
+            file=caught, color_system=None, markup=False, highlight=False, width=terminal.width
+        )
+        try:
+            result = await super().run_async(**kwargs)
+        finally:
+            self.error_console = terminal
+        said = caught.getvalue()
+        # Textual ends the app with return code 1 on an unhandled error.
+        if self.return_code == 1 and self.asked_return_code != 1 and said.strip():
+            crash = InterfaceCrash("the interface stopped; Textual's account follows\n" + said)
+            # One unbroken line: a terminal or a copy and paste keeps the path whole.
+            terminal.print(self.report_crash(crash), markup=False, soft_wrap=True)
+        elif said:
+            terminal.file.write(said)  # an exit message, as Textual would show it
+        return result
+
+    def report_crash(self, error: BaseException) -> str:
+        """Write a crash report beside the saves (the save's id, seed and
+        action count in it when a game is open) and say where, in words for
+        the user. Nothing is claimed about the save: whether its last write
+        succeeded is not known here."""
         from dbdeck.saves import saves_dir, write_crash_report
 
-        error = self._exception or RuntimeError("unknown error")
-        folder = self.saves or saves_dir()
-        about = f"save: {self.session.id}\n" if self.session is not None else ""
         try:
-            report = str(write_crash_report(folder, error, about))
+            if self.session is not None:
+                report = str(self.session.crash_report(error))
+            else:
+                report = str(write_crash_report(self.saves or saves_dir(), error))
         except OSError as exc:
             report = f"(could not be written: {exc})"
-        saved = " The game is saved after its last action." if self.session else ""
-        self._exit_renderables.append(
-            Text(f"dbdeck stopped on an unexpected error.{saved} Crash report: {report}")
-        )
-        self._close_messages_no_wait()
+        return f"dbdeck stopped on an unexpected error. Crash report: {report}"
+
+
+class InterfaceCrash(RuntimeError):
+    """An unexpected error of the interface, as Textual reported it (the
+    traceback it rendered): what a crash report holds."""

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.render import card_panel
 from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game
+from dbdeck.engine.view import Offer, TableView
 
 __all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
 
@@ -27,13 +27,21 @@ class DecisionDialog(ModalScreen[int | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(
-        self, title: str, prompt: str, options: list[str], *, cancellable: bool = False
+        self,
+        title: str,
+        prompt: str,
+        options: list[str],
+        *,
+        cancellable: bool = False,
+        for_decision: bool = False,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.prompt = prompt
         self.options = options
         self.cancellable = cancellable
+        self.for_decision = for_decision
+        """A decision of the game (closed by the table once answered elsewhere)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -61,10 +69,11 @@ class ComboDialog(ModalScreen[Action | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, game: Game, actions: list[Action]) -> None:
+    def __init__(self, view: TableView, attacks: list[Offer], catalog: Catalog) -> None:
         super().__init__()
-        self.game = game
-        self.actions = [a for a in actions if a.type == "attack"]
+        self.view = view
+        self.catalog = catalog
+        self.actions = [o.action for o in attacks if o.action.type == "attack"]
 
     def compose(self) -> ComposeResult:
         cards = sorted({u for a in self.actions for u in a.cards})
@@ -75,12 +84,16 @@ class ComboDialog(ModalScreen[Action | None]):
             )
             yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
             yield Label("Target")
-            yield OptionList(*[Option(self.game.name(t), id=t) for t in targets], id="targets")
+            yield OptionList(*[Option(self.view.name_of(t), id=t) for t in targets], id="targets")
 
     def _card_label(self, uid: int) -> str:
-        card = self.game.card(uid)
-        kind = "" if card.damage_kind == "basic" else f" {card.damage_kind.upper()}"
-        return f"{card.name} ({card.damage}{kind})"
+        seen = self.view.card(uid)
+        if seen is None:
+            return f"card {uid}"
+        card: Any = self.catalog.cards.get(seen.card)
+        kind = getattr(card, "damage_kind", "basic")
+        extra = "" if kind == "basic" else f" {kind.upper()}"
+        return f"{seen.name} ({getattr(card, 'damage', 0)}{extra})"
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
@@ -144,19 +157,23 @@ class CardPicker(ModalScreen[str | None]):
 
 
 class HandoffScreen(ModalScreen[None]):
-    """Hot-seat: hands are hidden until the next player takes the keyboard."""
+    """Hot-seat: every hand is hidden, and nothing can be played, until the
+    next player takes the keyboard."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I am ready")]
+    BINDINGS = [Binding("enter", "ready", "I am ready")]
 
-    def __init__(self, player: str, character: str) -> None:
+    def __init__(self, player: str, characters: str) -> None:
         super().__init__()
         self.player = player
-        self.character = character
+        self.characters = characters
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Text(f"{self.player} — {self.character}", style="bold"))
-            yield Static("Pass the keyboard. Press Enter when you are ready to see your hand.")
+            yield Label(Text(f"{self.player} — {self.characters}", style="bold"))
+            yield Static(
+                f"Pass the keyboard to {self.player}. {self.player}: press Enter when you "
+                "are ready to see your hand."
+            )
 
     def action_ready(self) -> None:
         self.dismiss(None)

@@ -1,9 +1,10 @@
 """The table in one terminal of a shared table: ``dbdeck join``.
 
-The same table screen as a local game, drawn from the views the server
-sends. Actions go to the server, which answers with a new view (or a
-refusal, shown with its reason). A dropped connection is retried; the seat
-is held by the server meanwhile.
+The same table screen as a local game, behind a ``RemoteBackend``: it draws
+the ``TableView`` the server sent this seat, offers the server's offers,
+and sends actions back; the server answers with a new view (or a refusal,
+shown with its reason). A dropped connection is retried; the seat is held by
+the server meanwhile.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, Label, RichLog, Static
+from textual.widgets import Input, Label, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
-from dbdeck.engine.events import Event
+from dbdeck.engine.view import LogLine, Offer, TableView
 from dbdeck.net.client import JoinRefused, TableClient
 from dbdeck.net.protocol import (
     ActionMessage,
@@ -36,13 +38,12 @@ from dbdeck.net.protocol import (
 )
 from dbdeck.net.server import BOT
 from dbdeck.net.tables import read_seat_token, store_seat_token
-from dbdeck.net.views import ShadowGame
 from dbdeck.tui.app import DbdeckApp
+from dbdeck.tui.backend import Handoff, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
-from dbdeck.tui.table import Seating, TableScreen
-from dbdeck.tui.widgets import HandPanel
+from dbdeck.tui.table import TableScreen
 
-__all__ = ["JoinApp", "RemoteTableScreen"]
+__all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
 
 RETRY_SECONDS = 1.0
 
@@ -82,8 +83,74 @@ class ChatDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class RemoteTableScreen(TableScreen):
-    """The table of one seat (or a spectator) at a shared table."""
+class RemoteBackend:
+    """A seat (or a spectator) at a shared table: the views the server sent,
+    and actions sent back to it."""
+
+    shared = True
+
+    def __init__(self, catalog: Catalog, seating: Seating, join: JoinApp) -> None:
+        self.catalog = catalog
+        self.seating = seating
+        self.join = join
+        self.version = 0
+        """The server's state version of the last view (actions name it)."""
+        self._view: TableView | None = None
+        self._offers: list[Offer] = []
+        self._lines: list[LogLine] = []
+
+    def update(self, version: int, view: TableView, offers: list[Offer]) -> None:
+        """A new view from the server."""
+        self.version = version
+        self._view = view
+        self._offers = offers
+
+    def add_lines(self, lines: list[LogLine]) -> None:
+        """Log lines from the server."""
+        self._lines += lines
+
+    def view(self) -> TableView:
+        """The server's last view."""
+        assert self._view is not None, "no view from the server yet"
+        return self._view
+
+    def legal_actions(self) -> list[Offer]:
+        """What the server offers this seat now."""
+        return list(self._offers)
+
+    def send(self, action: Action) -> Outcome:
+        """Send the action; the server's view (or refusal) follows."""
+        if not self._offers:
+            return Outcome(False, "It is not your turn to act.")
+        self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
+        return Outcome(True)
+
+    def undo(self) -> Outcome:
+        """No undo at a shared table."""
+        return Outcome(
+            False, "Undo is not available at a shared table: every seat would have to agree."
+        )
+
+    def events(self) -> list[LogLine]:
+        """The log lines not yet drawn."""
+        lines, self._lines = self._lines, []
+        return lines
+
+    def resume(self) -> Outcome:
+        """The server plays the Villain's turn at once."""
+        return Outcome(True)
+
+    def handoff(self) -> Handoff | None:
+        """Each terminal is one seat: no hand-off."""
+        return None
+
+    def take_keyboard(self) -> None:
+        """Each terminal is one seat: no hand-off."""
+
+
+class SharedTableScreen(TableScreen):
+    """The table of one seat (or a spectator) at a shared table: the same
+    screen as a local game, plus table talk, the seats, and the host's keys."""
 
     BINDINGS = [
         *TableScreen.BINDINGS,
@@ -92,130 +159,39 @@ class RemoteTableScreen(TableScreen):
         Binding("H", "host", "Host", show=False),
     ]
 
-    def __init__(self, game: ShadowGame, seating: Seating, join: JoinApp) -> None:
-        seating.pace = 0.0
-        super().__init__(game, seating)
-        self.join = join
-        self.version = 0
-        self.decision_version = -1
-
-    @property
-    def shadow(self) -> ShadowGame:
-        """The table as the server last showed it."""
-        assert isinstance(self.game, ShadowGame)
-        return self.game
-
-    def own(self) -> tuple[str, ...]:
-        """The Characters this terminal plays."""
-        return tuple(
-            c for seat in self.join.seats if seat.seat == self.join.seat for c in seat.characters
-        )
-
-    def update_view(self, game: ShadowGame, message: ViewMessage) -> None:
-        """A new view from the server: redraw, and close a decision someone
-        else already answered."""
-        self.game = game
-        self.version = message.version
-        self.sub_title = self.join.where()
-        self.query_one(HandPanel).own = self.own()
-        if isinstance(self.app.screen, DecisionDialog) and (
-            game.state.pending is None or not game.offered
-        ):
-            self.app.pop_screen()
-            self.decision_version = -1
-        self.refresh_table()
-
-    # --- acting goes to the server ------------------------------------------------------------
-
-    def play(self, action: Action) -> bool:
-        """Send the action; the server's view (or refusal) follows."""
-        self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
-        return True
-
-    def action_play_energy(self) -> None:
-        actions = [a for a in self.legal if a.type == "play-energy"]
-        if not actions:
-            self.notify("No Energy card to play.", severity="warning")
-            return
-        # One card per round trip: the next view offers the next one.
-        self.play(actions[0])
-
-    def action_undo(self) -> None:
-        self.notify(
-            "Undo is not available at a shared table: every seat would have to agree.",
-            title="Undo",
-            severity="warning",
-        )
-
-    def _open_decision(self) -> None:
-        if not self.shadow.offered or self.decision_version == self.version:
-            return
-        if isinstance(self.app.screen, DecisionDialog):
-            return
-        self.decision_version = self.version
-        super()._open_decision()
-
-    def _fill_actions(self) -> None:
-        super()._fill_actions()
-        game = self.game
-        if game.over or self.shadow.offered:
-            return
-        actor = game.actor()
-        prompt = self.query_one("#prompt", Static)
-        if actor is None:
-            prompt.update("")
-        elif actor == "players":
-            prompt.update(Text("The players decide…", style="italic"))
-        else:
-            who = self.seating.player(actor)
-            prompt.update(Text(f"Waiting for {who} — {game.name('c:' + actor)}", style="italic"))
-
-    def _hot_seat(self) -> None:
-        active = self.game.state.active
-        if active == self.last_seat_character:
-            return
-        self.last_seat_character = active
-        if active in self.own():
-            self.notify(f"Your turn: {self.game.name('c:' + active)}", title="Your turn")
-
-    # --- the shared table ---------------------------------------------------------------------
-
-    def write_remote(self, events: list[dict[str, Any]]) -> None:
-        """Events from the server, into the log."""
-        self.write_events(Event(e["type"], e["text"], e.get("data", {})) for e in events)
-
-    def say(self, text: Text) -> None:
-        """A line in the log (chat, comings and goings)."""
-        self.query_one("#log", RichLog).write(text)
+    def __init__(self, backend: RemoteBackend) -> None:
+        super().__init__(backend)
+        self.remote = backend
 
     def action_chat(self) -> None:
+        """Say something to the table."""
+
         def send(text: str | None) -> None:
             if text:
-                self.join.send(ChatMessage(type="chat", text=text))
+                self.remote.join.send(ChatMessage(type="chat", text=text))
 
         self.app.push_screen(ChatDialog(), send)
 
     def action_seats(self) -> None:
-        self.notify(self.join.seats_text(), title="Seats", timeout=10)
+        """Who sits where."""
+        self.notify(self.remote.join.seats_text(), title="Seats", timeout=10)
 
     def action_host(self) -> None:
         """The host hands a Character to a seat or the bot, or changes how the
         players' decisions are taken."""
-        if not self.join.host:
+        join = self.remote.join
+        if not join.host:
             self.notify("Only the host may change the table.", severity="warning")
             return
-        game = self.game
         choices: list[HostMessage] = []
         labels: list[str] = []
-        seats = [s for s in self.join.seats if s.seat != BOT]
-        for ch in game.state.characters:
+        seats = [s for s in join.seats if s.seat != BOT]
+        for ch in self.view.characters:
             for seat in seats:
                 choices.append(HostMessage(type="host", character=ch.id, to_seat=seat.seat))
-                labels.append(
-                    f"{game.name('c:' + ch.id)} → seat {seat.seat} ({seat.user or 'free'})"
-                )
+                labels.append(f"{ch.name} → seat {seat.seat} ({seat.user or 'free'})")
             choices.append(HostMessage(type="host", character=ch.id, to_seat=None))
-            labels.append(f"{game.name('c:' + ch.id)} → the bot")
+            labels.append(f"{ch.name} → the bot")
         for mode in ("first", "vote"):
             choices.append(HostMessage(type="host", decide=mode))
             labels.append(
@@ -226,7 +202,7 @@ class RemoteTableScreen(TableScreen):
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                self.join.send(choices[index])
+                join.send(choices[index])
 
         self.app.push_screen(
             DecisionDialog("Host", "Change the table:", labels, cancellable=True), chosen
@@ -259,7 +235,8 @@ class JoinApp(DbdeckApp):
         self.host = False
         self.table_name = ""
         self.seats: list[SeatInfo] = []
-        self.table: RemoteTableScreen | None = None
+        self.table: SharedTableScreen | None = None
+        self.backend: RemoteBackend | None = None
         self.failure = ""
         """Why the app stopped, when it stopped on its own."""
 
@@ -385,8 +362,8 @@ class JoinApp(DbdeckApp):
                 return ""
             if isinstance(message, ViewMessage):
                 self._view(message)
-            elif isinstance(message, EventsMessage) and self.table is not None:
-                self.table.write_remote(message.events)
+            elif isinstance(message, EventsMessage):
+                self._events(message)
             elif isinstance(message, SeatsMessage):
                 self._seats(message.seats)
             elif isinstance(message, ChatMessage) and self.table is not None:
@@ -398,36 +375,51 @@ class JoinApp(DbdeckApp):
                     self.table.notify(message.reason, title="Not allowed", severity="warning")
 
     def _view(self, message: ViewMessage) -> None:
-        game = ShadowGame.from_view(self.catalog, message.view, message.legal)
+        try:
+            view = TableView.from_json(message.view)
+            offers = [Offer.from_json(o) for o in message.legal]
+        except (ValidationError, ValueError) as exc:
+            self.stop(f"the table sent a view this dbdeck cannot read: {exc}")
+            return
+        if self.backend is None:
+            self.backend = RemoteBackend(self.catalog, Seating(players=self._players()), self)
+        self.backend.update(message.version, view, offers)
         if self.table is None:
-            self.table = RemoteTableScreen(game, Seating(players=self._players()), self)
-            self.table.version = message.version
+            self.table = SharedTableScreen(self.backend)
+            self.table.sub_title = self.where()
             self.switch_screen(self.table)
-            self.call_after_refresh(lambda: self._first_draw(message))
             return
         if not self.table.is_mounted:
             return
         if isinstance(self.screen, WaitingScreen):
             self.pop_screen()
-        self.table.update_view(game, message)
+        self.table.sub_title = self.where()
+        self.table.refresh_table()
 
-    def _first_draw(self, message: ViewMessage) -> None:
-        assert self.table is not None
-        self.table.update_view(self.table.shadow, message)
+    def _events(self, message: EventsMessage) -> None:
+        lines = []
+        for event in message.events:
+            kind, text = event.get("kind"), event.get("text")
+            if isinstance(kind, str) and isinstance(text, str):
+                lines.append(LogLine(kind, text))
+        if self.backend is not None:
+            self.backend.add_lines(lines)
+        if self.table is not None and self.table.is_mounted:
+            self.table.write_lines(self.backend.events() if self.backend else [])
 
     def _seats(self, seats: list[SeatInfo]) -> None:
         before = {s.seat: s for s in self.seats}
         self.seats = seats
+        if self.backend is not None:
+            self.backend.seating.players = self._players()
         if self.table is None:
             return
-        self.table.seating.players = self._players()
         for s in seats:
             was = before.get(s.seat)
             if was is not None and s.user and was.present != s.present and not s.bot:
                 state = "joined" if s.present else "is away"
                 self.table.say(Text(f"{s.user} (seat {s.seat}) {state}.", style="italic"))
         if self.table.is_mounted:
-            self.table.query_one(HandPanel).own = self.table.own()
             self.table.refresh_table()
 
     def _players(self) -> dict[str, str]:

@@ -1,4 +1,8 @@
-"""Replay a saved game at the table, turn by turn, forward and back."""
+"""Replay a saved game at the table, turn by turn, forward and back.
+
+A replay is its owner's own record, so its views show every hand; like any
+table, it draws only ``TableView`` values.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,79 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game
+from dbdeck.engine.actions import Action
+from dbdeck.engine.view import LogLine, Offer, TableView, log_lines, seat_view
 from dbdeck.saves import replay_events
-from dbdeck.tui.table import Seating, TableScreen
-from dbdeck.tui.widgets import Board
+from dbdeck.tui.backend import Handoff, Outcome, Seating
+from dbdeck.tui.table import TableScreen
 
-__all__ = ["ReplayScreen"]
+__all__ = ["ReplayBackend", "ReplayScreen"]
+
+
+class ReplayBackend:
+    """The table after each turn of a saved game; nothing can be played."""
+
+    shared = False
+
+    def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
+        self.catalog = catalog
+        self.seating = Seating(players=dict(data.get("players", {})), pace=0)
+        self.save_id = str(data["id"])
+        self.frames: list[tuple[TableView, tuple[LogLine, ...]]] = []
+        lines: list[LogLine] = []
+        last_turn = -1
+        previous: TableView | None = None
+        for _action, game, events in replay_events(catalog, data):
+            if game.state.turn != last_turn and previous is not None:
+                self.frames.append((previous, tuple(lines)))
+                lines = []
+            lines += log_lines(events, game, None, every_hand=True)
+            last_turn = game.state.turn
+            previous = seat_view(game, None, every_hand=True)
+        if previous is not None:
+            self.frames.append((previous, tuple(lines)))
+        self.index = 0
+        self._pending: list[LogLine] = list(self.frames[0][1]) if self.frames else []
+
+    def go(self, index: int) -> None:
+        """Show frame ``index`` (clamped to the record)."""
+        self.index = max(0, min(len(self.frames) - 1, index))
+        self._pending = list(self.frames[self.index][1])
+
+    def view(self) -> TableView:
+        """The table after the current turn."""
+        return self.frames[self.index][0]
+
+    def legal_actions(self) -> list[Offer]:
+        """A replay offers nothing."""
+        return []
+
+    def send(self, action: Action) -> Outcome:
+        """A replay is read-only."""
+        return Outcome(False, "This is a replay: nothing can be played.")
+
+    def undo(self) -> Outcome:
+        """A replay is read-only."""
+        return Outcome(False, "This is a replay: use ← and → to move through it.")
+
+    def events(self) -> list[LogLine]:
+        """The current turn's log lines, once."""
+        lines, self._pending = self._pending, []
+        return lines
+
+    def resume(self) -> Outcome:
+        """Nothing to resume."""
+        return Outcome(True)
+
+    def handoff(self) -> Handoff | None:
+        """No hand-off in a replay."""
+        return None
+
+    def take_keyboard(self) -> None:
+        """No hand-off in a replay."""
 
 
 class ReplayScreen(TableScreen):
@@ -31,60 +98,31 @@ class ReplayScreen(TableScreen):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
-        self.frames: list[tuple[Game, list[Event]]] = []
-        turn_events: list[Event] = []
-        last_turn = -1
-        previous: Game | None = None
-        for _action, game, events in replay_events(catalog, data):
-            if game.state.turn != last_turn and previous is not None:
-                self.frames.append((previous, turn_events))
-                turn_events = []
-            turn_events += events
-            last_turn = game.state.turn
-            previous = game.clone()
-        if previous is not None:
-            self.frames.append((previous, turn_events))
-        super().__init__(self.frames[0][0], Seating(players=dict(data.get("players", {})), pace=0))
-        self.index = 0
-        self.save_id = data["id"]
+    announces_turns = False
 
-    def refresh_table(self) -> None:
-        for widget in self.query(Board):
-            widget._signature = None
-            widget.show(self.game)
-        self.legal = []
-        self._fill_actions()
-        prompt = self.query_one("#prompt", Static)
-        state = self.game.state
-        result = f" — {state.reason}" if state.winner else ""
-        prompt.update(
-            Text(
-                f"Replay of {self.save_id}: turn {state.turn} "
-                f"({self.index + 1} of {len(self.frames)}){result}\n"
-                "←/→ previous/next turn, Home/End first/last",
-                style="bold",
-            )
+    def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
+        self.replay = ReplayBackend(catalog, data)
+        super().__init__(self.replay)
+
+    def status_text(self, view: TableView) -> Text:
+        """Where in the record the table stands."""
+        result = f" — {view.reason}" if view.winner else ""
+        return Text(
+            f"Replay of {self.replay.save_id}: turn {self.replay.index + 1} "
+            f"of {len(self.replay.frames)}{result}\n"
+            "←/→ previous/next turn, Home/End first/last",
+            style="bold",
         )
 
-    def _fill_actions(self) -> None:
-        self.query_one("#action-list").clear_options()  # type: ignore[attr-defined]
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self._show_frame()
-
-    def _show_frame(self) -> None:
-        self.game, events = self.frames[self.index]
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        self.write_events(events)
-        self.refresh_table()
-
     def action_step(self, delta: int) -> None:
-        self.index = max(0, min(len(self.frames) - 1, self.index + delta))
-        self._show_frame()
+        """Move one turn forward or back."""
+        self._show(self.replay.index + delta)
 
     def action_goto(self, where: int) -> None:
-        self.index = where % len(self.frames)
-        self._show_frame()
+        """Jump to the first or last turn."""
+        self._show(where % len(self.replay.frames))
+
+    def _show(self, index: int) -> None:
+        self.replay.go(index)
+        self.query_one("#log", RichLog).clear()
+        self.refresh_table()

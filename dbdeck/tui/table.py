@@ -1,16 +1,17 @@
 """The table: every board element, the action list, the log, hot-seat turns.
 
-The screen turns keys into engine actions; the engine decides what is
-legal. Only legal actions are offered, and a refused one shows the engine's
-reason. The Villain's turn runs in the engine's step mode: the engine stops
-after each step that showed something, the table redraws, and the next step
-follows after ``pace`` seconds (Space plays the rest at once).
+The screen draws the ``TableView`` its backend gives it and offers the
+backend's ``Offer``s; it never sees a ``Game``, so it can show only what the
+seat at the screen may see. Keys turn into actions sent to the backend; a
+refused one shows the engine's reason. The Villain's turn runs in the
+engine's step mode on a local table: the engine stops after each step that
+showed something, the table redraws, and the next step follows after
+``pace`` seconds (Space plays the rest at once).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual import on
@@ -21,10 +22,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from dbdeck.engine.actions import Action, IllegalAction
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game
-from dbdeck.saves import Session
+from dbdeck.engine.actions import Action
+from dbdeck.engine.labels import GROUPS
+from dbdeck.engine.view import HandView, LogLine, Offer, TableView
+from dbdeck.tui.backend import LocalBackend, Outcome, Seating, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,
     ComboDialog,
@@ -34,37 +35,33 @@ from dbdeck.tui.dialogs import (
     InspectorScreen,
 )
 from dbdeck.tui.widgets import (
+    CardChosen,
     CharacterBoard,
-    HandPanel,
-    MarketPanel,
-    TurnOrderPanel,
+    HandBoard,
+    MarketRows,
+    TurnOrderBoard,
     VillainBoard,
 )
-from dbdeck.tui.words import GROUPS, action_group, action_label, option_label
 
 __all__ = ["Seating", "TableScreen"]
 
 COMPACT_WIDTH = 140
 COMPACT_HEIGHT = 40
 
-
-@dataclass
-class Seating:
-    """Who plays which Character, and the table's hot-seat settings."""
-
-    players: dict[str, str] = field(default_factory=dict)
-    """Player name by Character id."""
-    hide_hands: bool = False
-    """Show a hand-off screen before each turn of another player."""
-    pace: float = 0.4
-    """Seconds between the Villain's events in the log (0: at once)."""
-
-    def player(self, character: str) -> str:
-        return self.players.get(character, "Player")
+LOG_STYLES = {
+    "damage": "red",
+    "defeat": "bold red",
+    "game-over": "bold",
+    "reveal": "bold",
+    "roll": "cyan",
+    "balls": "yellow",
+    "undo": "italic",
+}
+"""How the log draws each kind of line."""
 
 
 class TableScreen(Screen[None]):
-    """A game in progress."""
+    """A game in progress, as the seat at this screen may see it."""
 
     BINDINGS = [
         Binding("e", "end_turn", "End turn"),
@@ -88,32 +85,34 @@ class TableScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(
-        self, game: Game, seating: Seating | None = None, session: Session | None = None
-    ) -> None:
+    announces_turns = True
+    """Whether a new turn is announced (a replay moves through turns silently)."""
+
+    def __init__(self, backend: TableBackend) -> None:
         super().__init__()
-        self.game = game
-        self.session = session
-        """The saved game, when there is one: every action is saved at once."""
-        self.seating = seating or Seating()
-        self.legal: list[Action] = []
-        game.step_mode = self.seating.pace > 0
-        self.last_seat_character = ""
+        self.backend = backend
+        self.seating = backend.seating
+        self.view: TableView = backend.view()
+        """What the screen shows: the backend's view when last drawn."""
+        self.offers: list[Offer] = []
+        """What the screen offers: the backend's legal actions when last drawn."""
         self.shown_panel = "actions"
+        self._turn_of = ""
+        self._answered = -1
 
     # --- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield VillainBoard(id="villain", classes="box")
-        yield TurnOrderPanel(id="turn-order", classes="box")
-        yield HandPanel(id="hand", classes="box")
+        yield TurnOrderBoard(id="turn-order", classes="box")
+        yield HandBoard(self.backend.catalog, id="hand", classes="box")
         yield Static(id="panel-tabs")
         with Horizontal(id="body"):
             with VerticalScroll(id="markets", classes="panel"):
-                yield MarketPanel(id="market-rows", classes="box")
+                yield MarketRows(id="market-rows", classes="box")
             with VerticalScroll(id="characters", classes="panel"):
-                for ch in self.game.state.characters:
+                for ch in self.view.characters:
                     yield CharacterBoard(ch.id, id=f"char-{ch.id}", classes="box")
             with Vertical(id="actions", classes="panel"):
                 yield Static("", id="prompt")
@@ -122,10 +121,8 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        names = ", ".join(self.game.name("c:" + c.id) for c in self.game.state.characters)
-        self.title = f"dbdeck — {self.game.name('v')} vs {names}"
+        self.title = f"dbdeck — {self.view.title}"
         self._apply_size(self.size.width, self.size.height)
-        self.write_events(self.game.events)
         self.refresh_table()
 
     def on_resize(self) -> None:
@@ -152,227 +149,229 @@ class TableScreen(Screen[None]):
     # --- drawing -------------------------------------------------------------------------
 
     def refresh_table(self) -> None:
-        """Redraw what changed, list the legal actions, open any decision."""
-        game = self.game
-        for widget in self.query(
-            "VillainBoard, TurnOrderPanel, MarketPanel, HandPanel, CharacterBoard"
-        ):
-            widget.show(game)  # type: ignore[attr-defined]
-        self.legal = game.legal_actions()
+        """Draw the backend's view, list its offers, and open whatever the
+        game waits for: a hand-off, a decision, the next step of the Villain."""
+        view = self.view = self.backend.view()
+        self.offers = self.backend.legal_actions()
+        self._draw(view)
         self._fill_actions()
-        if game.over:
+        self.write_lines(self.backend.events())
+        self._close_stale_decision()
+        if view.over:
             self._announce_end()
             return
-        if game.state.paused:
+        if view.paused:
             self.set_timer(self.seating.pace, self._continue_villain)
             return
-        if game.state.pending is not None:
+        handoff = self.backend.handoff()
+        if handoff is not None:
+            if not isinstance(self.app.screen, HandoffScreen):
+                self.app.push_screen(HandoffScreen(handoff.player, handoff.characters), self._taken)
+            return
+        if view.decision is not None and self._decision_offers():
             self._open_decision()
         else:
-            self._hot_seat()
+            self._announce_turn()
+
+    def _draw(self, view: TableView) -> None:
+        self.query_one(VillainBoard).panel = view.villain
+        order = self.query_one(TurnOrderBoard)
+        order.order = view.turn_order
+        order.balls = view.balls
+        self.query_one(MarketRows).markets = view.markets
+        for panel in view.characters:
+            self.query_one(f"#char-{panel.id}", CharacterBoard).panel = panel
+        hand = self.query_one(HandBoard)
+        hand.note = self._hand_note(view)
+        hand.hand = self.shown_hand(view)
+
+    @staticmethod
+    def shown_hand(view: TableView) -> HandView | None:
+        """The hand the hand panel shows: the active Character's, when this
+        seat may see it, else the seat's first."""
+        return view.hand(view.active) or (view.hands[0] if view.hands else None)
+
+    def _hand_note(self, view: TableView) -> str:
+        handoff = self.backend.handoff()
+        if handoff is not None:
+            return (
+                f"{handoff.player}'s turn: every hand stays hidden until "
+                f"{handoff.player} takes the keyboard."
+            )
+        if view.seat is None and self.backend.shared:
+            return "You are watching: no hand is shown."
+        if view.active == "villain":
+            return f"{view.villain.name} is playing."
+        return "Hands are hidden between turns."
+
+    def status_text(self, view: TableView) -> Text:
+        """The line above the action list: who acts, or what the table waits for."""
+        if view.paused:
+            return Text(
+                f"{view.villain.name} is playing… (Space: show the rest at once)", style="italic"
+            )
+        if view.over:
+            return Text("")
+        if self.backend.handoff() is not None:
+            return Text("Pass the keyboard.", style="italic")
+        decision = view.decision
+        if decision is not None:
+            if self._decision_offers():
+                return Text("")
+            return Text(f"Waiting for {self._decider(view)} to decide…", style="italic")
+        actor = view.actor
+        if not actor:
+            return Text("")
+        board = view.character(actor)
+        who = f"{self.seating.player(actor)} — {board.name if board else actor}"
+        if not self.offers:
+            return Text(f"Waiting for {who}", style="italic")
+        return Text(f"{who}: choose an action", style="bold")
+
+    def _decider(self, view: TableView) -> str:
+        decision = view.decision
+        assert decision is not None
+        if decision.decider == "players":
+            return "the players"
+        return f"{self.seating.player(decision.decider)} — {decision.decider_name}"
 
     def _fill_actions(self) -> None:
         listing = self.query_one("#action-list", OptionList)
         listing.clear_options()
-        prompt = self.query_one("#prompt", Static)
-        game = self.game
-        if game.state.paused:
-            prompt.update(
-                Text(f"{game.name('v')} is playing… (Space: show the rest at once)", style="italic")
-            )
+        self.query_one("#prompt", Static).update(self.status_text(self.view))
+        if self.view.decision is not None:
             return
-        if game.over or game.state.pending is not None:
-            prompt.update("")
-            return
-        active = game.state.active
-        who = game.name("c:" + active) if active not in ("", "villain") else ""
-        player = self.seating.player(active)
-        prompt.update(Text(f"{player} — {who}: choose an action", style="bold"))
         options: list[Option] = []
         for group, _kinds in GROUPS:
-            members = [(i, a) for i, a in enumerate(self.legal) if action_group(a) == group]
+            members = [(i, o) for i, o in enumerate(self.offers) if o.group == group]
             if not members:
                 continue
             options.append(Option(Text(f"— {group} —", style="bold"), disabled=True))
-            options += [Option(action_label(game, a), id=str(i)) for i, a in members]
+            options += [Option(o.label, id=str(i)) for i, o in members]
         listing.add_options(options)
         listing.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
     # --- the log -------------------------------------------------------------------------
 
-    def write_events(self, events: Iterable[Event]) -> None:
-        """Write events to the log in plain words."""
+    def write_lines(self, lines: Iterable[LogLine]) -> None:
+        """Write log lines, styled by their kind."""
         log = self.query_one("#log", RichLog)
-        for event in events:
-            style = {
-                "damage": "red",
-                "defeat": "bold red",
-                "game-over": "bold",
-                "reveal": "bold",
-                "roll": "cyan",
-                "balls": "yellow",
-            }.get(event.type, "")
-            log.write(Text(event.text, style=style))
+        for line in lines:
+            log.write(Text(line.text, style=LOG_STYLES.get(line.kind, "")))
 
-    def _resume(self) -> list[Event]:
-        if self.session is not None:
-            return self.session.resume_villain()
-        return self.game.resume()
-
-    def _continue_villain(self) -> None:
-        """Play the next step of a paused Villain turn."""
-        if self.game.state.paused:
-            self._guarded(lambda: self.write_events(self._resume()))
-            self.refresh_table()
-
-    def action_skip(self) -> None:
-        """Play the rest of the Villain's turn at once."""
-        while self.game.state.paused:
-            if not self._guarded(lambda: self.write_events(self._resume())):
-                break
-        self.refresh_table()
-
-    def action_undo(self) -> None:
-        """Undo the last action, back to the last revealed hidden information."""
-        session = self.session
-        if session is None:
-            self.notify("Undo needs a saved game.", severity="warning")
-            return
-        if session.undoable() <= 0:
-            self.notify(
-                f"Nothing to undo: hidden information was revealed since ({session.floor_reason})",
-                title="Undo",
-                severity="warning",
-            )
-            return
-        session.undo()
-        self.game = session.game
-        self.query_one("#log", RichLog).write(Text("Undone.", style="italic"))
-        self.refresh_table()
-        self.notify(
-            f"{session.undoable()} more action(s) can be undone; undo stops at: "
-            f"{session.floor_reason}",
-            title="Undo",
-        )
-
-    def _guarded(self, work: Callable[[], object]) -> bool:
-        """Run rules work; an unexpected error never shows a traceback: the game
-        is saved (as it was before the error), a crash report is written and
-        the table reloads the save."""
-        try:
-            work()
-        except IllegalAction:
-            raise
-        except Exception as exc:  # the table must survive any bug in the rules
-            where = "the game could not be saved"
-            if self.session is not None:
-                report = self.session.crash_report(exc)
-                where = f"crash report: {report}"
-                self.session.close()
-                try:
-                    resumed = Session.resume(
-                        self.session.catalog, self.session.folder, self.session.id
-                    )
-                except Exception:  # keep the table open whatever happens
-                    self.session.lock()
-                else:
-                    self.session = resumed
-                    self.game = resumed.game
-            self.notify(
-                f"Something went wrong; the game is saved. {where}",
-                title="Error",
-                severity="error",
-                timeout=30,
-            )
-            return False
-        return True
+    def say(self, text: Text) -> None:
+        """A line of the table's own in the log (chat, comings and goings)."""
+        self.query_one("#log", RichLog).write(text)
 
     # --- acting --------------------------------------------------------------------------
 
-    def play(self, action: Action) -> bool:
-        """Apply an action; a refused one shows the engine's reason. Returns
-        whether it was applied."""
-        apply = self.session.apply if self.session is not None else self.game.apply
-        try:
-            done = self._guarded(lambda: self.write_events(apply(action)))
-        except IllegalAction as exc:
-            self.notify(exc.reason, title="Not allowed", severity="warning")
-            return False
+    def play(self, action: Action) -> Outcome:
+        """Send an action; a refused one shows the reason."""
+        outcome = self.backend.send(action)
+        if not outcome.accepted:
+            self.notify(
+                outcome.message,
+                title="Error" if outcome.error else "Not allowed",
+                severity="error" if outcome.error else "warning",
+                timeout=30 if outcome.error else 5,
+            )
         self.refresh_table()
-        return done
+        return outcome
 
     @on(OptionList.OptionSelected, "#action-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
-            self.play(self.legal[int(event.option.id)])
+            self.play(self.offers[int(event.option.id)].action)
 
-    def _first(self, kind: str) -> Action | None:
-        return next((a for a in self.legal if a.type == kind), None)
+    def _of_kind(self, kind: str) -> list[Offer]:
+        return [o for o in self.offers if o.action.type == kind]
+
+    def _nothing(self, why: str) -> None:
+        """Say why a key does nothing."""
+        if self.backend.handoff() is not None:
+            self.notify("Pass the keyboard first.", severity="warning")
+        elif not self.offers:
+            self.notify("It is not your turn to act.", severity="warning")
+        else:
+            self.notify(why, severity="warning")
 
     def action_end_turn(self) -> None:
-        action = self._first("end-turn")
-        if action is None:
-            self.notify("It is not your turn to end.", severity="warning")
+        """End the turn."""
+        offers = self._of_kind("end-turn")
+        if not offers:
+            self._nothing("It is not your turn to end.")
             return
-        self.play(action)
+        self.play(offers[0].action)
 
     def action_play_energy(self) -> None:
+        """Play every Energy card of the hand (one per view at a shared table)."""
         played = 0
-        while (action := self._first("play-energy")) is not None and self.play(action):
+        while offers := self._of_kind("play-energy"):
+            if not self.play(offers[0].action).accepted:
+                break
             played += 1
+            if self.backend.shared:
+                break
         if not played:
-            self.notify("No Energy card to play.", severity="warning")
+            self._nothing("No Energy card to play.")
 
     def action_attack(self) -> None:
-        if not any(a.type == "attack" for a in self.legal):
-            self.notify("No attack is possible now.", severity="warning")
+        """Build an attack or a Combo, then choose its target."""
+        attacks = self._of_kind("attack")
+        if not attacks:
+            self._nothing("No attack is possible now.")
             return
 
         def done(action: Action | None) -> None:
             if action is not None:
                 self.play(action)
 
-        self.app.push_screen(ComboDialog(self.game, self.legal), done)
+        self.app.push_screen(ComboDialog(self.view, attacks, self.backend.catalog), done)
 
     def _pick(
-        self, title: str, prompt: str, actions: list[Action], labels: list[str] | None = None
+        self, title: str, prompt: str, offers: list[Offer], labels: list[str] | None = None
     ) -> None:
-        """A dialog to choose one of ``actions`` (then applied)."""
-        if not actions:
-            self.notify(f"No {title.lower()} is possible now.", severity="warning")
+        """A dialog to choose one of ``offers`` (then played)."""
+        if not offers:
+            self._nothing(f"No {title.lower()} is possible now.")
             return
-        labels = labels or [action_label(self.game, a) for a in actions]
+        shown = labels or [o.label for o in offers]
 
         def done(index: int | None) -> None:
             if index is not None:
-                self.play(actions[index])
+                self.play(offers[index].action)
 
-        self.app.push_screen(DecisionDialog(title, prompt, labels, cancellable=True), done)
+        self.app.push_screen(DecisionDialog(title, prompt, shown, cancellable=True), done)
 
-    def _pick_card_then(
-        self, title: str, prompt: str, kind: str, key: str, then_prompt: str
-    ) -> None:
-        """Choose a card (``key`` of the actions), then one of its actions."""
-        actions = [a for a in self.legal if a.type == kind]
-        cards = sorted({getattr(a, key) for a in actions})
+    def _pick_card_then(self, title: str, prompt: str, kind: str, key: str, then: str) -> None:
+        """Choose a card (field ``key`` of the actions), then one of its actions."""
+        offers = self._of_kind(kind)
+        cards = sorted({getattr(o.action, key) for o in offers})
         if len(cards) <= 1:
-            self._pick(title, then_prompt, actions)
+            self._pick(title, then, offers)
             return
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                mine = [a for a in actions if getattr(a, key) == cards[index]]
-                self._pick(title, then_prompt, mine)
+                self._pick(
+                    title, then, [o for o in offers if getattr(o.action, key) == cards[index]]
+                )
 
-        labels = [self.game.name(uid) for uid in cards]
-        self.app.push_screen(DecisionDialog(title, prompt, labels, cancellable=True), chosen)
+        names = [self._card_name(uid) for uid in cards]
+        self.app.push_screen(DecisionDialog(title, prompt, names, cancellable=True), chosen)
+
+    def _card_name(self, uid: int) -> str:
+        card = self.view.card(uid)
+        return card.name if card is not None else f"card {uid}"
 
     def action_prepare(self) -> None:
+        """Prepare an Energy Technique: choose it, then its Time slot."""
         self._pick_card_then(
             "Prepare", "Which Energy Technique?", "prepare", "card", "Which Time slot?"
         )
 
     def action_boost(self) -> None:
+        """Attach a booster: choose the prepared Technique, then the Energy card."""
         self._pick_card_then(
             "Boost",
             "Which prepared Technique?",
@@ -382,121 +381,212 @@ class TableScreen(Screen[None]):
         )
 
     def action_steal(self) -> None:
-        actions = [a for a in self.legal if a.type == "steal"]
+        """Attempt a Steal: choose how many dice."""
+        offers = self._of_kind("steal")
         self._pick(
             "Steal",
             "How many Steal dice (1 Energy each)?",
-            actions,
-            [f"{a.amount} dice" for a in actions],
+            offers,
+            [f"{o.action.amount} dice" for o in offers],
         )
 
     def action_jump(self, group: str) -> None:
+        """Highlight the first action of a group in the action list."""
         listing = self.query_one("#action-list", OptionList)
         for index in range(listing.option_count):
             option = listing.get_option_at_index(index)
-            if option.id is not None and action_group(self.legal[int(option.id)]) == group:
+            if option.id is not None and self.offers[int(option.id)].group == group:
+                if self.has_class("compact"):
+                    self.action_panel("actions")
                 listing.highlighted = index
                 listing.focus()
                 return
-        self.notify(f"No {group} action now.", severity="warning")
+        self._nothing(f"No {group} action now.")
+
+    def _continue_villain(self) -> None:
+        """Play the next step of a paused Villain turn."""
+        if self.backend.view().paused:
+            self._report(self.backend.resume())
+            self.refresh_table()
+
+    def action_skip(self) -> None:
+        """Play the rest of the Villain's turn at once."""
+        while self.backend.view().paused:
+            if not self._report(self.backend.resume()):
+                break
+        self.refresh_table()
+
+    def _report(self, outcome: Outcome) -> bool:
+        if not outcome.accepted:
+            self.notify(outcome.message, title="Error", severity="error", timeout=30)
+        return outcome.accepted
+
+    def action_undo(self) -> None:
+        """Undo the last action, back to the last revealed hidden information."""
+        outcome = self.backend.undo()
+        self.notify(
+            outcome.message, title="Undo", severity="information" if outcome.accepted else "warning"
+        )
+        self.refresh_table()
+
+    # --- looking at cards ------------------------------------------------------------------
+
+    def inspect_entries(self) -> list[tuple[str, str]]:
+        """Every face-up card of the view, labelled by where it lies."""
+        view = self.view
+        entries: list[tuple[str, str]] = []
+        hand = self.shown_hand(view)
+        if hand is not None:
+            entries += [(f"Hand: {c.name}", c.card) for c in hand.cards]
+        for market in view.markets:
+            entries += [(f"{market.title}: {m.card.name}", m.card.card) for m in market.row]
+        for ch in view.characters:
+            entries.append((f"Character: {ch.name}", ch.id))
+            for unit in (*ch.allies, *ch.equipment, *ch.training):
+                entries.append((f"{ch.name}: {unit.card.name}", unit.card.card))
+            for prepared in ch.time_track:
+                if prepared is not None:
+                    entries.append(
+                        (f"{ch.name} Time Track: {prepared.card.name}", prepared.card.card)
+                    )
+        villain = view.villain
+        entries.append((f"Villain: {villain.name}", villain.card))
+        entries += [(f"Minion: {m.card.name}", m.card.card) for m in villain.minions]
+        for slot in villain.time_track:
+            entries += [(f"Villain Time Track: {c.name}", c.card) for c in slot]
+        if view.location:
+            entries.append((f"Location: {villain.location}", view.location))
+        return entries
+
+    def inspect_card(self, card_id: str) -> None:
+        """Open the inspector on one card of the catalog."""
+        card = self.backend.catalog.cards.get(card_id)
+        if card is not None:
+            self.app.push_screen(InspectorScreen(card, self.backend.catalog))
 
     def action_inspect(self) -> None:
-        game = self.game
-        s = game.state
-        entries: list[tuple[str, str]] = []
-        active = s.character(s.active) if s.active not in ("", "villain") else None
-        if active is not None and not self.query_one(HandPanel).hidden:
-            entries += [(f"Hand: {game.name(u)}", s.card_ids[u]) for u in active.hand]
-        for market, m in s.markets.items():
-            entries += [(f"{market.capitalize()}: {game.name(u)}", s.card_ids[u]) for u in m.row]
-        entries += [(f"Sixth pile: {game.name(u)}", s.card_ids[u]) for u in s.sixth[-1:]]
-        for ch in s.characters:
-            entries.append((f"Character: {game.name('c:' + ch.id)}", ch.id))
-            entries += [
-                (f"{game.name('c:' + ch.id)}: {game.name(u.uid)}", s.card_ids[u.uid])
-                for u in ch.units()
-            ]
-            entries += [
-                (f"{game.name('c:' + ch.id)} Time Track: {game.name(p.uid)}", s.card_ids[p.uid])
-                for p in ch.time_track
-                if p is not None
-            ]
-        entries.append((f"Villain: {game.name('v')}", s.villain_id))
-        entries += [(f"Minion: {game.name(u.uid)}", s.card_ids[u.uid]) for u in s.villain.minions]
-        entries += [
-            (f"Villain Time Track: {game.name(p.uid)}", s.card_ids[p.uid])
-            for slot in s.villain.time_track
-            for p in slot
-        ]
-        if s.location:
-            entries.append((f"Location: {game.name(s.location)}", s.location))
+        """Choose a card on the table and read it in full."""
 
         def show(card_id: str | None) -> None:
             if card_id is not None:
-                self.app.push_screen(InspectorScreen(game.card(card_id), game.catalog))
+                self.inspect_card(card_id)
 
-        self.app.push_screen(CardPicker(entries), show)
+        self.app.push_screen(CardPicker(self.inspect_entries()), show)
+
+    @on(CardChosen)
+    def _card_clicked(self, event: CardChosen) -> None:
+        """A card was clicked: offer what may be done with it, or read it."""
+        card = self.view.card(event.uid)
+        if card is None:
+            return
+        offers = [
+            o
+            for o in self.offers
+            if event.uid in (o.action.card, o.action.on) or event.uid in o.action.cards
+        ]
+        if not offers:
+            self.inspect_card(card.card)
+            return
+        labels = [o.label for o in offers] + [f"Read {card.name}"]
+
+        def done(index: int | None) -> None:
+            if index is None:
+                return
+            if index == len(offers):
+                self.inspect_card(card.card)
+            else:
+                self.play(offers[index].action)
+
+        self.app.push_screen(DecisionDialog(card.name, "What now?", labels, cancellable=True), done)
 
     def action_toggle_hide(self) -> None:
-        self.seating.hide_hands = not self.seating.hide_hands
+        """Hot-seat: hide or show hands between turns."""
+        backend = self.backend
+        if not isinstance(backend, LocalBackend):
+            self.notify("Each terminal of a shared table sees its own hand only.")
+            return
+        backend.set_hide_hands(not self.seating.hide_hands)
         state = "on" if self.seating.hide_hands else "off"
         self.notify(f"Hide hands between turns: {state}.")
+        self.refresh_table()
 
     def action_help(self) -> None:
+        """Every key of the table."""
         self.app.push_screen(HelpScreen())
 
     def action_rules(self) -> None:
+        """The rules reference."""
         from dbdeck.tui.reference import RulesScreen
 
         self.app.push_screen(RulesScreen())
 
     def action_cards(self) -> None:
+        """The card browser."""
         from dbdeck.tui.reference import CardBrowser
 
-        self.app.push_screen(CardBrowser(self.game.catalog))
+        self.app.push_screen(CardBrowser(self.backend.catalog))
 
     # --- decisions, hot-seat, the end ----------------------------------------------------------
 
+    def _decision_offers(self) -> list[Offer]:
+        return self._of_kind("choose")
+
     def _open_decision(self) -> None:
-        pending = self.game.state.pending
-        assert pending is not None
-        if isinstance(self.app.screen, DecisionDialog):
+        view = self.view
+        decision = view.decision
+        assert decision is not None
+        screen = self.app.screen
+        if isinstance(screen, DecisionDialog) and screen.for_decision:
             return
-        decider = pending.decider
-        if decider == "players":
+        if self._answered == view.version:
+            return  # answered already (a vote waits for the other seats)
+        if decision.decider == "players":
             title = "The players decide"
         else:
-            title = f"{self.seating.player(decider)} — {self.game.name('c:' + decider)} decides"
+            title = f"{self.seating.player(decision.decider)} — {decision.decider_name} decides"
+        labels = [f"{o.label}  [Grim Rule]" if o.grim else o.label for o in decision.options]
+        version = view.version
 
         def answer(option: int | None) -> None:
-            self.play(Action("choose", option=option or 0))
+            if option is None:
+                return  # closed because the decision was answered elsewhere
+            # Not asked again for this version while the answer travels (or a
+            # vote waits for the other seats); asked again if it was refused.
+            self._answered = version
+            if not self.play(Action("choose", option=option)).accepted:
+                self._answered = -1
+                self.refresh_table()
 
-        labels = [option_label(o) for o in pending.options]
-        self.app.push_screen(DecisionDialog(title, pending.prompt, labels), answer)
+        dialog = DecisionDialog(title, decision.prompt, labels, for_decision=True)
+        self.app.push_screen(dialog, answer)
 
-    def _hot_seat(self) -> None:
-        active = self.game.state.active
-        if active in ("", "villain") or active == self.last_seat_character:
+    def _close_stale_decision(self) -> None:
+        """Close a decision dialog whose decision was answered elsewhere."""
+        screen = self.app.screen
+        if not isinstance(screen, DecisionDialog) or not screen.for_decision:
             return
-        previous = self.last_seat_character
-        self.last_seat_character = active
-        player = self.seating.player(active)
-        name = self.game.name("c:" + active)
-        self.notify(f"{player} — {name}", title="Next turn")
-        hand = self.query_one(HandPanel)
-        changed_player = previous and self.seating.player(previous) != player
-        if self.seating.hide_hands and changed_player:
-            hand.hidden = True
-            hand.show(self.game)
+        if self.view.decision is None or not self._decision_offers():
+            screen.dismiss(None)
 
-            def reveal(_: None) -> None:
-                hand.hidden = False
-                hand.show(self.game)
+    def _taken(self, _: None) -> None:
+        self.backend.take_keyboard()
+        self.refresh_table()
 
-            self.app.push_screen(HandoffScreen(player, name), reveal)
+    def _announce_turn(self) -> None:
+        active = self.view.active
+        if not self.announces_turns or active in ("", "villain") or active == self._turn_of:
+            return
+        self._turn_of = active
+        board = self.view.character(active)
+        name = board.name if board is not None else active
+        if self.backend.shared:
+            if self.view.hand(active) is not None:
+                self.notify(f"Your turn: {name}", title="Your turn")
+            return
+        self.notify(f"{self.seating.player(active)} — {name}", title="Next turn")
 
     def _announce_end(self) -> None:
-        s = self.game.state
-        winner = "The Characters win!" if s.winner == "players" else f"{self.game.name('v')} wins."
-        self.query_one("#prompt", Static).update(Text(f"{winner} {s.reason}", style="bold"))
-        self.notify(f"{winner} {s.reason}", title="Game over", timeout=30)
+        view = self.view
+        winner = "The Characters win!" if view.winner == "players" else f"{view.villain.name} wins."
+        self.query_one("#prompt", Static).update(Text(f"{winner} {view.reason}", style="bold"))
+        self.notify(f"{winner} {view.reason}", title="Game over", timeout=30)

@@ -1,7 +1,14 @@
-"""One widget per board element. Widgets render the game; they never rule.
+"""One widget per board element. Widgets render the table; they never rule.
 
-Each widget draws itself from the ``Game`` it is given in ``show`` and only
-repaints when what it shows changed.
+Each widget holds its panel of the seat's ``TableView`` (``dbdeck.engine.view``)
+in a reactive and redraws in the reactive's watcher. A panel is a frozen value,
+so setting an equal panel again draws nothing. No widget sees a ``Game``: every
+number shown (health left and maximum, Armor, costs, whether a card can be
+bought) was worked out by the engine when it built the view; the only other
+source is the card catalog, for printed facts such as a Technique's Damage.
+
+Every card drawn is touchable: a click on its name posts ``CardChosen`` with
+the card's uid and where it lies, and the screen turns that into an action.
 """
 
 from __future__ import annotations
@@ -10,46 +17,46 @@ import os
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Static
 
+from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.render import MARKET_COLOURS
-from dbdeck.engine import combat, rules
-from dbdeck.engine.game import Game
+from dbdeck.engine.view import (
+    BallView,
+    CardView,
+    CharacterPanel,
+    HandView,
+    Health,
+    MarketCard,
+    MarketPanel,
+    TurnOrderPanel,
+    UnitView,
+    VillainPanel,
+    market_of,
+)
 
 __all__ = [
     "ASCII",
+    "CardChosen",
     "CharacterBoard",
-    "HandPanel",
-    "MarketPanel",
-    "TurnOrderPanel",
+    "HandBoard",
+    "MarketRows",
+    "TurnOrderBoard",
     "VillainBoard",
+    "ball",
+    "health_bar",
 ]
 
 ASCII = bool(os.environ.get("DBDECK_ASCII"))
 """Draw with ASCII only (no block or star glyphs)."""
 
-MARKET_NAMES = {
-    "allies": "Allies",
-    "techniques": "Techniques",
-    "energy": "Energy",
-    "equipment": "Equipment",
-    "training": "Training",
-    "sixth": "Concentrated Energy",
-}
-"""Market names as the table shows them."""
-
-
-def bar(done: int, total: int, width: int = 12) -> Text:
-    """A health bar: damage taken out of the total."""
-    total = max(total, 1)
-    filled = min(width, round(width * done / total))
-    full, empty = ("#", "-") if ASCII else ("█", "░")
-    text = Text()
-    text.append(full * filled, style="red")
-    text.append(empty * (width - filled), style="green")
-    text.append(f" {done}/{total}")
-    return text
+UNIT_BAR = 5
+"""The width of the health bar of an Ally or a Minion: several share a line."""
 
 
 def ball() -> str:
@@ -57,374 +64,365 @@ def ball() -> str:
     return "o" if ASCII else "●"
 
 
-class Board(Static):
-    """A widget that repaints only when its signature changes."""
+def _star() -> str:
+    return "*" if ASCII else "★"
 
-    DEFAULT_CSS = "Board { height: auto; }"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._signature: Any = None
+def health_bar(health: Health, width: int) -> Text:
+    """Health as the table reads it everywhere: a bar filled by the Health
+    remaining, then ``remaining/maximum`` (a fresh Goku: ``██████████ 10/10``)."""
+    maximum = max(health.maximum, 1)
+    filled = max(0, min(width, round(width * health.remaining / maximum)))
+    full, empty = ("#", "-") if ASCII else ("█", "░")
+    text = Text()
+    text.append(full * filled, style="green")
+    text.append(empty * (width - filled), style="red")
+    text.append(f" {health.remaining}/{health.maximum}")
+    return text
 
-    def show(self, game: Game) -> None:
-        """Draw from the game, if what this widget shows changed. The screen
-        is laid out again only when the widget's height changes: a layout
-        costs more than everything else of a redraw."""
-        signature = self.signature(game)
-        if signature == self._signature:
-            return
-        self._signature = signature
-        picture = self.draw(game)
+
+class CardChosen(Message):
+    """A card on the table was clicked: the screen decides what it means."""
+
+    def __init__(self, uid: int, where: str) -> None:
+        super().__init__()
+        self.uid = uid
+        """The card's instance uid, as actions name it."""
+        self.where = where
+        """Where the card lies: ``hand``, ``market:<market>``, ``villain`` or
+        ``character:<id>``."""
+
+
+def _card(card: CardView, where: str, style: str = "") -> Text:
+    """A card's name carrying its uid, so that a click can say which card."""
+    return Text(card.name, style=Style.parse(style) + Style(meta={"uid": card.uid, "where": where}))
+
+
+class _Board(Static):
+    """A widget drawn from a panel of the view, touchable card by card."""
+
+    where = ""
+    """What ``CardChosen`` says about where this widget's cards lie."""
+
+    def _show(self, picture: RenderableType) -> None:
+        """Draw ``picture``. The screen is laid out again only when the
+        widget's height changes: a layout costs more than the rest of a
+        redraw."""
         width = self.content_region.width
         if width <= 0 or not self.is_mounted:
             self.update(picture)
             return
-        console = self.app.console
-        height = len(console.render_lines(picture, console.options.update_width(width), pad=False))
-        self.update(picture, layout=height != self.content_region.height)
+        self.update(picture, layout=False)
+        # Measured as Textual lays it out (it wraps a Text its own way).
+        if self.get_content_height(self.size, self.app.size, width) != self.content_region.height:
+            self.refresh(layout=True)
 
-    def signature(self, game: Game) -> Any:
-        """What this widget depends on."""
-        return game.state.actions, len(game.events)
-
-    def draw(self, game: Game) -> RenderableType:
-        """The widget's picture."""
-        raise NotImplementedError
-
-
-def _card_name(game: Game, uid: int) -> str:
-    return str(game.card(uid).name)
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card's name chooses that card."""
+        meta: dict[str, Any] = event.style.meta
+        uid = meta.get("uid")
+        if isinstance(uid, int) and uid >= 0:
+            event.stop()
+            self.post_message(CardChosen(uid, str(meta.get("where") or self.where)))
 
 
-def _units(units: Any) -> tuple[Any, ...]:
-    return tuple((u.uid, u.damage, u.exhausted) for u in units)
+class VillainBoard(_Board):
+    """The Villain board: health (or each enemy's), Armor, Damage Reduction,
+    the Time Track, the Minions, Dragon Balls, the deck, tokens, side decks,
+    Broly's aggro and the Location."""
 
+    where = "villain"
+    panel: reactive[VillainPanel | None] = reactive(None)
+    """The Villain board of the view."""
 
-class VillainBoard(Board):
-    """The Villain: health, Armor, Time Track, Minions, Dragon Balls, trackers."""
+    def watch_panel(self, panel: VillainPanel | None) -> None:
+        """Redraw from a new panel."""
+        self._show(Text() if panel is None else self.draw(panel))
 
-    def signature(self, game: Game) -> Any:
-        v = game.state.villain
-        return (
-            v.damage,
-            v.phase,
-            v.arrived,
-            len(v.deck),
-            v.aggro,
-            v.armor_bonus,
-            v.damage_reduction_bonus,
-            tuple(sorted(v.tokens.items())),
-            tuple((k, tuple(d)) for k, d in v.side_decks.items()),
-            tuple(sorted(v.enemy_damage.items())),
-            tuple(v.defeated_enemies),
-            tuple(tuple(p.uid for p in slot) for slot in v.time_track),
-            _units(v.minions),
-            tuple(game.state.balls),
-        )
-
-    def draw(self, game: Game) -> RenderableType:
-        s = game.state
-        v = s.villain
-        board = game.card(s.villain_id)
+    def draw(self, v: VillainPanel) -> RenderableType:
+        """The board's picture."""
         title = Text()
-        title.append(board.name, style="bold red")
+        title.append(v.name, style="bold red")
         title.append(
-            f"  Level {board.level}  Phase {v.phase}  ({s.difficulty}"
-            f"{', Extreme' if s.extreme else ''})"
+            f"  Level {v.level}  Phase {v.phase}  ({v.difficulty}"
+            f"{', Extreme' if v.extreme else ''})"
         )
         if not v.arrived:
             title.append("  — not arrived yet", style="italic")
         lines: list[RenderableType] = [title]
-        if board.enemies:
-            for enemy in board.enemies:
-                key = f"e:{enemy}"
-                line = Text(f"{game.name(key):<12} ")
-                line.append_text(bar(rules.damage_of(game, key), rules.max_health(game, key)))
-                line.append(
-                    f"  Armor {rules.armor(game, key)}  DR {rules.damage_reduction(game, key)}"
-                )
-                if enemy in v.defeated_enemies:
-                    line.append("  DEFEATED", style="bold")
-                lines.append(line)
-        else:
-            line = Text("Health ")
-            line.append_text(bar(v.damage, rules.max_health(game, "v"), 20))
-            line.append(
-                f"   Armor {rules.armor(game, 'v')}   Damage Reduction "
-                f"{rules.damage_reduction(game, 'v')}"
-            )
+        for enemy in v.enemies:
+            line = Text(f"{enemy.name:<12} ")
+            line.append_text(health_bar(enemy.health, 12))
+            if enemy.defeated:
+                line.append(" DEFEATED", style="bold")
+            line.append(f"  Armor {enemy.armor}  DR {enemy.damage_reduction}")
             lines.append(line)
+        if v.health is not None:
+            line = Text("Health ")
+            line.append_text(health_bar(v.health, 20))
+            line.append(f"   Armor {v.armor}   Damage Reduction {v.damage_reduction}")
+            lines.append(line)
+        lines.append(self._time_track(v))
+        lines.append(self._minions(v))
+        lines.append(self._extra(v))
+        return Group(*lines)
+
+    def _time_track(self, v: VillainPanel) -> Text:
         track = Text("Time Track  ")
         for slot, attacks in enumerate(v.time_track, 1):
-            names = ", ".join(_card_name(game, p.uid) for p in attacks) or "·"
-            track.append(f"[{slot}] {names}  ")
-        lines.append(track)
+            track.append(f"[{slot}] ")
+            if not attacks:
+                track.append("·")
+            for i, attack in enumerate(attacks):
+                if i:
+                    track.append(", ")
+                track.append_text(_card(attack, self.where))
+            track.append("  ")
+        return track
+
+    def _minions(self, v: VillainPanel) -> Text:
         minions = Text("Minions     ")
         if not v.minions:
             minions.append("none")
-        for unit in v.minions:
-            card = game.card(unit.uid)
-            key = f"m:{unit.uid}"
-            minions.append(card.name, style="bold")
-            keywords = ",".join(k.capitalize() for k in card.keywords)
+        for minion in v.minions:
+            minions.append_text(_card(minion.card, self.where, "bold"))
+            minions.append(" ")
+            minions.append_text(health_bar(minion.health, UNIT_BAR))
+            keywords = ",".join(k.capitalize() for k in minion.keywords)
             minions.append(
-                f" {rules.remaining(game, key)}/{card.health}hp A{card.armor}"
+                f" A{minion.armor}"
                 + (f" {keywords}" if keywords else "")
-                + (" exhausted" if unit.exhausted else "")
-                + (f" {ball()}{combat.balls_of(game, key)}" if combat.balls_of(game, key) else "")
+                + (" exhausted" if minion.exhausted else "")
+                + (f" {ball()}{minion.balls}" if minion.balls else "")
                 + "   "
             )
-        lines.append(minions)
-        extra = Text(f"Dragon Balls {ball()} {combat.balls_of(game, 'v')}   Deck {len(v.deck)}   ")
-        for counter, value in sorted(v.tokens.items()):
-            extra.append(f"{counter.capitalize()} {value}   ")
-        for name, pile in v.side_decks.items():
-            card = game.catalog.cards.get(name)
-            title = card.name if card is not None else name
-            if getattr(card, "type", "") == "reference":
-                # Cards laid on a tracker card (Raditz's Kidnapped Victim).
-                held = ", ".join(_card_name(game, uid) for uid in pile) or "none"
-                extra.append(f"{title}: {held}   ")
+        return minions
+
+    def _extra(self, v: VillainPanel) -> Text:
+        extra = Text(f"Dragon Balls {ball()} {v.balls}   Deck {v.deck}   ")
+        for counter, value in v.tokens:
+            extra.append(f"{counter} {value}   ")
+        for pile in v.side_decks:
+            if pile.cards:
+                # Cards laid face up on a tracker card (Raditz's Kidnapped Victim).
+                extra.append(f"{pile.name}: ")
+                for i, card in enumerate(pile.cards):
+                    if i:
+                        extra.append(", ")
+                    extra.append_text(_card(card, self.where))
+                extra.append("   ")
+            elif pile.tracker:
+                extra.append(f"{pile.name}: none   ")
             else:
-                extra.append(f"{title} deck {len(pile)}   ")
+                extra.append(f"{pile.name} deck {pile.count}   ")
         if v.aggro:
-            extra.append(f"Aggro: {game.name(v.aggro)}   ")
-        location = game.location_card()
-        if location is not None:
-            extra.append(f"Location: {location.name}", style="italic")
-        lines.append(extra)
-        return Group(*lines)
+            extra.append(f"Aggro: {v.aggro}   ")
+        if v.location:
+            extra.append(f"Location: {v.location}", style="italic")
+        return extra
 
 
-class MarketPanel(Board):
-    """The five market rows and the sixth pile, with costs for the active
-    Character."""
+class TurnOrderBoard(_Board):
+    """The round, the turn-order deck and the seven Dragon Balls."""
 
-    def signature(self, game: Game) -> Any:
-        s = game.state
-        active = s.character(s.active) if s.active not in ("", "villain") else None
-        rows = tuple((tuple(m.row), len(m.deck)) for m in s.markets.values())
-        bonuses = (
-            ()
-            if active is None
-            else (
-                _units(active.units()),
-                tuple((b.kind, b.amount) for b in active.bonuses),
-                tuple((k, tuple(v)) for k, v in active.duo_energy.items()),
-            )
-        )
-        hurt = tuple(rules.damage_of(game, f"market:{u}") for u in s.markets["allies"].row)
-        return s.active, rows, tuple(s.sixth[-1:]), len(s.sixth), bonuses, hurt
+    order: reactive[TurnOrderPanel | None] = reactive(None)
+    """The round and the turn-order deck."""
+    balls: reactive[tuple[BallView, ...]] = reactive(())
+    """The seven Dragon Balls and who holds each."""
 
-    def draw(self, game: Game) -> RenderableType:
-        s = game.state
-        active = s.character(s.active) if s.active not in ("", "villain") else None
+    def watch_order(self) -> None:
+        """Redraw from a new turn-order panel."""
+        self._show(self.draw(self.order, self.balls))
+
+    def watch_balls(self) -> None:
+        """Redraw from new Dragon Balls."""
+        self._show(self.draw(self.order, self.balls))
+
+    @staticmethod
+    def draw(order: TurnOrderPanel | None, balls: tuple[BallView, ...]) -> Text:
+        """The board's picture."""
+        text = Text()
+        if order is not None:
+            text.append(f"Round {order.round}", style="bold")
+            text.append(f"   turn-order cards left {order.left}")
+            if order.revealed:
+                text.append("   revealed: ")
+                for i, card in enumerate(order.revealed):
+                    last = i == len(order.revealed) - 1
+                    if i:
+                        text.append(", ")
+                    text.append(card, style="bold reverse" if last else "")
+        if balls:
+            if order is not None:
+                text.append("\n")
+            text.append("Dragon Balls: ")
+            for held in balls:
+                text.append(f"{held.star}{_star()} {held.name}  ")
+        return text
+
+
+class MarketRows(_Board):
+    """The five market rows and the sixth pile, with each card's price for
+    the active Character."""
+
+    markets: reactive[tuple[MarketPanel, ...]] = reactive(())
+    """The six markets, in the order the table shows them."""
+
+    def watch_markets(self, markets: tuple[MarketPanel, ...]) -> None:
+        """Redraw from new markets."""
+        self._show(self.draw(markets))
+
+    @staticmethod
+    def draw(markets: tuple[MarketPanel, ...]) -> RenderableType:
+        """The rows' picture."""
         lines: list[RenderableType] = []
-        for market in ("allies", "techniques", "energy", "equipment", "training", "sixth"):
-            name, colour = MARKET_NAMES[market], MARKET_COLOURS[market]
-            row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
-            left = len(s.sixth) if market == "sixth" else len(s.markets[market].deck)
-            line = Text(f"{name} ", style=f"bold {colour}")
-            line.append(f"({left} left)  ", style="dim")
-            for i, uid in enumerate(row):
+        for market in markets:
+            colour = MARKET_COLOURS.get(market.market, "white")
+            line = Text(f"{market.title} ", style=f"bold {colour}")
+            line.append(f"({market.deck} left)  ", style="dim")
+            for i, offered in enumerate(market.row):
                 if i:
                     line.append(" | ", style="dim")
-                line.append_text(self._chip(game, uid, market, active, colour))
+                line.append_text(MarketRows._chip(offered, market.market, colour))
             lines.append(line)
         return Group(*lines)
 
     @staticmethod
-    def _chip(game: Game, uid: int, market: str, active: Any, colour: str) -> Text:
-        card = game.card(uid)
-        cost: Any = card.cost
-        blocked = False
-        if active is not None:
-            paid = rules.buy_cost(game, active, uid, market)
-            if paid is None:
-                cost, blocked = "-", True
-            else:
-                cost = paid
-                why = rules.can_buy_exclusive(
-                    rules.race_of(game, f"c:{active.id}"), active.id, card, market
-                )
-                blocked = why is not None
-        if getattr(card, "pay_with", "") == "dragon-balls":
-            cost = f"{card.cost}{ball()}"
-        exclusive = getattr(card, "exclusive", None)
-        mark = "*" if exclusive is not None and (exclusive.races or exclusive.characters) else ""
-        style = "dim strike" if blocked else colour
-        chip = Text(f"{card.name}{mark} ({cost})", style=style)
-        damage = rules.damage_of(game, f"market:{uid}") if market == "allies" else 0
-        if damage:  # the Androids 17 and 18 attack the Allies of the market
-            chip.append(f" {damage} dmg", style="bold red")
+    def _chip(offered: MarketCard, market: str, colour: str) -> Text:
+        # Struck through: the active Character may never buy it (whether the
+        # Energy suffices now reads from the hand panel's Energy).
+        style = "dim strike" if offered.forbidden else colour
+        chip = _card(offered.card, f"market:{market}", style)
+        if offered.cost is None:
+            price = "-"
+        elif offered.pay_with == "dragon-balls":
+            price = f"{offered.cost}{ball()}"
+        else:
+            price = str(offered.cost)
+        chip.append(f"{'*' if offered.exclusive else ''} ({price})", style=style)
+        if offered.damage:  # the Androids 17 and 18 attack the Allies of the market
+            chip.append(f" {offered.damage} dmg", style="bold red")
         return chip
 
 
-class CharacterBoard(Board):
-    """One Character: health, Armor, Time Track, cards in play, balls."""
+class CharacterBoard(_Board):
+    """One Character board: health, Armor, Damage Reduction, Dragon Balls, the
+    Time Track, the cards in play beside it, its piles and its ability."""
+
+    panel: reactive[CharacterPanel | None] = reactive(None)
+    """This Character's board of the view."""
 
     def __init__(self, character: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.character = character
+        """The Character id this board shows."""
+        self.where = f"character:{character}"
 
-    def signature(self, game: Game) -> Any:
-        s = game.state
-        ch = s.character(self.character)
-        track = tuple(None if p is None else (p.uid, tuple(p.boosters)) for p in ch.time_track)
-        return (
-            s.active == ch.id,
-            ch.damage,
-            ch.defeated,
-            ch.room_tokens,
-            ch.ability_tokens,
-            len(ch.deck),
-            len(ch.discard),
-            len(ch.hand),
-            track,
-            _units(ch.units()),
-            tuple((b.kind, b.amount) for b in ch.bonuses),
-            tuple(s.balls),
-        )
+    def watch_panel(self, panel: CharacterPanel | None) -> None:
+        """Redraw from a new panel."""
+        self._show(Text() if panel is None else self.draw(panel))
 
-    def draw(self, game: Game) -> RenderableType:
-        s = game.state
-        ch = s.character(self.character)
-        key = f"c:{ch.id}"
-        board = game.card(ch.id)
+    def draw(self, ch: CharacterPanel) -> RenderableType:
+        """The board's picture."""
         title = Text()
         title.append(f"#{ch.order} ", style="bold")
-        title.append(board.name, style="bold reverse" if s.active == ch.id else "bold")
-        title.append(f"  {board.race.capitalize()} L{board.level}")
+        title.append(ch.name, style="bold reverse" if ch.active else "bold")
+        title.append(f"  {ch.race.capitalize()} L{ch.level}")
         if ch.defeated:
             title.append("  DEFEATED", style="bold red")
         elif ch.room_tokens >= 0:
             title.append(f"  in the Room of Spirit and Time ({ch.room_tokens})", style="italic")
         health = Text("HP ")
-        health.append_text(bar(ch.damage, rules.max_health(game, key), 10))
-        health.append(f"  Armor {rules.armor(game, key)}")
-        dr = rules.damage_reduction(game, key)
-        if dr:
-            health.append(f"  DR {dr}")
-        balls = combat.balls_of(game, key)
-        if balls:
-            health.append(f"  {ball()}{balls}")
+        health.append_text(health_bar(ch.health, 10))
+        if ch.defeated:
+            health.append(" DEFEATED", style="bold red")
+        health.append(f"  Armor {ch.armor}")
+        if ch.damage_reduction:
+            health.append(f"  DR {ch.damage_reduction}")
+        if ch.balls:
+            health.append(f"  {ball()}{ch.balls}")
         track = Text("Time ")
         for slot, prepared in enumerate(ch.time_track, 1):
+            track.append(f"[{slot}] ")
             if prepared is None:
-                track.append(f"[{slot}] ·  ")
+                track.append("·")
             else:
-                boost = f"+{len(prepared.boosters)}" if prepared.boosters else ""
-                track.append(f"[{slot}] {_card_name(game, prepared.uid)}{boost}  ")
+                track.append_text(_card(prepared.card, self.where))
+                if prepared.boosters:
+                    track.append(f"+{len(prepared.boosters)}")
+            track.append("  ")
         lines: list[RenderableType] = [title, health, track]
-        race = board.race
-        for kind, label in (
-            ("ally", "Allies"),
-            ("equipment", "Equipment"),
-            ("training", "Training"),
+        for label, units, limit in (
+            ("Allies", ch.allies, ch.ally_limit),
+            ("Equipment", ch.equipment, ch.equipment_limit),
+            ("Training", ch.training, ch.training_limit),
         ):
-            units = rules.units_of(ch, kind)
-            row = Text(f"{label} {len(units)}/{rules.limit(race, kind)}: ")
-            for unit in units:
-                held = combat.balls_of(game, f"a:{unit.uid}") if kind == "ally" else 0
-                row.append(_card_name(game, unit.uid), style="dim" if unit.exhausted else "")
-                if kind == "ally":
-                    left = rules.remaining(game, f"a:{unit.uid}")
-                    row.append(f" {left}hp")
-                if held:
-                    row.append(f" {ball()}{held}")
-                row.append("  ")
-            lines.append(row)
-        footer = Text(f"Deck {len(ch.deck)}  Discard {len(ch.discard)}  Hand {len(ch.hand)}")
-        ability = board.special_ability
-        if ability is not None and ability.uses != "passive":
-            footer.append(f"  {ability.name}: {ch.ability_tokens} token(s)")
+            lines.append(self._units(label, units, limit))
+        footer = Text(f"Deck {ch.deck}  Discard {ch.discard}  Hand {ch.hand}")
+        if ch.ability and ch.ability_tokens is not None:
+            footer.append(f"  {ch.ability}: {ch.ability_tokens} token(s)")
         lines.append(footer)
         return Group(*lines)
 
+    def _units(self, label: str, units: tuple[UnitView, ...], limit: int) -> Text:
+        row = Text(f"{label} {len(units)}/{limit}: ")
+        for unit in units:
+            row.append_text(_card(unit.card, self.where, "dim" if unit.exhausted else ""))
+            if unit.health is not None:
+                row.append(" ")
+                row.append_text(health_bar(unit.health, UNIT_BAR))
+            if unit.balls:
+                row.append(f" {ball()}{unit.balls}")
+            row.append("  ")
+        return row
 
-class HandPanel(Board):
-    """The active Character's hand and the Energy available this turn."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.hidden = False
-        self.own: tuple[str, ...] = ()
-        """At a shared table: this terminal's Characters, whose hand is shown
-        while another seat or the Villain plays."""
+class HandBoard(_Board):
+    """A hand, its cards numbered and coloured by market, and the Energy
+    available this turn; or, while the hand is not to be shown, a note."""
 
-    def _shown(self, game: Game) -> str:
-        active = game.state.active
-        if self.own and active not in self.own:
-            return self.own[0]
-        return active
+    where = "hand"
+    hand: reactive[HandView | None] = reactive(None)
+    """The hand shown; ``None`` shows ``note`` instead."""
+    note: reactive[str] = reactive("")
+    """What to say while no hand is shown (``Bob's hand is hidden until Bob
+    takes the keyboard.``)."""
 
-    def signature(self, game: Game) -> Any:
-        shown = self._shown(game)
-        if shown in ("", "villain"):
-            return shown, self.hidden
-        ch = game.state.character(shown)
-        return shown, tuple(ch.hand), ch.energy, ch.training_energy, self.hidden
+    def __init__(self, catalog: Catalog, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.catalog = catalog
+        """For the printed facts of a card: a Technique's Damage and Time, an
+        Energy card's value."""
 
-    def draw(self, game: Game) -> RenderableType:
-        shown = self._shown(game)
-        if shown in ("", "villain"):
-            return Text("The Villain is playing.", style="italic")
-        ch = game.state.character(shown)
-        if self.hidden:
-            return Text(f"{game.name('c:' + ch.id)}'s hand is hidden.", style="italic")
+    def watch_hand(self) -> None:
+        """Redraw from a new hand."""
+        self._show(self.draw(self.hand, self.note))
+
+    def watch_note(self) -> None:
+        """Redraw with a new note."""
+        self._show(self.draw(self.hand, self.note))
+
+    def draw(self, hand: HandView | None, note: str) -> Text:
+        """The hand's picture."""
+        if hand is None:
+            return Text(note, style="italic")
         text = Text()
-        text.append(f"{game.name('c:' + ch.id)}'s hand", style="bold")
+        text.append(f"{hand.name}'s hand", style="bold")
         text.append(
-            f"   Energy {ch.energy}"
-            + (f" (+{ch.training_energy} for Training)" if ch.training_energy else "")
+            f"   Energy {hand.energy}"
+            + (f" (+{hand.training_energy} for Training)" if hand.training_energy else "")
         )
         text.append("\n")
-        for i, uid in enumerate(ch.hand, 1):
-            card = game.card(uid)
-            market = {
-                "ally": "allies",
-                "technique": "techniques",
-                "equipment": "equipment",
-                "training": "training",
-            }.get(card.kind, "energy")
+        for i, card in enumerate(hand.cards, 1):
+            printed = self.catalog.cards.get(card.card)
+            kind = str(getattr(printed, "kind", ""))
             text.append(f"{i}. ", style="bold")
-            text.append(card.name, style=MARKET_COLOURS[market])
-            if card.kind == "technique":
-                kind = "E" if card.technique_type == "energy" else "P"
-                text.append(
-                    f" [{kind} {card.damage}" + (f" T{card.time}" if card.time else "") + "]"
-                )
-            elif card.kind in ("energy", "concentrated-energy"):
-                text.append(f" [{card.value}]")
+            text.append_text(_card(card, self.where, MARKET_COLOURS[market_of(kind)]))
+            if kind == "technique":
+                form = "E" if getattr(printed, "technique_type", "") == "energy" else "P"
+                damage, time = getattr(printed, "damage", 0), getattr(printed, "time", 0)
+                text.append(f" [{form} {damage}" + (f" T{time}" if time else "") + "]")
+            elif kind in ("energy", "concentrated-energy"):
+                text.append(f" [{getattr(printed, 'value', 0)}]")
             text.append("  ")
         return text
-
-
-class TurnOrderPanel(Board):
-    """The turn-order deck, the round, and the seven Dragon Balls."""
-
-    def signature(self, game: Game) -> Any:
-        s = game.state
-        return s.round, len(s.turn_deck), s.revealed, tuple(s.balls)
-
-    def draw(self, game: Game) -> RenderableType:
-        s = game.state
-        text = Text()
-        text.append(f"Round {s.round}", style="bold")
-        text.append(f"   turn-order cards left {len(s.turn_deck)}")
-        if s.revealed:
-            text.append(f"   last: {self._card(game, s.revealed)}")
-        text.append("\nDragon Balls: ")
-        for star, holder in enumerate(s.balls, 1):
-            who = "free" if not holder else game.name(holder)
-            text.append(f"{star}{'*' if ASCII else '★'} {who}  ")
-        return text
-
-    @staticmethod
-    def _card(game: Game, card: str) -> str:
-        if card.startswith("V"):
-            return game.hooks.turn_card_name(game, card)
-        if card == "W":
-            return "Wildcard"
-        ch = next(c for c in game.state.characters if c.order == int(card))
-        return game.name("c:" + ch.id)

@@ -1,14 +1,21 @@
-"""Actions in plain words, for the action list, the dialogs and the palette."""
+"""Actions in plain words: what every front end lists, for every seat.
+
+Labels are written by the engine, beside the rules, so the action list, the
+dialogs, the palette and a joined table all say the same thing, and none of
+them needs the game to put an action into words.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game
 
-__all__ = ["GROUPS", "action_group", "action_label", "holder_name", "option_label"]
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["GROUPS", "action_group", "action_label", "holder_name"]
 
 GROUPS = (
     ("Attack", ("attack",)),
@@ -61,7 +68,9 @@ def action_label(game: Game, action: Action) -> str:
         )
         extra = ""
         if action.cards:
-            extra = " with " + ", ".join(game.name(u) for u in action.cards) + " given"
+            # Name who gives, not what: the cards come from other hands.
+            givers = [_hand_of(game, u) for u in action.cards]
+            extra = " with an Energy card from " + ", ".join(givers)
         if action.amount:
             extra += ", equipped at once"
         return f"Buy {card} ({price}){extra}"
@@ -72,6 +81,7 @@ def action_label(game: Game, action: Action) -> str:
     if t == "play":
         if action.cards:
             return f"Play {card}, destroying {game.name(action.cards[0])}"
+        assert action.card is not None
         return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
     if t == "attack":
         names = " + ".join(game.name(u) for u in action.cards)
@@ -92,6 +102,7 @@ def action_label(game: Game, action: Action) -> str:
         ability = game.card(active.id).special_ability
         return f"Use {ability.name if ability else 'ability'}"
     if t == "avoid":
+        assert action.card is not None
         body = game.card(action.card)
         return f"Avoid {card}" + (f": {body.avoid.text}" if getattr(body, "avoid", None) else "")
     if t == "market-discard":
@@ -111,8 +122,9 @@ def action_label(game: Game, action: Action) -> str:
     return t
 
 
-def option_label(option: dict[str, Any]) -> str:
-    """A decision option as the table shows it; the option the Grim Rule takes
-    when the players cannot agree is marked (rules note N43)."""
-    label = str(option["label"])
-    return f"{label}  [Grim Rule]" if option.get("grim") else label
+def _hand_of(game: Game, uid: int) -> str:
+    """The Character in whose hand a card is."""
+    for ch in game.state.characters:
+        if uid in ch.hand:
+            return game.name("c:" + ch.id)
+    return "another Character"

@@ -1,0 +1,835 @@
+"""What one seat may see: the ``TableView`` every front end draws.
+
+``seat_view(game, seat)`` is the only way a table, a joined table, a
+spectator, a hot-seat hand-off or a replay learns about a game. It is a
+frozen value made of one panel per board element, with every number the
+rules compute (health left and maximum, Armor, Damage Reduction, costs, why
+a card cannot be bought) already worked out, so a front end draws and never
+rules.
+
+Privacy is by construction: a panel is built only from what its seat may
+see. There is no seed, no random generator state, no deck order, no other
+hand, no uid of a card the seat cannot see, and no option of another seat's
+pending decision. ``seat=None`` is a spectator; ``every_hand=True`` (the
+replay of one's own record) adds every hand.
+
+Legal actions reach a seat as ``Offer`` values, labelled by the engine. An
+action that names a card of another hand (a co-op Duo purchase takes an
+Energy card from each other Character) is offered with that card masked as
+``HIDDEN``; ``unmask`` turns what the seat sends back into the real action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
+
+from dbdeck.cards.models import MARKET_OF_KIND
+from dbdeck.engine import combat, labels, rules
+from dbdeck.engine.actions import Action
+from dbdeck.engine.events import Event
+from dbdeck.engine.state import CharacterState, Unit
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = [
+    "HIDDEN",
+    "MARKET_ORDER",
+    "MARKET_TITLES",
+    "BallView",
+    "CardView",
+    "CharacterPanel",
+    "DecisionPanel",
+    "EnemyView",
+    "HandView",
+    "Health",
+    "LogLine",
+    "MarketCard",
+    "MarketPanel",
+    "MinionView",
+    "Offer",
+    "OptionView",
+    "PreparedView",
+    "SideDeckView",
+    "TableView",
+    "TurnOrderPanel",
+    "UnitView",
+    "VillainPanel",
+    "log_lines",
+    "market_of",
+    "seat_offers",
+    "seat_plays",
+    "seat_view",
+    "unmask",
+]
+
+HIDDEN = -1
+"""The uid a seat is given in place of a card it may not see."""
+
+MARKET_ORDER = ("allies", "techniques", "energy", "equipment", "training", "sixth")
+"""The six purchase markets, in the order the table shows them."""
+
+MARKET_TITLES = {
+    "allies": "Allies",
+    "techniques": "Techniques",
+    "energy": "Energy",
+    "equipment": "Equipment",
+    "training": "Training",
+    "sixth": "Concentrated Energy",
+}
+"""Each market's name as the table shows it."""
+
+
+# --- the panels ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """Remaining and Maximum Health, as the rules count them."""
+
+    remaining: int
+    maximum: int
+
+    @property
+    def damage(self) -> int:
+        """Damage taken (never more than the Maximum Health)."""
+        return self.maximum - self.remaining
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A face-up card: its instance uid (what actions name), its card id
+    (for the catalog's printed text) and its name."""
+
+    uid: int
+    card: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitView:
+    """An Ally, Equipment or Training card in play beside a board."""
+
+    card: CardView
+    exhausted: bool = False
+    health: Health | None = None
+    """An Ally's health; ``None`` for Equipment and Training."""
+    balls: int = 0
+    tokens: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedView:
+    """An Energy Technique on a Time Track, with its boosters beneath it."""
+
+    card: CardView
+    boosters: tuple[CardView, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnemyView:
+    """One enemy of a Villain of several enemies (the Androids)."""
+
+    key: str
+    name: str
+    health: Health
+    armor: int
+    damage_reduction: int
+    defeated: bool
+    balls: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MinionView:
+    """A Minion in play."""
+
+    key: str
+    card: CardView
+    health: Health
+    armor: int
+    keywords: tuple[str, ...] = ()
+    exhausted: bool = False
+    balls: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SideDeckView:
+    """A pile beside the Villain board: a face-down deck (a count) or a
+    tracker card whose cards lie face up on it."""
+
+    card: str
+    name: str
+    count: int
+    cards: tuple[CardView, ...] = ()
+    """The face-up cards of a tracker card; empty for a deck."""
+    tracker: bool = False
+    """A tracker card (its cards lie face up on it), not a deck."""
+
+
+@dataclass(frozen=True, slots=True)
+class VillainPanel:
+    """The Villain board."""
+
+    card: str
+    name: str
+    level: int
+    phase: int
+    difficulty: str
+    extreme: bool
+    arrived: bool
+    health: Health | None
+    """``None`` for a Villain of several enemies: see ``enemies``."""
+    armor: int
+    damage_reduction: int
+    enemies: tuple[EnemyView, ...]
+    time_track: tuple[tuple[CardView, ...], ...]
+    """Four Time slots, each with the attacks prepared there."""
+    minions: tuple[MinionView, ...]
+    balls: int
+    deck: int
+    discard: int
+    tokens: tuple[tuple[str, int], ...]
+    """The board's counters in words, with their count (``Power``, ``Armor
+    (Nappa)`` …)."""
+    side_decks: tuple[SideDeckView, ...]
+    aggro: str
+    """The name of who holds Broly's aggro, or empty."""
+    location: str
+    """The Location's name, or empty."""
+    turn_cards: tuple[str, ...] = ()
+    """The names of the Villain's turn-order cards (V1, V2 …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterPanel:
+    """One Character board, with its Time Track and the cards beside it."""
+
+    id: str
+    name: str
+    order: int
+    seat: int
+    race: str
+    level: int
+    active: bool
+    defeated: bool
+    room_tokens: int
+    """Tokens on the Room of Spirit and Time while inside; -1 outside."""
+    health: Health
+    armor: int
+    damage_reduction: int
+    balls: int
+    time_track: tuple[PreparedView | None, ...]
+    allies: tuple[UnitView, ...]
+    equipment: tuple[UnitView, ...]
+    training: tuple[UnitView, ...]
+    ally_limit: int
+    equipment_limit: int
+    training_limit: int
+    deck: int
+    discard: int
+    discard_top: CardView | None
+    hand: int
+    """How many cards the hand holds (its cards are in ``HandView``)."""
+    played: tuple[CardView, ...]
+    """Cards used this turn, face up until the end of the turn."""
+    energy: int
+    training_energy: int
+    ability: str
+    """The special ability's name, or empty."""
+    ability_tokens: int | None
+    """Tokens left for an ability with uses; ``None`` for a passive one."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarketCard:
+    """A face-up market card with what it costs the active Character."""
+
+    card: CardView
+    kind: str
+    cost: int | None
+    """What it costs the active Character (modifiers included), or its
+    printed cost while no Character plays; ``None`` when the active
+    Character cannot buy from this market."""
+    pay_with: str
+    """``energy``, or ``dragon-balls`` for an Ally bought with Dragon Balls."""
+    price: str
+    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, ``-``."""
+    buyable: bool
+    """Whether the active Character may buy it now."""
+    why_not: str
+    """Why the active Character cannot buy it now, in the engine's words."""
+    forbidden: bool
+    """Whether the active Character may not buy it whatever their Energy: a
+    market their board forbids, a card exclusive to other races or
+    Characters."""
+    exclusive: bool
+    damage: int = 0
+    """Damage on an Ally of the market (the Androids 17 and 18)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarketPanel:
+    """One purchase market: its face-up row and the cards left in its deck."""
+
+    market: str
+    title: str
+    deck: int
+    row: tuple[MarketCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BallView:
+    """One of the seven Dragon Balls."""
+
+    star: int
+    holder: str
+    """The holder key, or empty when unclaimed."""
+    name: str
+    """Who holds it, in words (``unclaimed``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOrderPanel:
+    """The round and the turn-order deck."""
+
+    round: int
+    left: int
+    """Turn-order cards still face down."""
+    revealed: tuple[str, ...]
+    """The cards revealed this round, in words, the last one last."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """The hand of one of the seat's Characters."""
+
+    character: str
+    name: str
+    cards: tuple[CardView, ...]
+    energy: int
+    training_energy: int
+
+
+@dataclass(frozen=True, slots=True)
+class OptionView:
+    """One answer of a pending decision."""
+
+    label: str
+    grim: bool = False
+    """The option the Grim Rule takes when the players cannot agree."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPanel:
+    """The decision the engine waits for."""
+
+    kind: str
+    decider: str
+    """``players`` or a Character id."""
+    decider_name: str
+    prompt: str
+    options: tuple[OptionView, ...]
+    """The answers, for a seat that may answer; empty for the others."""
+    count: int
+    """How many answers there are."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One thing that happened, in words."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A legal action as a seat receives it, with the engine's label."""
+
+    action: Action
+    label: str
+    group: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The offer as JSON data."""
+        return {"action": self.action.to_json(), "label": self.label, "group": self.group}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Offer:
+        """Read an offer back; raises ``ValueError`` on bad data."""
+        if not isinstance(data, dict):
+            raise ValueError(f"not an offer: {data!r}")
+        label, group = data.get("label"), data.get("group")
+        if not isinstance(label, str) or not isinstance(group, str):
+            raise ValueError("an offer has a label and a group")
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise ValueError("an offer holds an action")
+        return cls(Action.from_json(action), label, group)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything one seat may see of a game."""
+
+    version: int
+    """The number of actions applied so far."""
+    seat: int | None
+    """The seat this view is for; ``None`` for a spectator."""
+    title: str
+    villain: VillainPanel
+    characters: tuple[CharacterPanel, ...]
+    markets: tuple[MarketPanel, ...]
+    turn_order: TurnOrderPanel
+    balls: tuple[BallView, ...]
+    hands: tuple[HandView, ...]
+    """The hands this seat may see: its own Characters' (every hand in a
+    replay)."""
+    decision: DecisionPanel | None
+    log: tuple[LogLine, ...]
+    """What the last action did, as this seat may read it."""
+    active: str
+    """The Character id whose turn it is, ``villain``, or empty."""
+    actor: str
+    """Who must act now: a Character id, ``players``, or empty."""
+    paused: bool
+    """The Villain's turn stopped between two steps (a table's step mode)."""
+    winner: str
+    reason: str
+    location: str = ""
+    """The Location's card id, or empty."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.winner)
+
+    def character(self, character_id: str) -> CharacterPanel | None:
+        """The board of one Character."""
+        return next((c for c in self.characters if c.id == character_id), None)
+
+    def hand(self, character_id: str) -> HandView | None:
+        """A hand this seat may see."""
+        return next((h for h in self.hands if h.character == character_id), None)
+
+    def market(self, market: str) -> MarketPanel | None:
+        """One market."""
+        return next((m for m in self.markets if m.market == market), None)
+
+    def cards(self) -> Iterator[CardView]:
+        """Every face-up card of the view."""
+        v = self.villain
+        for slot in v.time_track:
+            yield from slot
+        for minion in v.minions:
+            yield minion.card
+        for pile in v.side_decks:
+            yield from pile.cards
+        for ch in self.characters:
+            for prepared in ch.time_track:
+                if prepared is not None:
+                    yield prepared.card
+                    yield from prepared.boosters
+            for unit in (*ch.allies, *ch.equipment, *ch.training):
+                yield unit.card
+            if ch.discard_top is not None:
+                yield ch.discard_top
+            yield from ch.played
+        for market in self.markets:
+            for offered in market.row:
+                yield offered.card
+        for hand in self.hands:
+            yield from hand.cards
+
+    def card(self, uid: int) -> CardView | None:
+        """The face-up card with this uid."""
+        return next((c for c in self.cards() if c.uid == uid), None)
+
+    def name_of(self, key: str) -> str:
+        """A holder key (``c:goku``, ``m:12``, ``v`` …) in words."""
+        if key == "v":
+            return self.villain.name
+        if key.startswith("c:"):
+            ch = self.character(key[2:])
+            return ch.name if ch is not None else key
+        if key.startswith("e:"):
+            return next((e.name for e in self.villain.enemies if e.key == key), key)
+        if key.startswith("m:"):
+            return next((m.card.name for m in self.villain.minions if m.key == key), key)
+        if key[:2] == "a:" or key.startswith("market:"):
+            card = self.card(int(key.split(":")[1]))
+            return card.name if card is not None else key
+        return key
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON data (what the server sends)."""
+        data: dict[str, Any] = _VIEW.dump_python(self, mode="json")
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableView:
+        """Read a view back; raises ``pydantic.ValidationError`` on bad data."""
+        view: TableView = _VIEW.validate_python(data)
+        return view
+
+
+_VIEW: TypeAdapter[TableView] = TypeAdapter(TableView)
+
+
+# --- building a view ------------------------------------------------------------------------
+
+
+def seat_plays(game: Game, seat: int | None) -> frozenset[str]:
+    """The Characters a seat plays by the setup (a spectator plays none)."""
+    if seat is None:
+        return frozenset()
+    return frozenset(c.id for c in game.state.characters if c.seat == seat)
+
+
+def seat_view(
+    game: Game,
+    seat: int | None,
+    *,
+    plays: frozenset[str] | None = None,
+    every_hand: bool = False,
+) -> TableView:
+    """The game as ``seat`` may see it (``None``: a spectator).
+
+    ``plays`` names the Characters the seat plays now, whose hands it sees
+    (by default those of its seat in the setup; a shared table may hand a
+    Character to another seat); ``every_hand`` is the owner's replay.
+    """
+    s = game.state
+    if every_hand:
+        own = frozenset(c.id for c in s.characters)
+    else:
+        own = seat_plays(game, seat) if plays is None else plays
+    names = ", ".join(game.name("c:" + c.id) for c in s.characters)
+    return TableView(
+        version=s.actions,
+        seat=seat,
+        title=f"{game.name('v')} vs {names}",
+        villain=_villain(game),
+        characters=tuple(_character(game, ch) for ch in s.characters),
+        markets=tuple(_market(game, m) for m in MARKET_ORDER),
+        turn_order=TurnOrderPanel(
+            round=s.round,
+            left=len(s.turn_deck),
+            revealed=tuple(_turn_card(game, c) for c in s.turn_discard),
+        ),
+        balls=tuple(
+            BallView(star, holder, game.name(holder) if holder else "unclaimed")
+            for star, holder in enumerate(s.balls, 1)
+        ),
+        hands=tuple(
+            HandView(
+                ch.id,
+                game.name("c:" + ch.id),
+                tuple(_card(game, u) for u in ch.hand),
+                ch.energy,
+                ch.training_energy,
+            )
+            for ch in s.characters
+            if ch.id in own
+        ),
+        decision=_decision(game, own),
+        log=log_lines(game.events, game, seat, every_hand=every_hand),
+        active=s.active,
+        actor=game.actor() or "",
+        paused=s.paused,
+        winner=s.winner,
+        reason=s.reason,
+        location=s.location or "",
+    )
+
+
+def log_lines(
+    events: list[Event], game: Game, seat: int | None, *, every_hand: bool = False
+) -> tuple[LogLine, ...]:
+    """Events as ``seat`` may read them: words only (an event's data can
+    name cards of a hand or a deck, so it never leaves the engine)."""
+    del game, seat, every_hand  # every event's text is written for the whole table
+    return tuple(LogLine(e.type, e.text) for e in events)
+
+
+def _card(game: Game, uid: int) -> CardView:
+    return CardView(uid, game.state.card_ids[uid], str(game.card(uid).name))
+
+
+def _health(game: Game, key: str) -> Health:
+    maximum = rules.max_health(game, key)
+    return Health(max(0, min(maximum, maximum - rules.damage_of(game, key))), maximum)
+
+
+def _villain(game: Game) -> VillainPanel:
+    s = game.state
+    v = s.villain
+    board = game.card(s.villain_id)
+    several = bool(board.enemies)
+    enemies = tuple(
+        EnemyView(
+            key=f"e:{enemy}",
+            name=game.name(f"e:{enemy}"),
+            health=_health(game, f"e:{enemy}"),
+            armor=rules.armor(game, f"e:{enemy}"),
+            damage_reduction=rules.damage_reduction(game, f"e:{enemy}"),
+            defeated=enemy in v.defeated_enemies,
+            balls=combat.balls_of(game, f"e:{enemy}"),
+        )
+        for enemy in board.enemies
+    )
+    minions = tuple(
+        MinionView(
+            key=f"m:{unit.uid}",
+            card=_card(game, unit.uid),
+            health=_health(game, f"m:{unit.uid}"),
+            armor=rules.armor(game, f"m:{unit.uid}"),
+            keywords=tuple(getattr(game.card(unit.uid), "keywords", ())),
+            exhausted=unit.exhausted,
+            balls=combat.balls_of(game, f"m:{unit.uid}"),
+        )
+        for unit in v.minions
+    )
+    side_decks = []
+    for name, pile in v.side_decks.items():
+        card = game.catalog.cards.get(name)
+        title = str(card.name) if card is not None else name
+        # Cards laid on a tracker card (Raditz's Kidnapped Victim) lie face
+        # up; any other side pile is a face-down deck.
+        face_up = getattr(card, "type", "") == "reference"
+        cards = tuple(_card(game, u) for u in pile) if face_up else ()
+        side_decks.append(SideDeckView(name, title, len(pile), cards, face_up))
+    location = "" if s.location is None else game.name(s.location)
+    turn_cards = tuple(
+        game.hooks.turn_card_name(game, c) for c in s.turn_cards if c.startswith("V")
+    )
+    return VillainPanel(
+        card=s.villain_id,
+        name=game.name("v"),
+        level=int(board.level),
+        phase=v.phase,
+        difficulty=s.difficulty,
+        extreme=s.extreme,
+        arrived=v.arrived,
+        health=None if several else _health(game, "v"),
+        armor=rules.armor(game, "v"),
+        damage_reduction=rules.damage_reduction(game, "v"),
+        enemies=enemies,
+        time_track=tuple(tuple(_card(game, p.uid) for p in slot) for slot in v.time_track),
+        minions=minions,
+        balls=combat.balls_of(game, "v"),
+        deck=len(v.deck),
+        discard=len(v.discard),
+        tokens=tuple(sorted((_token_label(game, k), n) for k, n in v.tokens.items())),
+        side_decks=tuple(side_decks),
+        aggro=game.name(v.aggro) if v.aggro else "",
+        location=location,
+        turn_cards=turn_cards,
+    )
+
+
+def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
+    key = f"a:{unit.uid}"
+    return UnitView(
+        card=_card(game, unit.uid),
+        exhausted=unit.exhausted,
+        health=_health(game, key) if ally else None,
+        balls=combat.balls_of(game, key) if ally else 0,
+        tokens=tuple(sorted(unit.tokens.items())),
+    )
+
+
+def _character(game: Game, ch: CharacterState) -> CharacterPanel:
+    key = f"c:{ch.id}"
+    board = game.card(ch.id)
+    race = str(board.race)
+    ability = board.special_ability
+    return CharacterPanel(
+        id=ch.id,
+        name=game.name(key),
+        order=ch.order,
+        seat=ch.seat,
+        race=race,
+        level=int(board.level),
+        active=game.state.active == ch.id,
+        defeated=ch.defeated,
+        room_tokens=ch.room_tokens,
+        health=Health(0, rules.max_health(game, key)) if ch.defeated else _health(game, key),
+        armor=rules.armor(game, key),
+        damage_reduction=rules.damage_reduction(game, key),
+        balls=combat.balls_of(game, key),
+        time_track=tuple(
+            None
+            if p is None
+            else PreparedView(_card(game, p.uid), tuple(_card(game, b) for b in p.boosters))
+            for p in ch.time_track
+        ),
+        allies=tuple(_unit(game, u, True) for u in ch.allies),
+        equipment=tuple(_unit(game, u, False) for u in ch.equipment),
+        training=tuple(_unit(game, u, False) for u in ch.training),
+        ally_limit=rules.limit(race, "ally"),
+        equipment_limit=rules.limit(race, "equipment"),
+        training_limit=rules.limit(race, "training"),
+        deck=len(ch.deck),
+        discard=len(ch.discard),
+        discard_top=_card(game, ch.discard[-1]) if ch.discard else None,
+        hand=len(ch.hand),
+        played=tuple(_card(game, u) for u in ch.played),
+        energy=ch.energy,
+        training_energy=ch.training_energy,
+        ability=ability.name if ability is not None else "",
+        ability_tokens=None if ability is None or ability.uses == "passive" else ch.ability_tokens,
+    )
+
+
+def _market(game: Game, market: str) -> MarketPanel:
+    s = game.state
+    if market == "sixth":
+        row, deck = s.sixth[-1:], max(0, len(s.sixth) - 1)
+    else:
+        row, deck = s.markets[market].row, len(s.markets[market].deck)
+    active = s.character(s.active) if s.active not in ("", "villain") else None
+    return MarketPanel(
+        market=market,
+        title=MARKET_TITLES[market],
+        deck=deck,
+        row=tuple(_market_card(game, uid, market, active) for uid in row),
+    )
+
+
+def _market_card(game: Game, uid: int, market: str, active: CharacterState | None) -> MarketCard:
+    card = game.card(uid)
+    exclusive = getattr(card, "exclusive", None)
+    marked = exclusive is not None and bool(exclusive.races or exclusive.characters)
+    by_balls = getattr(card, "pay_with", "") == "dragon-balls"
+    printed = None if card.cost is None else int(card.cost)
+    forbidden = False
+    if active is None:
+        cost, why = printed, "no Character is playing"
+    else:
+        cost = printed if by_balls else rules.buy_cost(game, active, uid, market)
+        race = rules.race_of(game, f"c:{active.id}")
+        forbidden = cost is None or bool(rules.can_buy_exclusive(race, active.id, card, market))
+        why = game.check(Action("buy", card=uid, market=market)) or ""
+    if cost is None:
+        price = "-"
+    elif by_balls:
+        price = f"{cost} Dragon Balls"
+    else:
+        price = f"{cost} Energy"
+    damage = rules.damage_of(game, f"market:{uid}") if market == "allies" else 0
+    return MarketCard(
+        card=_card(game, uid),
+        kind=str(card.kind),
+        cost=cost,
+        pay_with="dragon-balls" if by_balls else "energy",
+        price=price,
+        buyable=not why,
+        why_not=why,
+        forbidden=forbidden,
+        exclusive=marked,
+        damage=damage,
+    )
+
+
+def _token_label(game: Game, counter: str) -> str:
+    """A counter of the Villain board in words: ``armor:<enemy>`` reads
+    ``Armor (Nappa)``."""
+    name, _, enemy = counter.partition(":")
+    label = name.replace("-", " ").capitalize()
+    return f"{label} ({game.name('e:' + enemy)})" if enemy else label
+
+
+def _turn_card(game: Game, card: str) -> str:
+    if card.startswith("V"):
+        return str(game.hooks.turn_card_name(game, card))
+    if card == "W":
+        return "Wildcard"
+    ch = next((c for c in game.state.characters if str(c.order) == card), None)
+    return game.name("c:" + ch.id) if ch is not None else card
+
+
+def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
+    pending = game.state.pending
+    if pending is None:
+        return None
+    decider = pending.decider
+    mine = decider == "players" or decider in own
+    name = "The players" if decider == "players" else game.name("c:" + decider)
+    # Another seat's options can name the cards of its hand: only their
+    # number is shown.
+    options = (
+        tuple(OptionView(str(o["label"]), bool(o.get("grim"))) for o in pending.options)
+        if mine
+        else ()
+    )
+    return DecisionPanel(
+        kind=pending.kind,
+        decider=decider,
+        decider_name=name,
+        prompt=pending.prompt,
+        options=options,
+        count=len(pending.options),
+    )
+
+
+# --- legal actions for a seat -----------------------------------------------------------------
+
+
+def _masked(action: Action, others: set[int]) -> Action:
+    if not action.cards or not others.intersection(action.cards):
+        return action
+    return action._replace(cards=tuple(HIDDEN if u in others else u for u in action.cards))
+
+
+def _other_hands(game: Game, plays: frozenset[str]) -> set[int]:
+    return {u for ch in game.state.characters if ch.id not in plays for u in ch.hand}
+
+
+def seat_offers(
+    game: Game, seat: int | None, *, plays: frozenset[str] | None = None
+) -> list[Offer]:
+    """The legal actions as ``seat`` receives them: labelled by the engine,
+    with any card of another hand masked. Empty unless the seat may act now:
+    the actor is one of the Characters it plays (``plays``, as for
+    ``seat_view``), or the players decide together (which a spectator's
+    keyboard may answer at a hot-seat table; a server offers nothing to a
+    spectator)."""
+    own = seat_plays(game, seat) if plays is None else plays
+    actor = game.actor()
+    if actor is None or (actor != "players" and actor not in own):
+        return []
+    others = _other_hands(game, own)
+    pending = game.state.pending
+    offers = []
+    for action in game.legal_actions():
+        if action.type == "choose" and pending is not None and action.option is not None:
+            option = pending.options[action.option]
+            label, group = str(option["label"]), "Decide"
+        else:
+            label, group = labels.action_label(game, action), labels.action_group(action)
+        offers.append(Offer(_masked(action, others), label, group))
+    return offers
+
+
+def unmask(
+    game: Game, seat: int | None, action: Action, *, plays: frozenset[str] | None = None
+) -> Action:
+    """The real action behind one a seat sent: the legal action whose masked
+    form it is (an action without masked cards is returned as it is)."""
+    if HIDDEN not in action.cards:
+        return action
+    others = _other_hands(game, seat_plays(game, seat) if plays is None else plays)
+    for legal in game.legal_actions():
+        if _masked(legal, others) == action:
+            return legal
+    return action
+
+
+def market_of(kind: str) -> str:
+    """The market a card kind is sold in (``sixth``: the sixth pile)."""
+    return MARKET_OF_KIND.get(kind, "energy")

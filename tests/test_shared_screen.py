@@ -1,0 +1,108 @@
+"""One table screen, two backends: a joined table draws exactly what the
+local table draws for the same seat view."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from screen_text import plain
+from textual.widgets import OptionList, Static
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import Setup
+from dbdeck.net.server import TableServer
+from dbdeck.saves import Session
+from dbdeck.tui.app import DbdeckApp
+from dbdeck.tui.backend import Seating
+from dbdeck.tui.remote import JoinApp
+from dbdeck.tui.table import TableScreen
+
+SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)
+
+DRAWN = (
+    "#villain",
+    "#turn-order",
+    "#hand",
+    "#market-rows",
+    "#prompt",
+    "#char-goku",
+    "#char-krillin",
+)
+"""The widgets compared: every board element, the prompt and the action list."""
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("DBDECK_TABLES", str(tmp_path / "tables"))
+
+
+def drawn(screen: TableScreen) -> dict[str, str]:
+    """What the table shows, widget by widget, as plain text."""
+    texts = {key: plain(screen.query_one(key, Static).content) for key in DRAWN}
+    listing = screen.query_one("#action-list", OptionList)
+    texts["actions"] = "\n".join(
+        plain(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)
+    )
+    return texts
+
+
+async def _wait(condition: Any, pilot: Any, what: str) -> None:
+    for _ in range(100):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_path: Path) -> None:
+    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    server = TableServer(
+        session,
+        "club",
+        socket_path=tmp_path / "club.sock",
+        owner="alice",
+        identify=lambda _writer: "alice",
+        admits=lambda user: user == "alice",
+        bot_delay=0.0,
+        announce=False,
+    )
+    await server.start()
+    try:
+        joined = JoinApp(catalog, socket_path=server.socket_path, seat=0)
+        # The local table of the same game, for the same seat, with the same
+        # names the joined table gives the players.
+        local_game = server.session.game.clone()
+        local_game.events = list(server.session.game.events)
+        seating = Seating(players={"goku": "alice", "krillin": "seat 1"}, pace=0)
+        local = DbdeckApp(catalog, local_game, seating)
+        async with (
+            joined.run_test(size=(160, 50)) as remote,
+            local.run_test(size=(160, 50)) as here,
+        ):
+            await _wait(
+                lambda: joined.table is not None and joined.table.is_mounted, remote, "the view"
+            )
+            await remote.pause(0.2)
+            await here.pause()
+            assert joined.table is not None
+            local_screen = next(s for s in local.screen_stack if isinstance(s, TableScreen))
+            assert local_screen.view == joined.table.view
+            assert drawn(joined.table) == drawn(local_screen)
+
+            # One action on each: the same screens again.
+            offer = next(o for o in joined.table.offers if o.action.type == "play-energy")
+            await remote.press("p")
+            await _wait(lambda: server.version == 1, remote, "the action")
+            await remote.pause(0.2)
+            local_screen.play(offer.action)
+            await here.pause()
+            assert local_screen.view == joined.table.view
+            assert drawn(joined.table) == drawn(local_screen)
+            assert "Energy" in drawn(local_screen)["#hand"]
+    finally:
+        await server.close()
+        await asyncio.sleep(0)
