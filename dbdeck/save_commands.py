@@ -108,7 +108,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     catalog, data = opened
     from dbdeck.tui.app import DbdeckApp
+    from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen
 
-    DbdeckApp(catalog, start=ReplayScreen(catalog, data)).run()
+    DbdeckApp(catalog, start=ReplayScreen(ReplayBackend(catalog, data))).run()
     return 0

@@ -16,8 +16,8 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.backend import LocalBackend
 from dbdeck.tui.dialogs import HandoffScreen
+from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import Seating, TableScreen
 
 

@@ -34,6 +34,7 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.view import Offer, TableView, seat_view
 from dbdeck.net.client import JoinRefused, TableClient, parse_tcp
 from dbdeck.net.protocol import (
+    BOT,
     MAX_LINE,
     PROTOCOL_VERSION,
     ChatMessage,
@@ -47,7 +48,7 @@ from dbdeck.net.protocol import (
     decode_client,
     decode_server,
 )
-from dbdeck.net.server import BOT, TableServer
+from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 
 

@@ -461,6 +461,7 @@ async def test_an_unexpected_error_never_shows_a_traceback(
 async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
     from dbdeck.bots import greedy
     from dbdeck.saves import Session, read_save
+    from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen
 
     session = Session.start(
@@ -470,7 +471,7 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
     for _ in range(40):
         session.apply(greedy(session.game, rng))
     session.close()
-    screen = ReplayScreen(catalog, read_save(tmp_path, session.id))
+    screen = ReplayScreen(ReplayBackend(catalog, read_save(tmp_path, session.id)))
     async with DbdeckApp(catalog, start=screen).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         frames = [view for view, _ in screen.replay.frames]

@@ -11,25 +11,12 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
+from dbdeck.engine.table_view import GROUPS
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
 __all__ = ["GROUPS", "action_group", "action_label", "holder_name"]
-
-GROUPS = (
-    ("Attack", ("attack",)),
-    ("Prepare", ("prepare", "boost")),
-    ("Energy", ("play-energy",)),
-    ("Buy", ("buy", "buy-dragon-ball", "duo-invest")),
-    ("Play", ("play", "exhaust", "destroy", "ability")),
-    ("Dragon Balls", ("steal", "give-ball")),
-    ("Defend", ("avoid", "villain-action")),
-    ("Before actions", ("market-discard",)),
-    ("Room", ("enter-room",)),
-    ("Turn", ("end-turn",)),
-)
-"""Action kinds by group, in the order the action list shows them."""
 
 _GROUP_OF = {kind: name for name, kinds in GROUPS for kind in kinds}
 

@@ -29,6 +29,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
+    "BOT",
     "MAX_LINE",
     "PROTOCOL_VERSION",
     "ActionMessage",
@@ -54,6 +55,10 @@ PROTOCOL_VERSION = 2
 """Raised whenever a message changes shape; a client of another version is
 refused at ``hello`` with both versions named. Version 2: typed seat views,
 offers and log lines; no setup in the welcome."""
+
+BOT = -1
+"""The seat number of the bot: the controller of a Character handed to it
+(``HostMessage.to_seat``, ``SeatInfo.seat``)."""
 
 MAX_LINE = 256 * 1024
 """The longest line a client may send (bytes). Views from the server are

@@ -40,6 +40,7 @@ from dbdeck.engine.game import Game
 from dbdeck.engine.grim import break_tie
 from dbdeck.engine.view import HIDDEN, log_lines, seat_offers, seat_view, unmask
 from dbdeck.net.protocol import (
+    BOT,
     MAX_LINE,
     PROTOCOL_VERSION,
     ActionMessage,
@@ -63,9 +64,6 @@ from dbdeck.saves import Session
 __all__ = ["BOT", "Seat", "TableServer", "peer_user"]
 
 log = logging.getLogger("dbdeck.server")
-
-BOT = -1
-"""The controller of a Character handed to the bot."""
 
 SLOW_CLIENT = 32 * 1024 * 1024
 """Bytes waiting for one client before the server lets it go."""

@@ -39,7 +39,8 @@ from dbdeck.engine.game import (
     setup_problem,
 )
 from dbdeck.saves import SaveError, Session, list_saves
-from dbdeck.tui.backend import LocalBackend, Seating
+from dbdeck.tui.backend import Seating
+from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import TableScreen
 
 __all__ = ["DbdeckApp"]

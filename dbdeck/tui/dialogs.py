@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.render import card_panel
 from dbdeck.engine.actions import Action
-from dbdeck.engine.view import Offer, TableView
+from dbdeck.engine.table_view import Offer, TableView
 
 __all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
 

@@ -23,9 +23,8 @@ from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from dbdeck.engine.actions import Action
-from dbdeck.engine.labels import GROUPS
-from dbdeck.engine.view import HandView, LogLine, Offer, TableView
-from dbdeck.tui.backend import LocalBackend, Outcome, Seating, TableBackend
+from dbdeck.engine.table_view import GROUPS, HandView, LogLine, Offer, TableView
+from dbdeck.tui.backend import Outcome, Seating, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,
     ComboDialog,
@@ -501,13 +500,8 @@ class TableScreen(Screen[None]):
 
     def action_toggle_hide(self) -> None:
         """Hot-seat: hide or show hands between turns."""
-        backend = self.backend
-        if not isinstance(backend, LocalBackend):
-            self.notify("Each terminal of a shared table sees its own hand only.")
-            return
-        backend.set_hide_hands(not self.seating.hide_hands)
-        state = "on" if self.seating.hide_hands else "off"
-        self.notify(f"Hide hands between turns: {state}.")
+        outcome = self.backend.hide_hands(not self.seating.hide_hands)
+        self.notify(outcome.message, severity="information" if outcome.accepted else "warning")
         self.refresh_table()
 
     def action_help(self) -> None:

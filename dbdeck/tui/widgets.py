@@ -26,7 +26,7 @@ from textual.widgets import Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.render import MARKET_COLOURS
-from dbdeck.engine.view import (
+from dbdeck.engine.table_view import (
     BallView,
     CardView,
     CharacterPanel,

@@ -1,0 +1,283 @@
+"""The backends of a game on this machine: a table played at one keyboard
+(``LocalBackend``) and a saved game stepped through (``ReplayBackend``).
+
+These hold the ``Game``; the screen only ever gets the views they build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.events import Event
+from dbdeck.engine.game import Game
+from dbdeck.engine.view import LogLine, Offer, TableView, log_lines, seat_offers, seat_view, unmask
+from dbdeck.saves import Session, replay_events
+from dbdeck.tui.backend import Handoff, Outcome, Seating
+
+__all__ = ["LocalBackend", "ReplayBackend"]
+
+
+class LocalBackend:
+    """A game on this machine, for one keyboard.
+
+    Whose eyes are on the screen is the *keyboard seat*. It follows the seat
+    that must act. With ``hide_hands`` and several seats, hands are hidden
+    whenever no seat acts (the Villain's turn, the players' decisions), and
+    before another player's turn (or decision) the keyboard seat is nobody —
+    a spectator's view, no actions — until that player takes the keyboard.
+    """
+
+    shared = False
+
+    def __init__(
+        self,
+        source: Session | Game,
+        seating: Seating | None = None,
+        *,
+        on_crash: Callable[[Session], None] | None = None,
+    ) -> None:
+        self.session = source if isinstance(source, Session) else None
+        self.game = source.game if isinstance(source, Session) else source
+        self.catalog = self.game.catalog
+        self.seating = seating or Seating()
+        self.game.step_mode = self.seating.pace > 0
+        self.on_crash = on_crash
+        """Told when an unexpected error made the backend reload the save."""
+        self._lines: list[LogLine] = list(log_lines(self.game.events, self.game, None))
+        seats = sorted({c.seat for c in self.game.state.characters})
+        self._several = len(seats) > 1
+        self.keyboard: int | None = seats[0] if seats else None
+        """The seat whose view the screen shows (``None``: a spectator's)."""
+        self._waiting: int | None = None
+        self._last_player: int | None = None
+        if self.seating.hide_hands and self._several:
+            self.keyboard = None
+        self._settle()
+
+    # --- whose eyes are on the screen ---------------------------------------------------
+
+    def _actor_seat(self) -> int | None:
+        actor = self.game.actor()
+        if actor is None or actor == "players":
+            return None
+        return self.game.state.character(actor).seat
+
+    def _settle(self) -> None:
+        """Move the keyboard to the seat that must act (through a hand-off
+        when hands are hidden)."""
+        seat = self._actor_seat()
+        if not (self.seating.hide_hands and self._several):
+            self._waiting = None
+            if seat is not None:
+                self.keyboard = seat
+            return
+        if seat is None:
+            self.keyboard = None if self._waiting is None else self.keyboard
+            return
+        if seat == self.keyboard:
+            return
+        if seat == self._last_player and self._waiting is None:
+            # The same player's eyes never left the table: no hand-off.
+            self.keyboard = seat
+            return
+        self._waiting = seat
+        self.keyboard = None
+
+    def handoff(self) -> Handoff | None:
+        """The hand-off waiting for the next player, if any."""
+        if self._waiting is None:
+            return None
+        characters = [c for c in self.game.state.characters if c.seat == self._waiting]
+        player = self.seating.player(characters[0].id) if characters else "Player"
+        names = ", ".join(self.game.name("c:" + c.id) for c in characters)
+        return Handoff(self._waiting, player, names)
+
+    def take_keyboard(self) -> None:
+        """The next player is at the keyboard: show their seat."""
+        if self._waiting is not None:
+            self.keyboard = self._waiting
+            self._last_player = self._waiting
+            self._waiting = None
+
+    def hide_hands(self, hide: bool) -> Outcome:
+        """Turn hot-seat hiding on or off during a game."""
+        self.seating.hide_hands = hide
+        if hide and self._several:
+            self._last_player = self.keyboard
+        self._settle()
+        return Outcome(True, f"Hide hands between turns: {'on' if hide else 'off'}.")
+
+    # --- what the screen draws and offers -------------------------------------------------
+
+    def view(self) -> TableView:
+        """The keyboard seat's view."""
+        return seat_view(self.game, self.keyboard)
+
+    def _may_act(self) -> bool:
+        if self._waiting is not None:
+            return False
+        actor = self.game.actor()
+        if actor is None:
+            return False
+        return actor == "players" or self._actor_seat() == self.keyboard
+
+    def legal_actions(self) -> list[Offer]:
+        """The legal actions, when the keyboard seat may act."""
+        if not self._may_act():
+            return []
+        return seat_offers(self.game, self.keyboard)
+
+    def events(self) -> list[LogLine]:
+        """The log lines not yet drawn."""
+        lines, self._lines = self._lines, []
+        return lines
+
+    # --- acting -----------------------------------------------------------------------------
+
+    def send(self, action: Action) -> Outcome:
+        """Apply an action; an illegal one is refused with the engine's reason
+        and changes nothing."""
+        if self._waiting is not None:
+            who = self.handoff()
+            player = who.player if who is not None else "the next player"
+            return Outcome(False, f"Pass the keyboard: {player} presses Enter first.")
+        if not self._may_act():
+            return Outcome(False, "Nobody at this keyboard may act now.")
+        action = unmask(self.game, self.keyboard, action)
+        apply = self.session.apply if self.session is not None else self.game.apply
+        return self._guarded(lambda: apply(action))
+
+    def resume(self) -> Outcome:
+        """Play the next step of a paused Villain turn."""
+        if not self.game.state.paused:
+            return Outcome(True)
+        step = self.session.resume_villain if self.session is not None else self.game.resume
+        return self._guarded(step)
+
+    def undo(self) -> Outcome:
+        """Undo the last action, back to the last revealed hidden information."""
+        session = self.session
+        if session is None:
+            return Outcome(False, "Undo needs a saved game.")
+        if session.undoable() <= 0:
+            return Outcome(
+                False,
+                f"Nothing to undo: hidden information was revealed since ({session.floor_reason})",
+            )
+        session.undo()
+        self.game = session.game
+        self._lines.append(LogLine("undo", "Undone."))
+        self._settle()
+        return Outcome(
+            True,
+            f"{session.undoable()} more action(s) can be undone; undo stops at: "
+            f"{session.floor_reason}",
+        )
+
+    def _guarded(self, work: Callable[[], list[Event]]) -> Outcome:
+        """Run rules work. A refused action changes nothing; an unexpected
+        error never shows a traceback: a crash report is written and the game
+        reloads from its save (the game as it was before the error)."""
+        try:
+            events = work()
+        except IllegalAction as exc:
+            return Outcome(False, exc.reason)
+        except Exception as exc:  # the table must survive any bug in the rules
+            return self._crashed(exc)
+        self._lines += log_lines(events, self.game, self.keyboard)
+        self._settle()
+        return Outcome(True)
+
+    def _crashed(self, exc: Exception) -> Outcome:
+        session = self.session
+        if session is None:
+            return Outcome(False, f"Something went wrong ({exc}); the game is not saved.", True)
+        try:
+            where = f"Crash report: {session.crash_report(exc)}"
+        except OSError as error:
+            where = f"The crash report could not be written ({error})."
+        session.close()
+        try:
+            resumed = Session.resume(session.catalog, session.folder, session.id)
+        except Exception:  # keep the table open whatever happens
+            session.lock()
+            said = "the save could not be reloaded, so the table goes on as it was"
+        else:
+            self.session = resumed
+            self.game = resumed.game
+            self.game.step_mode = self.seating.pace > 0
+            if self.on_crash is not None:
+                self.on_crash(resumed)
+            said = "the game was reloaded from its save, as it was before the error"
+        self._settle()
+        return Outcome(False, f"Something went wrong; {said}. {where}", error=True)
+
+
+class ReplayBackend:
+    """The table after each turn of a saved game; nothing can be played."""
+
+    shared = False
+
+    def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
+        self.catalog = catalog
+        self.seating = Seating(players=dict(data.get("players", {})), pace=0)
+        self.save_id = str(data["id"])
+        self.frames: list[tuple[TableView, tuple[LogLine, ...]]] = []
+        lines: list[LogLine] = []
+        last_turn = -1
+        previous: TableView | None = None
+        for _action, game, events in replay_events(catalog, data):
+            if game.state.turn != last_turn and previous is not None:
+                self.frames.append((previous, tuple(lines)))
+                lines = []
+            lines += log_lines(events, game, None, every_hand=True)
+            last_turn = game.state.turn
+            previous = seat_view(game, None, every_hand=True)
+        if previous is not None:
+            self.frames.append((previous, tuple(lines)))
+        self.index = 0
+        self._pending: list[LogLine] = list(self.frames[0][1]) if self.frames else []
+
+    def go(self, index: int) -> None:
+        """Show frame ``index`` (clamped to the record)."""
+        self.index = max(0, min(len(self.frames) - 1, index))
+        self._pending = list(self.frames[self.index][1])
+
+    def view(self) -> TableView:
+        """The table after the current turn."""
+        return self.frames[self.index][0]
+
+    def legal_actions(self) -> list[Offer]:
+        """A replay offers nothing."""
+        return []
+
+    def send(self, action: Action) -> Outcome:
+        """A replay is read-only."""
+        return Outcome(False, "This is a replay: nothing can be played.")
+
+    def undo(self) -> Outcome:
+        """A replay is read-only."""
+        return Outcome(False, "This is a replay: use ← and → to move through it.")
+
+    def events(self) -> list[LogLine]:
+        """The current turn's log lines, once."""
+        lines, self._pending = self._pending, []
+        return lines
+
+    def resume(self) -> Outcome:
+        """Nothing to resume."""
+        return Outcome(True)
+
+    def handoff(self) -> Handoff | None:
+        """No hand-off in a replay."""
+        return None
+
+    def take_keyboard(self) -> None:
+        """No hand-off in a replay."""
+
+    def hide_hands(self, hide: bool) -> Outcome:
+        """A replay is its owner's record: every hand shows."""
+        return Outcome(False, "A replay shows every hand: it is your own record.")

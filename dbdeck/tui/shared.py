@@ -1,0 +1,208 @@
+"""The table of one seat at a shared table, drawn like any other.
+
+``RemoteBackend`` holds the last ``TableView`` and offers the server sent
+this seat, and sends actions back through a ``TableLink`` (the connection
+``dbdeck join`` keeps, in ``tui/remote.py``). ``SharedTableScreen`` is the
+table screen with table talk, the seats and the host's keys. Like the table
+screen, nothing here can reach a game: an import-linter contract keeps it so.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Label, Static
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.actions import Action
+from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, SeatInfo
+from dbdeck.tui.backend import Handoff, Outcome, Seating
+from dbdeck.tui.dialogs import DecisionDialog
+from dbdeck.tui.table import TableScreen
+
+__all__ = ["ChatDialog", "RemoteBackend", "SharedTableScreen", "TableLink", "WaitingScreen"]
+
+
+class TableLink(Protocol):
+    """The connection of a joined table, as its screen uses it."""
+
+    host: bool
+    """Whether this terminal's user is the table's host."""
+    seats: list[SeatInfo]
+
+    def send(self, message: Any) -> None:
+        """Send a message to the server."""
+
+    def seats_text(self) -> str:
+        """The seats in plain words."""
+
+
+class WaitingScreen(Screen[None]):
+    """Shown while connecting (or reconnecting)."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu"):
+            yield Static(Text(self.text), id="waiting")
+
+    def say(self, text: str) -> None:
+        """Change the message."""
+        self.query_one("#waiting", Static).update(Text(text))
+
+
+class ChatDialog(ModalScreen[str | None]):
+    """One line of table talk."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text("Say to the table", style="bold"))
+            yield Input(placeholder="message (Enter sends, Escape cancels)", max_length=500)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RemoteBackend:
+    """A seat (or a spectator) at a shared table: the views the server sent,
+    and actions sent back to it."""
+
+    shared = True
+
+    def __init__(self, catalog: Catalog, seating: Seating, join: TableLink) -> None:
+        self.catalog = catalog
+        self.seating = seating
+        self.join = join
+        self.version = 0
+        """The server's state version of the last view (actions name it)."""
+        self._view: TableView | None = None
+        self._offers: list[Offer] = []
+        self._lines: list[LogLine] = []
+
+    def update(self, version: int, view: TableView, offers: list[Offer]) -> None:
+        """A new view from the server."""
+        self.version = version
+        self._view = view
+        self._offers = offers
+
+    def add_lines(self, lines: list[LogLine]) -> None:
+        """Log lines from the server."""
+        self._lines += lines
+
+    def view(self) -> TableView:
+        """The server's last view."""
+        assert self._view is not None, "no view from the server yet"
+        return self._view
+
+    def legal_actions(self) -> list[Offer]:
+        """What the server offers this seat now."""
+        return list(self._offers)
+
+    def send(self, action: Action) -> Outcome:
+        """Send the action; the server's view (or refusal) follows."""
+        if not self._offers:
+            return Outcome(False, "It is not your turn to act.")
+        self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
+        return Outcome(True)
+
+    def undo(self) -> Outcome:
+        """No undo at a shared table."""
+        return Outcome(
+            False, "Undo is not available at a shared table: every seat would have to agree."
+        )
+
+    def events(self) -> list[LogLine]:
+        """The log lines not yet drawn."""
+        lines, self._lines = self._lines, []
+        return lines
+
+    def resume(self) -> Outcome:
+        """The server plays the Villain's turn at once."""
+        return Outcome(True)
+
+    def handoff(self) -> Handoff | None:
+        """Each terminal is one seat: no hand-off."""
+        return None
+
+    def take_keyboard(self) -> None:
+        """Each terminal is one seat: no hand-off."""
+
+    def hide_hands(self, hide: bool) -> Outcome:
+        """Each terminal of a shared table shows its own seat's hand only."""
+        return Outcome(False, "Each terminal of a shared table sees its own hand only.")
+
+
+class SharedTableScreen(TableScreen):
+    """The table of one seat (or a spectator) at a shared table: the same
+    screen as a local game, plus table talk, the seats, and the host's keys."""
+
+    BINDINGS = [
+        *TableScreen.BINDINGS,
+        Binding("m", "chat", "Chat"),
+        Binding("w", "seats", "Seats"),
+        Binding("H", "host", "Host", show=False),
+    ]
+
+    def __init__(self, backend: RemoteBackend) -> None:
+        super().__init__(backend)
+        self.remote = backend
+
+    def action_chat(self) -> None:
+        """Say something to the table."""
+
+        def send(text: str | None) -> None:
+            if text:
+                self.remote.join.send(ChatMessage(type="chat", text=text))
+
+        self.app.push_screen(ChatDialog(), send)
+
+    def action_seats(self) -> None:
+        """Who sits where."""
+        self.notify(self.remote.join.seats_text(), title="Seats", timeout=10)
+
+    def action_host(self) -> None:
+        """The host hands a Character to a seat or the bot, or changes how the
+        players' decisions are taken."""
+        join = self.remote.join
+        if not join.host:
+            self.notify("Only the host may change the table.", severity="warning")
+            return
+        choices: list[HostMessage] = []
+        labels: list[str] = []
+        seats = [s for s in join.seats if s.seat != BOT]
+        for ch in self.view.characters:
+            for seat in seats:
+                choices.append(HostMessage(type="host", character=ch.id, to_seat=seat.seat))
+                labels.append(f"{ch.name} → seat {seat.seat} ({seat.user or 'free'})")
+            choices.append(HostMessage(type="host", character=ch.id, to_seat=None))
+            labels.append(f"{ch.name} → the bot")
+        for mode in ("first", "vote"):
+            choices.append(HostMessage(type="host", decide=mode))
+            labels.append(
+                "Players' decisions: the first answer decides"
+                if mode == "first"
+                else "Players' decisions: every seat votes"
+            )
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                join.send(choices[index])
+
+        self.app.push_screen(
+            DecisionDialog("Host", "Change the table:", labels, cancellable=True), chosen
+        )
