@@ -95,7 +95,8 @@ async def redraws(runs: int) -> list[float]:
             await pilot.pause()
             screen = app.screen
             for _ in range(3):
-                action = next((a for a in screen.legal if a.type == "play-energy"), None)  # type: ignore[attr-defined]
+                offers = screen.offers  # type: ignore[attr-defined]
+                action = next((o.action for o in offers if o.action.type == "play-energy"), None)
                 if action is None:
                     break
                 start = time.perf_counter()

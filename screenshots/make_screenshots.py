@@ -2,8 +2,9 @@
 
     python screenshots/make_screenshots.py
 
-Writes table.svg (mid-game), wizard.svg, inspector.svg, villain-turn.svg and
-rules.svg next to this script, at 160×50.
+Writes table.svg (mid-game), wizard.svg, inspector.svg, villain-turn.svg,
+handoff.svg (hot-seat: the keyboard passes, every hand hidden) and rules.svg
+next to this script, at 160×50.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ async def main() -> None:
         DbdeckApp(catalog, villain, Seating(players={"krillin": "Ann"}, pace=0)), "villain-turn"
     )
     await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "rules", ("r", *"wish"))
+    hidden = Seating(players={"goku": "Ann", "krillin": "Bob"}, hide_hands=True, pace=0)
+    await shoot(DbdeckApp(catalog, mid_game(catalog), hidden), "handoff")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ them across the wire.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -462,17 +463,21 @@ class TableView:
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON data (what the server sends)."""
-        data: dict[str, Any] = _VIEW.dump_python(self, mode="json")
+        data: dict[str, Any] = _adapter().dump_python(self, mode="json")
         return data
 
     @classmethod
     def from_json(cls, data: Any) -> TableView:
         """Read a view back; raises ``pydantic.ValidationError`` on bad data."""
-        view: TableView = _VIEW.validate_python(data)
+        view: TableView = _adapter().validate_python(data)
         return view
 
 
-_VIEW: TypeAdapter[TableView] = TypeAdapter(TableView)
+@functools.cache
+def _adapter() -> TypeAdapter[TableView]:
+    """The view's JSON schema, built once and only when a view crosses the
+    wire (a local table never pays for it)."""
+    return TypeAdapter(TableView)
 
 
 def market_of(kind: str) -> str:

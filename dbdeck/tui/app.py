@@ -30,6 +30,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.models import Ally
 from dbdeck.engine.game import (
     DIFFICULTIES,
     Game,
@@ -179,7 +180,9 @@ class SetupWizard(Screen[None]):
             (loc.name, loc.id) for loc in self.catalog.locations()
         ]
         allies = [("None (solo, level 6+)", "none")] + [
-            (f"{a.name} (power {a.power})", a.id) for a in self.catalog.of_kind("ally")
+            (f"{a.name} (power {a.power})", a.id)
+            for a in self.catalog.of_kind("ally")
+            if isinstance(a, Ally)
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
@@ -409,7 +412,7 @@ class DbdeckApp(App[None]):
             file=caught, color_system=None, markup=False, highlight=False, width=terminal.width
         )
         try:
-            result = await super().run_async(**kwargs)
+            result: Any = await super().run_async(**kwargs)  # type: ignore[func-returns-value]
         finally:
             self.error_console = terminal
         said = caught.getvalue()
