@@ -16,14 +16,13 @@ import pytest
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Setup
-from dbdeck.engine.view import Offer, TableView
+from dbdeck.engine.table_view import Offer, TableView
 from dbdeck.net.client import TableClient
 from dbdeck.net.protocol import (
     ActionMessage,
     EventsMessage,
     RefusalMessage,
     ViewMessage,
-    decode_server,
 )
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
@@ -88,16 +87,12 @@ class RecordingClient(TableClient):
         super().__init__(reader, writer)
         self.lines: list[bytes] = []
 
-    async def receive(self) -> Any:
-        """The next message, its raw line kept in ``lines`` first."""
-        try:
-            line = await self.reader.readline()
-        except (ConnectionError, ValueError, asyncio.IncompleteReadError):
-            return None
-        if not line:
-            return None
-        self.lines.append(line)
-        return decode_server(line)
+    async def receive_line(self) -> bytes:
+        """The next line, kept in ``lines`` as it came."""
+        line = await super().receive_line()
+        if line:
+            self.lines.append(line)
+        return line
 
 
 class Seat:

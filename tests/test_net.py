@@ -31,7 +31,8 @@ from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.view import Offer, TableView, seat_view
+from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.engine.view import seat_view
 from dbdeck.net.client import JoinRefused, TableClient, parse_tcp
 from dbdeck.net.protocol import (
     BOT,

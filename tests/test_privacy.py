@@ -23,13 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hidden_cards import hidden_uids
 from table_clients import SETUP, Seat, Users, play_to_the_end, start, watch_to_the_end
 
 from dbdeck import bots, saves
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.view import HIDDEN, Offer, seat_offers, seat_view
+from dbdeck.engine.table_view import HIDDEN, Offer
+from dbdeck.engine.view import seat_offers, seat_view
 from dbdeck.net.protocol import EventsMessage, RefusalMessage, ViewMessage
 from dbdeck.net.server import UNSEEN, TableServer
 from dbdeck.saves import Session
@@ -102,17 +104,7 @@ class Truth:
             return cached
         game = self.games[version]
         s = game.state
-        hidden: set[int] = set(s.villain.deck)
-        for ch in s.characters:
-            hidden.update(ch.deck)
-            if ch.seat != seat:
-                hidden.update(ch.hand)
-        for market in s.markets.values():
-            hidden.update(market.deck)
-        hidden.update(s.sixth[:-1])
-        for name, pile in s.villain.side_decks.items():
-            if getattr(self.catalog.cards.get(name), "type", "") != "reference":
-                hidden.update(pile)  # a face-down deck; a tracker's cards lie face up
+        hidden = hidden_uids(game, seat)
         seen = {cid for uid, cid in enumerate(s.card_ids) if uid not in hidden}
         board = game.card(s.villain_id)
         seen |= {ch.id for ch in s.characters} | {s.villain_id, *board.enemies}

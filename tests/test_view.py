@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hidden_cards import hidden_uids
 
 from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
@@ -21,29 +22,12 @@ from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.state import to_data
-from dbdeck.engine.view import HIDDEN, TableView, seat_offers, seat_view, unmask
+from dbdeck.engine.table_view import HIDDEN, TableView
+from dbdeck.engine.view import seat_offers, seat_view, unmask
 from dbdeck.scenario import lay_table
 
 SEED = 73915624
 """Distinctive: it cannot turn up in a view by chance."""
-
-
-def hidden_uids(game: Game, seat: int | None) -> set[int]:
-    """The card instances ``seat`` may not see: every deck, the other hands,
-    the sixth pile under its top card, face-down side decks."""
-    s = game.state
-    hidden: set[int] = set(s.villain.deck)
-    for ch in s.characters:
-        hidden.update(ch.deck)
-        if ch.seat != seat:
-            hidden.update(ch.hand)
-    for market in s.markets.values():
-        hidden.update(market.deck)
-    hidden.update(s.sixth[:-1])
-    for name, pile in s.villain.side_decks.items():
-        if getattr(game.catalog.cards.get(name), "type", "") != "reference":
-            hidden.update(pile)
-    return hidden
 
 
 def walk(data: Any) -> Iterator[tuple[str, Any]]:

@@ -22,7 +22,8 @@ from textual.widget import Widget
 from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.view import Health, TableView, VillainPanel, seat_view
+from dbdeck.engine.table_view import Health, TableView, VillainPanel
+from dbdeck.engine.view import seat_view
 from dbdeck.tui.widgets import (
     CardChosen,
     CharacterBoard,

@@ -50,42 +50,12 @@ from dbdeck.engine.table_view import (
     TurnOrderPanel,
     UnitView,
     VillainPanel,
-    market_of,
 )
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = [
-    "HIDDEN",
-    "MARKET_ORDER",
-    "MARKET_TITLES",
-    "BallView",
-    "CardView",
-    "CharacterPanel",
-    "DecisionPanel",
-    "EnemyView",
-    "HandView",
-    "Health",
-    "LogLine",
-    "MarketCard",
-    "MarketPanel",
-    "MinionView",
-    "Offer",
-    "OptionView",
-    "PreparedView",
-    "SideDeckView",
-    "TableView",
-    "TurnOrderPanel",
-    "UnitView",
-    "VillainPanel",
-    "log_lines",
-    "market_of",
-    "seat_offers",
-    "seat_plays",
-    "seat_view",
-    "unmask",
-]
+__all__ = ["log_lines", "seat_offers", "seat_plays", "seat_view", "unmask"]
 
 
 # --- building a view ------------------------------------------------------------------------

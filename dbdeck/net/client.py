@@ -87,12 +87,16 @@ class TableClient:
         self.writer.write(line)
         await self.writer.drain()
 
+    async def receive_line(self) -> bytes:
+        """The next line from the server; empty when the connection ends."""
+        try:
+            return await self.reader.readline()
+        except (ConnectionError, ValueError, asyncio.IncompleteReadError):
+            return b""
+
     async def receive(self) -> Any:
         """The next message from the server; ``None`` when the connection ends."""
-        try:
-            line = await self.reader.readline()
-        except (ConnectionError, ValueError, asyncio.IncompleteReadError):
-            return None
+        line = await self.receive_line()
         if not line:
             return None
         return decode_server(line)

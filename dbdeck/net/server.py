@@ -38,7 +38,8 @@ from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import break_tie
-from dbdeck.engine.view import HIDDEN, log_lines, seat_offers, seat_view, unmask
+from dbdeck.engine.table_view import HIDDEN
+from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.net.protocol import (
     BOT,
     MAX_LINE,

@@ -18,7 +18,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 
-__all__ = ["Handoff", "Outcome", "Seating", "TableBackend"]
+__all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "TableBackend"]
 
 
 @dataclass
@@ -94,3 +94,26 @@ class TableBackend(Protocol):
 
     def hide_hands(self, hide: bool) -> Outcome:
         """Hot-seat: hide (or show) every hand between turns."""
+
+
+class OneSeatPerScreen:
+    """The part of a backend whose screen always shows one seat's eyes (a
+    joined table, a replay): no Villain turn to step through, no hand-off."""
+
+    hand_rule = ""
+    """Why hands cannot be hidden or shown here, in words."""
+
+    def resume(self) -> Outcome:
+        """Nothing waits: the Villain's turn comes whole."""
+        return Outcome(True)
+
+    def handoff(self) -> Handoff | None:
+        """The keyboard never passes."""
+        return None
+
+    def take_keyboard(self) -> None:
+        """The keyboard never passes."""
+
+    def hide_hands(self, hide: bool) -> Outcome:
+        """Which hands show is not this screen's choice."""
+        return Outcome(False, self.hand_rule)

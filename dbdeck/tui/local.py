@@ -13,9 +13,10 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
-from dbdeck.engine.view import LogLine, Offer, TableView, log_lines, seat_offers, seat_view, unmask
+from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.saves import Session, replay_events
-from dbdeck.tui.backend import Handoff, Outcome, Seating
+from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating
 
 __all__ = ["LocalBackend", "ReplayBackend"]
 
@@ -216,10 +217,11 @@ class LocalBackend:
         return Outcome(False, f"Something went wrong; {said}. {where}", error=True)
 
 
-class ReplayBackend:
+class ReplayBackend(OneSeatPerScreen):
     """The table after each turn of a saved game; nothing can be played."""
 
     shared = False
+    hand_rule = "A replay shows every hand: it is your own record."
 
     def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
         self.catalog = catalog
@@ -266,18 +268,3 @@ class ReplayBackend:
         """The current turn's log lines, once."""
         lines, self._pending = self._pending, []
         return lines
-
-    def resume(self) -> Outcome:
-        """Nothing to resume."""
-        return Outcome(True)
-
-    def handoff(self) -> Handoff | None:
-        """No hand-off in a replay."""
-        return None
-
-    def take_keyboard(self) -> None:
-        """No hand-off in a replay."""
-
-    def hide_hands(self, hide: bool) -> Outcome:
-        """A replay is its owner's record: every hand shows."""
-        return Outcome(False, "A replay shows every hand: it is your own record.")

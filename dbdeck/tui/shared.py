@@ -22,7 +22,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, SeatInfo
-from dbdeck.tui.backend import Handoff, Outcome, Seating
+from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.table import TableScreen
 
@@ -78,11 +78,12 @@ class ChatDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class RemoteBackend:
+class RemoteBackend(OneSeatPerScreen):
     """A seat (or a spectator) at a shared table: the views the server sent,
     and actions sent back to it."""
 
     shared = True
+    hand_rule = "Each terminal of a shared table sees its own hand only."
 
     def __init__(self, catalog: Catalog, seating: Seating, join: TableLink) -> None:
         self.catalog = catalog
@@ -130,21 +131,6 @@ class RemoteBackend:
         """The log lines not yet drawn."""
         lines, self._lines = self._lines, []
         return lines
-
-    def resume(self) -> Outcome:
-        """The server plays the Villain's turn at once."""
-        return Outcome(True)
-
-    def handoff(self) -> Handoff | None:
-        """Each terminal is one seat: no hand-off."""
-        return None
-
-    def take_keyboard(self) -> None:
-        """Each terminal is one seat: no hand-off."""
-
-    def hide_hands(self, hide: bool) -> Outcome:
-        """Each terminal of a shared table shows its own seat's hand only."""
-        return Outcome(False, "Each terminal of a shared table sees its own hand only.")
 
 
 class SharedTableScreen(TableScreen):
