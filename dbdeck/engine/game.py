@@ -44,7 +44,8 @@ __all__ = [
 
 DIFFICULTIES = ("easy", "medium", "hard")
 SAVE_VERSION = 1
-MARKETS = ("allies", "techniques", "energy", "equipment", "training")
+MARKETS = moves.MARKETS
+"""The five market decks (the sixth pile is apart)."""
 
 
 class SetupError(ValueError):
