@@ -554,6 +554,13 @@ class TableScreen(Screen[None]):
         dialog = DecisionDialog(title, decision.prompt, labels, for_decision=True)
         self.app.push_screen(dialog, answer)
 
+    def ask_again(self) -> None:
+        """Open the pending decision's dialog again even if this screen
+        answered it at this version (a joined table that reconnected: the
+        answer may not have reached the server)."""
+        self._answered = -1
+        self.refresh_table()
+
     def _close_stale_decision(self) -> None:
         """Close a decision dialog whose decision was answered elsewhere."""
         screen = self.app.screen
