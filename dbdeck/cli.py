@@ -80,7 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         required=False,
     )
-    host.add_argument("--resume", default=None, metavar="ID", help="serve a saved game")
+    host.add_argument(
+        "--resume",
+        default=None,
+        metavar="ID",
+        help="serve a saved game again (under the same name, socket, group and TCP address "
+        "unless --name, --socket, --group or --tcp is given)",
+    )
     host.add_argument(
         "--players",
         default=None,
@@ -102,8 +108,20 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--table", default=None, metavar="NAME", help="a table from 'dbdeck tables'")
     join.add_argument("--socket", default=None, metavar="PATH", help="the table's Unix socket")
     join.add_argument("--tcp", default=None, metavar="HOST:PORT", help="loopback TCP")
-    join.add_argument("--token", default=None, help="the table's join token (TCP)")
-    join.add_argument("--user", default=None, help="your name at the table (TCP)")
+    join.add_argument(
+        "--token-file",
+        default=None,
+        metavar="PATH",
+        help="a file of yours (mode 0600) holding the table's join token (TCP; "
+        "else DBDECK_JOIN_TOKEN, else typed when asked)",
+    )
+    # No longer a way to give the token (ps shows a command line to every
+    # user): kept, hidden, so that it says so instead of being taken for an
+    # abbreviation of --token-file.
+    join.add_argument("--token", nargs="?", const="", default=None, help=argparse.SUPPRESS)
+    join.add_argument(
+        "--user", default=None, help="your name at the table (TCP; default: your login name)"
+    )
     place = join.add_mutually_exclusive_group()
     place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
     place.add_argument("--spectate", action="store_true", help="watch without a seat")
@@ -302,13 +320,19 @@ def _run_play(args: argparse.Namespace) -> int:
         except SetupError as exc:
             print(f"cannot set up this game: {exc}", file=sys.stderr)
             return 2
+        except SaveError as exc:  # a full disk, an unwritable folder: no game was started
+            print(f"cannot start the game: {exc}", file=sys.stderr)
+            return 1
     return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
 
 
 def _cannot_resume(save_id: str, exc: Exception) -> int:
-    print(f"cannot resume: {exc}", file=sys.stderr)
+    """Say on one line why the save cannot be resumed (and how to load its
+    backup, if there is one); the exit code of a save that cannot be used."""
+    said = f"cannot resume: {exc}"
     if getattr(exc, "backup", None) is not None:
-        print(f"a backup exists: dbdeck play --resume {save_id} --from-backup", file=sys.stderr)
+        said += f"; a backup exists: dbdeck play --resume {save_id} --from-backup"
+    print(said, file=sys.stderr)
     return 1
 
 
@@ -324,7 +348,8 @@ def play_session(session: object, *, hide_hands: bool = False, pace: float = 0.4
         DbdeckApp(session.catalog, session=session, seating=seating, saves=session.folder).run()
     finally:
         session.close()
-    print(f"The game is saved: dbdeck play --resume {session.id}")
+    # True even after a failed write: an action counts only once it is saved.
+    print(f"Every action played is saved: dbdeck play --resume {session.id}")
     return 0
 
 
@@ -428,22 +453,44 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def _run_scenarios(files: list[Path]) -> int:
+    """Run every scenario named (a folder: every ``*.toml`` below it), one
+    line each; a bad file is reported and the others still run. Exit 1 when
+    any failed, was unreadable, or there was none."""
+    from dbdeck.cards.catalog import files_below, one_line
     from dbdeck.scenario import ScenarioFailure, run_file
 
     catalog = _catalog()
     if catalog is None:
         return 1
-    paths = [p for f in files for p in (sorted(f.rglob("*.toml")) if f.is_dir() else [f])]
-    failed = 0
+    paths: list[Path] = []
+    passed = failed = 0
+    for f in files:
+        if not f.is_dir():
+            paths.append(f)
+            continue
+        found, unreadable = files_below(f, ".toml")
+        paths += found
+        for folder, message in unreadable:
+            failed += 1
+            print(f"FAIL {one_line(str(folder))}: {message}")
     for path in paths:
+        name = one_line(str(path))
         try:
             outcome = run_file(catalog, path)
         except ScenarioFailure as exc:
             failed += 1
-            print(f"FAIL {path}: {exc}")
+            print(f"FAIL {name}: {exc}")
+        except Exception as exc:
+            # The file passed every check, so this is a bug of the engine: report it in
+            # one line and go on, so one bad scenario cannot hide the others' results.
+            failed += 1
+            print(
+                f"FAIL {name}: internal error (a bug): {type(exc).__name__}: {one_line(str(exc))}"
+            )
         else:
-            print(f"ok   {path}: {outcome.name} ({outcome.steps} steps)")
-    print(f"{len(paths) - failed} passed, {failed} failed")
+            passed += 1
+            print(f"ok   {name}: {outcome.name} ({outcome.steps} steps)")
+    print(f"{passed} passed, {failed} failed")
     return 1 if failed or not paths else 0
 
 

@@ -1,14 +1,26 @@
-"""``dbdeck continue``, ``saves``, ``log`` and ``replay``."""
+"""``dbdeck continue``, ``saves``, ``log`` and ``replay``.
+
+Whatever a save file holds, these print one line naming it and exit 1
+(never a traceback): the readers in ``dbdeck.saves`` are total.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from dbdeck.saves import SaveError, Session, list_saves, read_save, replay_events, saves_dir
+from dbdeck.saves import (
+    SaveError,
+    Session,
+    read_save,
+    replay_events,
+    saves_dir,
+    scan_saves,
+)
 
 __all__ = ["cmd_continue", "cmd_log", "cmd_replay", "cmd_saves"]
 
@@ -22,15 +34,18 @@ def _catalog() -> Any:
 def _locate(args: argparse.Namespace) -> tuple[Path, str]:
     """A save named by id (in the saves folder) or by its file."""
     given = Path(args.save)
-    if given.suffix == ".json" and given.exists():
+    if given.suffix == ".json" and os.path.lexists(given):
         return given.parent, given.stem
     return saves_dir(args.saves), args.save
 
 
 def cmd_saves(args: argparse.Namespace) -> int:
-    """List the saved games, most recent first."""
+    """List the saved games, most recent first; a file that cannot be listed
+    gets one line on stderr and the others are still listed."""
     folder = saves_dir(args.saves)
-    saves = list_saves(folder)
+    saves, problems = scan_saves(folder)
+    for problem in problems:
+        print(f"note: {problem}", file=sys.stderr)
     if not saves:
         print(f"No saved game in {folder}.")
         return 0
@@ -48,9 +63,14 @@ def cmd_continue(args: argparse.Namespace) -> int:
     from dbdeck.cli import _cannot_resume, play_session
 
     folder = saves_dir(args.saves)
-    running = [s for s in list_saves(folder) if not s.winner]
+    saves, problems = scan_saves(folder)
+    running = [s for s in saves if not s.winner]
     if not running:
-        print(f"No game to continue in {folder}. Start one with `dbdeck`.", file=sys.stderr)
+        said = f"No game to continue in {folder}. Start one with `dbdeck`."
+        if problems:  # on the same line: say which file was not a game
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            said += f" Not listed: {problems[0]}{more}."
+        print(said, file=sys.stderr)
         return 1
     catalog = _catalog()
     if catalog is None:
@@ -70,7 +90,8 @@ def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
     if catalog is None:
         return None
     try:
-        return catalog, read_save(folder, save_id)
+        # With the card set: a save whose actions do not replay is refused here.
+        return catalog, read_save(folder, save_id, catalog=catalog)
     except SaveError as exc:
         print(f"cannot read the save: {exc}", file=sys.stderr)
         return None
@@ -82,7 +103,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     catalog, data = opened
-    entries = []
+    entries: list[dict[str, Any]] = []
     for action, game, events in replay_events(catalog, data):
         entries.append(
             {

@@ -19,24 +19,73 @@ A scenario is a TOML file (format in ``docs/scenarios.md``)::
 Cards are named by id; the runner finds the instance an action means (in
 the hand, in play, in a market row …). Dice can be scripted with ``rolls``.
 Nothing in a scenario is evaluated as code.
+
+A scenario file is untrusted input: it is read only if it is a regular file
+of at most ``MAX_SCENARIO_BYTES``, its nesting and numbers are bounded before
+``tomllib`` parses it, and the parsed data is validated (types, known keys,
+card ids and kinds, values the table allows) before any of it reaches the
+engine. Every problem in a file is a ``ScenarioFailure`` naming the step and
+field.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import tomllib
-from collections.abc import Iterable
+from array import array
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from dbdeck.cards.catalog import Catalog
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+)
+
+from dbdeck.cards.catalog import (
+    Catalog,
+    InputRefused,
+    decode_utf8,
+    one_line,
+    read_regular_file,
+)
+from dbdeck.cards.effects import Duration
 from dbdeck.engine import moves, rules
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction
 from dbdeck.engine.game import Game, Setup, SetupError
 from dbdeck.engine.state import Prepared, Unit
 
-__all__ = ["ScenarioFailure", "run_file", "table_view"]
+__all__ = [
+    "MAX_SCENARIO_BYTES",
+    "ScenarioFailure",
+    "check_scenario",
+    "read_scenario",
+    "run_file",
+    "table_view",
+]
+
+MAX_SCENARIO_BYTES = 1024 * 1024
+"""The largest scenario file read (the biggest in ``tests/scenarios`` is 2.5 KB)."""
+_MAX_DEPTH = 32
+"""Nesting allowed in a scenario (the real ones nest 5 deep): far below what
+``tomllib``'s recursive parser or a ``repr`` could overflow."""
+_MAX_DIGITS = 100
+"""Digits allowed in one number, checked before parsing: ``tomllib`` would
+raise on a decimal integer of more than 4300."""
+_MAX_VALUES = 50_000
+"""Values allowed in one scenario (the real ones have at most ~120): bounds
+the validation errors and the work a file can ask for."""
+_MAX_STEPS = 1000
+"""Steps allowed in one scenario (the real ones have at most 10)."""
 
 
 class ScenarioFailure(Exception):
@@ -70,25 +119,100 @@ class Outcome:
 
 
 def run_file(catalog: Catalog, path: Path) -> Outcome:
-    """Run one scenario file; raises ``ScenarioFailure`` on the first failure."""
+    """Run one scenario file; raises ``ScenarioFailure`` on the first failure.
+
+    Whatever the file holds, a problem *in the file* raises nothing but
+    ``ScenarioFailure``; any other exception is a bug of the engine.
+    """
+    return run(catalog, read_scenario(path), str(path))
+
+
+def read_scenario(path: Path) -> dict[str, Any]:
+    """Read and parse a scenario file within the limits; raises
+    ``ScenarioFailure`` (``cannot read: …``) for anything else."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioFailure(f"cannot read: {exc}") from None
-    return run(catalog, data, str(path))
+        text = decode_utf8(read_regular_file(path, MAX_SCENARIO_BYTES))
+        refused = _toml_limits_problem(text)
+        if refused is not None:
+            raise InputRefused(refused)
+        data = tomllib.loads(text)
+    except InputRefused as exc:
+        reason = str(exc).removeprefix("cannot read: ")
+        raise ScenarioFailure(f"cannot read: {reason}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an int() tomllib did not wrap
+        raise ScenarioFailure(f"cannot read: {one_line(str(exc))}") from None
+    except RecursionError:
+        # _toml_limits_problem stops every nesting tomllib would recurse
+        # into; this stays so that a misjudged file is still no crash.
+        raise ScenarioFailure(f"cannot read: nested more than {_MAX_DEPTH} deep") from None
+    refused = _data_limits_problem(data)
+    if refused is not None:
+        raise ScenarioFailure(f"cannot read: {refused}")
+    return data
+
+
+# TOML strings and comments are skipped when counting brackets and digits. An
+# unterminated string runs to the end of its line (of the text for a
+# multi-line one), so a match starts at every opening quote: linear time.
+_TOML_SKIPPED = re.compile(
+    r'"""(?:[^"\\]|\\.?|"{1,2}(?!"))*+(?:"{3,5}|\Z)'
+    r"|'''(?:[^']|'{1,2}(?!'))*+(?:'{3,5}|\Z)"
+    r'|"(?:[^"\\\n]|\\.?)*+(?:"|$)'
+    r"|'[^'\n]*+(?:'|$)"
+    r"|#[^\n]*",
+    re.MULTILINE,
+)
+_LONG_NUMBER = re.compile(rf"[0-9]{{{_MAX_DIGITS + 1},}}")
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEPS = str.maketrans("[{]}", "\x01\x01\xff\xff")
+
+
+def _toml_limits_problem(text: str) -> str | None:
+    """Why ``text`` nests too deep or has too long a number to parse, or
+    ``None``. Regular expressions and a running sum only: no recursion."""
+    bare = _TOML_SKIPPED.sub('""', text)
+    if _LONG_NUMBER.search(bare):
+        return f"a number of more than {_MAX_DIGITS} digits"
+    steps = _NOT_BRACKETS.sub("", bare).translate(_DEPTH_STEPS).encode("latin-1")
+    if max(accumulate(array("b", steps)), default=0) > _MAX_DEPTH:
+        return f"nested more than {_MAX_DEPTH} deep"
+    return None
+
+
+def _data_limits_problem(data: dict[str, Any]) -> str | None:
+    """Why parsed data nests too deep (dotted keys nest without brackets), is
+    too big, or holds an integer beyond 64 bits (hex needs no digits), or
+    ``None``. Walks with a stack: nothing here recurses."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    values = 0
+    while stack:
+        node, depth = stack.pop()
+        values += 1
+        if values > _MAX_VALUES:
+            return f"too many values (more than {_MAX_VALUES})"
+        if isinstance(node, dict | list):
+            if depth > _MAX_DEPTH:
+                return f"nested more than {_MAX_DEPTH} deep"
+            items = node.values() if isinstance(node, dict) else node
+            stack += [(item, depth + 1) for item in items]
+        elif isinstance(node, int) and node.bit_length() > 63:
+            return "an integer beyond 64 bits"
+    return None
 
 
 def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Outcome:
-    """Run one scenario given as data."""
-    setup_data = dict(data.get("setup", {}))
+    """Run one scenario given as data; it is checked first (``check_scenario``)."""
+    check_scenario(catalog, data)
+    setup_data = dict(data["setup"])
     rolls = setup_data.pop("rolls", [])
+    title = one_line(data.get("name", name))
     try:
         setup = Setup(**setup_data)
         game = Game.new(catalog, setup)
-    except (TypeError, SetupError) as exc:
+    except SetupError as exc:
         expected = data.get("expect_setup_error")
         if expected and expected in str(exc):
-            return Outcome(name, data.get("name", name), 0)
+            return Outcome(name, title, 0)
         raise ScenarioFailure(f"setup: {exc}") from None
     if data.get("expect_setup_error"):
         raise ScenarioFailure("setup: expected an error, the setup was accepted")
@@ -96,10 +220,14 @@ def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Out
     scripted.setstate(game.rng.getstate())
     game.rng = scripted
     if "table" in data:
-        lay_table(game, data["table"])
+        _check_table(game, data["table"])
+        try:
+            lay_table(game, data["table"])
+        except KeyError as exc:  # a Minion or Ally named by a key is not in play
+            raise ScenarioFailure(f"table: {exc.args[0]}") from None
     for number, step in enumerate(data.get("steps", []), 1):
         _run_step(game, step, number)
-    return Outcome(name, data.get("name", name), len(data.get("steps", [])))
+    return Outcome(name, title, len(data.get("steps", [])))
 
 
 def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
@@ -110,8 +238,12 @@ def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
     if "action" in step:
         try:
             action = resolve_action(game, step["action"])
-        except KeyError as exc:
+        except (KeyError, ValueError) as exc:
             raise ScenarioFailure(f"{where}: {exc.args[0]}") from None
+        known = len(game.state.card_ids)
+        for uid in (action.card, action.on, *action.cards):
+            if uid is not None and not 0 <= uid < known:
+                raise ScenarioFailure(f"{where}: no card instance {uid} (there are {known})")
         expected_error = step.get("expect_error")
         try:
             events = game.apply(action)
@@ -135,7 +267,7 @@ def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
     for path, wanted in step.get("expect", {}).items():
         got = _lookup(view, path)
         if got != wanted:
-            raise ScenarioFailure(f"{where}: expected {path} = {wanted!r}, got {got!r}")
+            raise ScenarioFailure(f"{where}: expected {one_line(path)} = {wanted!r}, got {got!r}")
 
 
 def _lookup(view: dict[str, Any], path: str) -> Any:
@@ -429,3 +561,326 @@ def _villain_keys(g: Game) -> list[str]:
     """The Villain's holder keys: ``v``, or one ``e:`` key per enemy."""
     enemies = g.card(g.state.villain_id).enemies
     return [f"e:{e}" for e in enemies] or ["v"]
+
+
+# --- checking a scenario ----------------------------------------------------------------------
+#
+# The models below only check: the runner goes on reading the plain data they
+# accepted (strict mode, so that data already has exactly the types named).
+
+
+_PLAYER_KINDS = (
+    "ally",
+    "technique",
+    "energy",
+    "equipment",
+    "training",
+    "concentrated-energy",
+    "capsule",
+)
+_VILLAIN_DECK_TYPES = ("attack", "minion", "split", "event", "transformation")
+
+
+def _clip(text: str, width: int = 64) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _card(*kinds: str, empty: bool = False) -> AfterValidator:
+    """A card id the catalog (in the validation context) knows, of one of
+    ``kinds`` (any kind when none given); a Villain's card must belong to
+    the game's Villain. With ``empty``, ``""`` and ``"-"`` (an empty Time
+    Track slot) pass too."""
+
+    def check(value: str, info: ValidationInfo) -> str:
+        if empty and value in ("", "-"):
+            return value
+        context = info.context if isinstance(info.context, dict) else {}
+        catalog = context.get("catalog")
+        if not isinstance(catalog, Catalog):
+            return value
+        card = catalog.cards.get(value)
+        if card is None:
+            raise ValueError(f"unknown card {_clip(value)!r}")
+        kind = card.type if card.kind == "villain-card" else card.kind
+        if kinds and kind not in kinds:
+            raise ValueError(f"{value!r} is a {kind}, expected {' or '.join(kinds)}")
+        villain = context.get("villain")
+        if card.kind == "villain-card" and villain is not None and card.villain != villain:
+            raise ValueError(f"{value!r} is a card of {card.villain!r}, not of {villain!r}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _one_of(what: str, allowed: Iterable[str]) -> AfterValidator:
+    choices = tuple(allowed)
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(
+                f"unknown {what} {_clip(value)!r}; expected one of {', '.join(choices)}"
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+def _tagger(**tags: type) -> Callable[[Any], str | None]:
+    """A discriminator telling union members apart by the value's Python
+    type, so a wrong value gets one clear error rather than one per member."""
+
+    def tag(value: Any) -> str | None:
+        for name, kind in tags.items():
+            if isinstance(value, kind):
+                return name
+        return None
+
+    return tag
+
+
+_Count = Annotated[int, Field(ge=0, le=10_000)]
+_Signed = Annotated[int, Field(ge=-10_000, le=10_000)]
+_Balls = Annotated[int, Field(ge=0, le=7)]
+_Uid = Annotated[int, Field(ge=0)]
+_AnyCard = Annotated[str, _card()]
+_PlayerCard = Annotated[str, _card(*_PLAYER_KINDS)]
+_AttackCard = Annotated[str, _card("attack", "split")]
+_EnemyCard = Annotated[str, _card("enemy")]
+_Market = Annotated[str, _one_of("market", moves.MARKETS)]
+_CardOrUid = Annotated[
+    Annotated[_AnyCard, Tag("id")] | Annotated[_Uid, Tag("uid")],
+    Discriminator(
+        _tagger(id=str, uid=int),
+        custom_error_type="card_ref",
+        custom_error_message="expected a card id or a card instance number",
+    ),
+]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _SetupSpec(_Spec):
+    villain: str
+    characters: list[str]
+    difficulty: str | None = None
+    extreme: bool | None = None
+    location: str | None = None
+    seed: Annotated[int, Field(ge=-(2**63), lt=2**63)] | None = None
+    seats: list[Annotated[int, Field(ge=0, le=64)]] | None = None
+    starting_ally: str | None = None
+    ignore_levels: bool | None = None
+    variant: str | None = None
+    rolls: list[_Signed] | None = None
+
+
+class _BonusSpec(_Spec):
+    kind: str
+    amount: _Signed
+    duration: Duration
+    attack: str | None = None
+
+
+_TimeSlots = Field(min_length=4, max_length=4)
+
+
+class _CharacterSpec(_Spec):
+    hand: list[_PlayerCard] | None = None
+    deck: list[_PlayerCard] | None = None
+    discard: list[_PlayerCard] | None = None
+    allies: list[Annotated[str, _card("ally")]] | None = None
+    equipment: list[Annotated[str, _card("equipment")]] | None = None
+    training: list[Annotated[str, _card("training")]] | None = None
+    time_track: (
+        Annotated[list[Annotated[str, _card("technique", empty=True)]], _TimeSlots] | None
+    ) = None
+    damage: _Count | None = None
+    energy: _Count | None = None
+    ability_tokens: _Count | None = None
+    training_energy: _Count | None = None
+    dragon_balls: _Balls | None = None
+    bonuses: list[_BonusSpec] | None = None
+
+
+class _HalfSpec(_Spec):
+    card: _AttackCard
+    owner: _EnemyCard
+
+
+_Prepared = Annotated[
+    Annotated[_AttackCard, Tag("id")] | Annotated[_HalfSpec, Tag("half")],
+    Discriminator(
+        _tagger(id=str, half=dict),
+        custom_error_type="prepared",
+        custom_error_message="expected a card id or {card, owner}",
+    ),
+]
+_SideDeck = Annotated[
+    Annotated[list[Annotated[str, _card("minion", "ally")]], Tag("cards")]
+    | Annotated[Annotated[int, Field(ge=0, le=100)], Tag("count")],
+    Discriminator(
+        _tagger(cards=list, count=int),
+        custom_error_type="side_deck",
+        custom_error_message="expected a list of card ids or a number of copies",
+    ),
+]
+
+
+class _VillainSpec(_Spec):
+    damage: _Count | None = None
+    phase: Annotated[int, Field(ge=1, le=9)] | None = None
+    arrived: bool | None = None
+    minions: list[Annotated[str, _card("minion")]] | None = None
+    deck: list[Annotated[str, _card(*_VILLAIN_DECK_TYPES)]] | None = None
+    time_track: Annotated[list[list[_Prepared]], _TimeSlots] | None = None
+    enemy_damage: dict[_EnemyCard, _Count] | None = None
+    defeated_enemies: list[_EnemyCard] | None = None
+    tokens: dict[str, _Signed] | None = None
+    side_decks: dict[Annotated[str, _card("minion", "reference")], _SideDeck] | None = None
+    dragon_balls: _Balls | None = None
+    aggro: str | None = None
+
+
+class _MarketDamageSpec(_Spec):
+    allies: list[_Count] | None = None
+
+
+class _TableSpec(_Spec):
+    active: str | None = None
+    turn_deck: list[str] | None = None
+    revealed: str | None = None
+    characters: dict[str, _CharacterSpec] | None = None
+    villain: _VillainSpec | None = None
+    markets: dict[_Market, list[_PlayerCard]] | None = None
+    market_decks: dict[_Market, list[_PlayerCard]] | None = None
+    market_damage: _MarketDamageSpec | None = None
+
+
+class _ActionSpec(_Spec):
+    type: Annotated[str, _one_of("action type", ACTION_TYPES)]
+    card: _CardOrUid | None = None
+    cards: list[_CardOrUid] | None = None
+    on: _CardOrUid | None = None
+    target: str | None = None
+    source: str | None = None
+    market: str | None = None
+    slot: _Signed | None = None
+    amount: _Signed | None = None
+    option: _Signed | None = None
+    label: str | None = None
+
+
+class _StepSpec(_Spec):
+    rolls: list[_Signed] | None = None
+    action: _ActionSpec | None = None
+    expect_error: str | None = None
+    expect_log: list[str] | None = None
+    expect: dict[str, Any] | None = None
+
+
+class _ScenarioSpec(_Spec):
+    name: str | None = None
+    rulebook: str | None = None
+    expect_setup_error: str | None = None
+    setup: _SetupSpec
+    table: _TableSpec | None = None
+    steps: Annotated[list[_StepSpec], Field(max_length=_MAX_STEPS)] | None = None
+
+
+def check_scenario(catalog: Catalog, data: dict[str, Any]) -> None:
+    """Check a scenario's data before running it: known keys, value types
+    and ranges, card ids the catalog knows and of the kind each place holds.
+    Raises ``ScenarioFailure`` naming the step and field of the first
+    problem (and how many more there are)."""
+    setup = data.get("setup")
+    villain = setup.get("villain") if isinstance(setup, dict) else None
+    known = isinstance(villain, str) and villain in catalog and catalog[villain].kind == "villain"
+    context = {"catalog": catalog, "villain": villain if known else None}
+    try:
+        _ScenarioSpec.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise ScenarioFailure(_describe(data, exc)) from None
+
+
+_MESSAGES = {
+    "missing": "missing field",
+    "extra_forbidden": "unknown field",
+    # pydantic names Python types; a scenario author writes TOML
+    "model_type": "expected a table",
+    "dict_type": "expected a table",
+    "list_type": "expected an array",
+    "string_type": "expected a string",
+    "int_type": "expected an integer",
+    "bool_type": "expected true or false",
+}
+
+
+def _describe(data: dict[str, Any], exc: ValidationError) -> str:
+    """The first validation error as ``step N: field.path: message``."""
+    errors = exc.errors(include_url=False, include_input=False)
+    error = errors[0]
+    loc = list(error["loc"])
+    parts: list[str] = []
+    node: Any = data
+    for i, step in enumerate(loc):
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        elif error["type"] == "missing" and i == len(loc) - 1:
+            pass  # the missing field: named, nothing to descend into
+        else:
+            continue  # a union member's tag or a dict's "[key]" that pydantic adds
+        parts.append(_clip(str(step)))
+    if len(parts) >= 2 and parts[0] == "steps":
+        where = [f"step {int(parts[1]) + 1}", ".".join(parts[2:])]
+    else:
+        where = [".".join(parts)]
+    kind = error["type"]
+    message = _MESSAGES.get(kind) or str(error["msg"]).removeprefix("Value error, ")
+    text = ": ".join([w for w in where if w] + [_clip(message, 300)])
+    if len(errors) > 1:
+        text += f" (and {len(errors) - 1} more problem(s))"
+    return one_line(text)
+
+
+def _check_table(g: Game, table: dict[str, Any]) -> None:
+    """What the table may hold that only the game set up shows: its
+    Characters, its turn-order cards, its Villain's phases."""
+    s = g.state
+    ids = [ch.id for ch in s.characters]
+
+    def fail(where: str, message: str) -> None:
+        raise ScenarioFailure(one_line(f"table.{where}: {message}"))
+
+    for character in table.get("characters", {}):
+        if character not in ids:
+            fail(
+                f"characters.{_clip(character)}", f"not a Character of this game ({', '.join(ids)})"
+            )
+    active = table.get("active")
+    if active is not None and active not in (*ids, "villain"):
+        fail("active", f"{_clip(active)!r} is neither a Character of this game nor 'villain'")
+    turn_cards = sorted(set(s.turn_cards))
+    for i, card in enumerate(table.get("turn_deck", [])):
+        if card not in turn_cards:
+            fail(f"turn_deck.{i}", f"{_clip(card)!r} is not one of {', '.join(turn_cards)}")
+    if "revealed" in table and table["revealed"] not in turn_cards:
+        fail("revealed", f"{_clip(table['revealed'])!r} is not one of {', '.join(turn_cards)}")
+    villain = table.get("villain", {})
+    phases = g.card(s.villain_id).phases
+    if villain.get("phase", 1) > phases:
+        fail("villain.phase", f"{g.card(s.villain_id).name} has {phases} phase(s)")
+    aggro = villain.get("aggro", "")
+    holder = aggro[2:]
+    if aggro and not (
+        (aggro.startswith("c:") and holder in ids)
+        or (aggro[:2] in ("a:", "m:") and holder in g.catalog and not holder.isdigit())
+    ):
+        fail("villain.aggro", f"{_clip(aggro)!r} is not c:CHARACTER, a:ALLY or m:MINION")
+    markets = table.get("markets", {})
+    row = markets.get("allies", s.markets["allies"].row)
+    damage = table.get("market_damage", {}).get("allies", [])
+    if len(damage) > len(row):
+        fail("market_damage.allies", f"{len(damage)} values for {len(row)} Allies in the row")

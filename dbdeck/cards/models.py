@@ -48,6 +48,11 @@ CardKind = Literal[
 """Every value of a card's ``kind`` field."""
 
 
+MAX_COPIES = 100
+"""The most copies of one card a set may hold (the base game's largest pile
+has 18): a pack cannot make a game build an enormous deck."""
+
+
 class _Model(BaseModel):
     """Common configuration: unknown fields are errors, models are frozen and
     each field's docstring becomes its description in the JSON Schema."""
@@ -116,7 +121,7 @@ class CardCount(_Model):
 
     card: CardId
     """The card's id."""
-    copies: int = Field(default=1, ge=1)
+    copies: int = Field(default=1, ge=1, le=MAX_COPIES)
     """How many copies."""
 
 
@@ -165,7 +170,7 @@ class _MarketCard(_Card):
 
     cost: Cost | None = None
     """Energy cost; ``null`` for starting cards, which are never bought."""
-    copies: int = Field(default=1, ge=0)
+    copies: int = Field(default=1, ge=0, le=MAX_COPIES)
     """Copies in the market deck (starting cards: copies in the box)."""
     starting: bool = False
     """A starting card (common or a Character's own), not in any market."""
@@ -399,7 +404,7 @@ class _VillainCard(_Card):
     """The Villain it belongs to."""
     phase: int | None = None
     """The Villain phase it belongs to, if the Villain has phases."""
-    copies: int = Field(default=1, ge=1)
+    copies: int = Field(default=1, ge=1, le=MAX_COPIES)
     """Copies in the deck."""
     acts: list[CardId] = []
     """For Villains of several enemies: the enemy cards that use this card, in

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import struct
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from dbdeck.net.protocol import (
     MAX_VIEW_LINE,
@@ -63,10 +65,34 @@ class TableClient:
             )
         return cls(reader, writer)
 
+    def server_uid(self) -> int | None:
+        """The uid of the process serving this connection, from the Unix
+        socket's peer credentials (``SO_PEERCRED``); ``None`` over TCP, where
+        the kernel vouches for no one.
+
+        A client can check with it that the socket it found in a shared
+        folder is served by the user the table list names, not by someone
+        who planted a socket there."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is None or sock.family != socket.AF_UNIX:
+            return None
+        raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", raw)
+        return int(uid)
+
     async def hello(self, **fields: Any) -> WelcomeMessage:
         """Ask for a seat (or to watch); raises ``JoinRefused`` with the reason."""
         fields.setdefault("protocol", PROTOCOL_VERSION)
-        await self.send(HelloMessage(type="hello", **fields))
+        try:
+            hello = HelloMessage(type="hello", **fields)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise JoinRefused(f"cannot ask for a seat: {where}: {first['msg']}") from None
+        # A table that refused at once (full, or too many connections) has
+        # written why before closing: it is read below.
+        with contextlib.suppress(ConnectionError):
+            await self.send(hello)
         while True:
             message = await self.receive()
             if message is None:

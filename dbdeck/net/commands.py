@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -13,18 +14,55 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dbdeck.net.client import parse_tcp
-from dbdeck.net.tables import default_socket, list_tables, tables_dir
+from dbdeck.net.tables import (
+    TableEntry,
+    UnsafeFolder,
+    check_entry_free,
+    default_socket,
+    host_uid,
+    join_token_for,
+    list_tables,
+    prepare_socket_folder,
+    read_token_file,
+    table_name_problem,
+    tables_dir,
+    user_folder,
+    user_name,
+)
 
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.engine.game import Setup
 
-__all__ = ["cmd_host", "cmd_join", "cmd_tables"]
+__all__ = ["TOKEN_ENV", "cmd_host", "cmd_join", "cmd_tables", "join_token"]
 
 
 def _err(text: str) -> int:
     print(text, file=sys.stderr)
     return 2
+
+
+def _resolve_place(args: argparse.Namespace, folder: Path) -> tuple[str, str, str, str, bool]:
+    """The table's name, socket, group and TCP address (text, ``""`` when
+    not given), and whether they are the ones the resumed table had.
+
+    ``--resume ID`` alone serves the table where it was served, under the
+    same name: joined clients retry the old socket and come back."""
+    from dbdeck.net.server import TableServer
+
+    given = (args.name or "", args.socket or "", args.group or "", args.tcp or "")
+    if not args.resume or any(given):
+        return (*given, False)
+    place = TableServer.stored_place(folder, args.resume)
+    if not place:
+        return (*given, False)
+    return (
+        place.get("name", ""),
+        place.get("socket", ""),
+        place.get("group", ""),
+        place.get("tcp", ""),
+        True,
+    )
 
 
 def cmd_host(
@@ -35,23 +73,34 @@ def cmd_host(
     """Serve a table until interrupted; the game is saved after every action."""
     from dbdeck.engine.game import SetupError
     from dbdeck.net.server import TableServer
-    from dbdeck.saves import SaveError, Session, saves_dir
+    from dbdeck.saves import SaveError, SaveFailed, Session, saves_dir
 
+    folder = saves_dir(args.saves)
+    name, socket_text, group, tcp_text, resumed = _resolve_place(args, folder)
     try:
-        tcp = parse_tcp(args.tcp) if args.tcp else None
+        tcp = parse_tcp(tcp_text) if tcp_text else None
     except ValueError as exc:
         return _err(f"--tcp: {exc}")
-    if args.group:
+    if group:
         import grp
 
         try:
-            grp.getgrnam(args.group)
+            grp.getgrnam(group)
         except KeyError:
-            return _err(f"--group: no group named {args.group!r} on this box")
+            return _err(f"--group: no group named {group!r} on this box")
+    if name and (problem := table_name_problem(name)):
+        return _err(f"--name: {problem}")
+    try:
+        # Before any save is made: an untrusted tables folder or a squatted
+        # name is told at once.
+        user_folder()
+        if name:
+            check_entry_free(name)
+    except UnsafeFolder as exc:
+        return _err(f"cannot host this table: {exc}")
     catalog = load()
     if catalog is None:
         return 1
-    folder = saves_dir(args.saves)
     try:
         if args.resume:
             session = Session.resume(catalog, folder, args.resume)
@@ -61,14 +110,39 @@ def cmd_host(
             session = Session.start(catalog, make_setup(args), folder)
     except (SaveError, SetupError, ValueError) as exc:
         return _err(f"cannot host this game: {exc}")
-    name = args.name or session.id
-    path = Path(args.socket) if args.socket else default_socket(name, args.group)
+    name = name or session.id
+    notes: list[str] = []
+    token: str | None = None
+    token_file: Path | None = None
+    try:
+        # Before listening: a squatted name or an untrusted folder is told
+        # now, not after the socket is up.
+        check_entry_free(name)
+        if socket_text:
+            path = Path(socket_text)
+            if resumed:
+                prepare_socket_folder(path)
+        else:
+            path = default_socket(name, group, notes)
+        if tcp is not None:
+            token, token_file = join_token_for(session.id)
+    except (UnsafeFolder, SaveFailed) as exc:
+        session.close()
+        return _err(f"cannot host this table: {exc}")
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     server = TableServer(
-        session, name, socket_path=path, group=args.group, tcp=tcp, decide=args.decide
+        session,
+        name,
+        socket_path=path,
+        group=group,
+        tcp=tcp,
+        join_token=token,
+        decide=args.decide,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     try:
-        asyncio.run(_serve(server))
+        asyncio.run(_serve(server, token_file))
     except OSError as exc:
         session.close()
         return _err(f"cannot serve the table: {exc}")
@@ -76,7 +150,12 @@ def cmd_host(
     return 0
 
 
-async def _serve(server: object) -> None:
+def _address(tcp: tuple[str, int]) -> str:
+    host, port = tcp
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def _serve(server: object, token_file: Path | None = None) -> None:
     from dbdeck.net.server import TableServer
 
     assert isinstance(server, TableServer)
@@ -93,8 +172,12 @@ async def _serve(server: object) -> None:
     print(f"Join from a terminal on this box:  dbdeck join --table {server.name} [--seat N]")
     print(f"Watch:                             dbdeck join --table {server.name} --spectate")
     if server.tcp is not None:
-        host, port = server.tcp
-        print(f"Over loopback TCP:  dbdeck join --tcp {host}:{port} --token {server.join_token}")
+        # Never the token itself on a command line: ps shows it to everyone.
+        address = _address(server.tcp)
+        print(f"Over loopback TCP {address}: the join token is in {token_file} (yours only).")
+        print(f"  You:     dbdeck join --tcp {address} --token-file {token_file}")
+        print(f"  Players: give them the token; they run  dbdeck join --tcp {address} --user NAME")
+        print(f"           and type it when asked (or set {TOKEN_ENV}, or use --token-file FILE).")
     print("Ctrl+C closes the table (the game stays saved).", flush=True)
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
@@ -106,30 +189,105 @@ async def _serve(server: object) -> None:
         await server.serve_forever()
 
 
+TOKEN_ENV = "DBDECK_JOIN_TOKEN"
+"""The environment variable that may hold a TCP table's join token."""
+
+TOKEN_GONE = (
+    "--token is gone: a token on the command line is shown to every user by ps. "
+    f"Set {TOKEN_ENV}, give --token-file FILE (mode 0600), or type it when asked"
+)
+
+
+def join_token(token_file: str | None, address: str) -> str:
+    """The join token of the TCP table at ``address``: from ``token_file``
+    (this user's, mode 0600), else ``DBDECK_JOIN_TOKEN``, else typed at a
+    prompt when stdin is a terminal. ``ValueError`` says why there is none."""
+    if token_file:
+        return read_token_file(Path(token_file))
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if token:
+        return token
+    if sys.stdin is not None and sys.stdin.isatty():
+        import getpass
+
+        try:
+            token = getpass.getpass(f"Join token of the table at {address} (the host has it): ")
+        except EOFError:
+            token = ""
+        if token.strip():
+            return token.strip()
+    raise ValueError(
+        f"--tcp needs the table's join token (the host has it): set {TOKEN_ENV}, "
+        "give --token-file FILE, or run in a terminal to type it"
+    )
+
+
+def _choose(tables: list[TableEntry], wanted: str | None) -> TableEntry | str:
+    """The table to join, or why there is none."""
+    if wanted:
+        owner, _, name = wanted.rpartition("/")
+        tables = [t for t in tables if t.name == name and owner in ("", t.owner)]
+        if not tables:
+            return f"no table named {wanted!r} that you may join: see dbdeck tables"
+    if not tables:
+        return "no table to join on this box: start one with dbdeck host"
+    if len(tables) > 1:
+        if wanted:
+            hosts = ", ".join(t.owner for t in tables)
+            return f"several tables are named {wanted!r} (hosts {hosts}): use --table HOST/{wanted}"
+        names = ", ".join(_label(t, tables) for t in tables)
+        return f"several tables are open ({names}): choose one with --table NAME"
+    return tables[0]
+
+
+def _label(table: TableEntry, tables: list[TableEntry]) -> str:
+    """How ``--table`` names ``table`` among ``tables`` (``HOST/NAME`` when
+    two hosts use the same name)."""
+    same = sum(1 for t in tables if t.name == table.name)
+    return table.name if same == 1 else f"{table.owner}/{table.name}"
+
+
 def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
     """Open the table of a shared game in this terminal."""
+    if args.token is not None:
+        return _err(TOKEN_GONE)
     socket_path: Path | None = None
+    host: tuple[str, int] | None = None
+    token: str | None = None
+    user = args.user
     try:
         tcp = parse_tcp(args.tcp) if args.tcp else None
     except ValueError as exc:
         return _err(f"--tcp: {exc}")
     if tcp is not None:
-        if not args.token:
-            return _err("--tcp needs the table's --token (the host printed it)")
+        try:
+            token = join_token(args.token_file, _address(tcp))
+        except ValueError as exc:
+            return _err(str(exc))
+        user = user or user_name()
     elif args.socket:
         socket_path = Path(args.socket)
     else:
-        tables = list_tables()
-        if args.table:
-            tables = [t for t in tables if t.name == args.table]
-            if not tables:
-                return _err(f"no table named {args.table!r} that you may join: see dbdeck tables")
-        if not tables:
-            return _err("no table to join on this box: start one with dbdeck host")
-        if len(tables) > 1:
-            names = ", ".join(t.name for t in tables)
-            return _err(f"several tables are open ({names}): choose one with --table NAME")
-        socket_path = Path(tables[0].socket)
+        notes: list[str] = []
+        chosen = _choose(list_tables(notes=notes), args.table)
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        if isinstance(chosen, str):
+            return _err(chosen)
+        if not chosen.socket:
+            return _err(
+                f"table {chosen.name} is served over TCP only: dbdeck join --tcp {chosen.tcp}"
+            )
+        uid = host_uid(chosen.owner)
+        if uid is None:
+            return _err(f"table {chosen.name}: its host {chosen.owner!r} is no user of this box")
+        socket_path = Path(chosen.socket)
+        # Whose server it must be: checked after connecting, before any token.
+        host = (chosen.owner, uid)
+    if sys.stdin is None or not sys.stdin.isatty():
+        # Without a terminal the table cannot be drawn nor played (and the
+        # input thread would spin on a closed stdin).
+        return _err("dbdeck join needs a terminal: stdin is not one")
     catalog = load()
     if catalog is None:
         return 1
@@ -142,19 +300,26 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
         tcp=tcp,
         seat=args.seat,
         spectate=args.spectate,
-        join_token=args.token,
-        user=args.user,
+        join_token=token,
+        user=user,
+        server_owner=host,
     )
     app.run()
     if app.failure:
-        print(app.failure, file=sys.stderr)
+        # The terminal may be gone (that may be why the app stopped).
+        with contextlib.suppress(OSError):
+            print(app.failure, file=sys.stderr)
         return 1
     return 0
 
 
 def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
-    """List the tables on this box the user may join."""
-    tables = list_tables()
+    """List the tables on this box the user may join (what cannot be
+    trusted or read is skipped, with a note on stderr)."""
+    notes: list[str] = []
+    tables = list_tables(notes=notes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     if not tables:
         print(f"No table to join on this box (looked in {tables_dir()}).")
         return 0
@@ -162,5 +327,8 @@ def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> 
         chars = ", ".join(t.characters or [])
         free = f"{t.free_seats} free seat(s)" if t.free_seats else "no free seat"
         print(f"{t.name}: {t.villain} vs {chars} — host {t.owner}, {free}")
-        print(f"    dbdeck join --table {t.name}")
+        if t.socket:
+            print(f"    dbdeck join --table {_label(t, tables)}")
+        if t.tcp:
+            print(f"    dbdeck join --tcp {t.tcp}   (with the host's join token)")
     return 0

@@ -19,20 +19,52 @@ action of an offer as it got it; the server unmasks it.
 The models are pydantic: they check what crosses the wire. A line that is
 not valid JSON, not a known message, or longer than ``MAX_LINE`` bytes is
 refused with a reason; it never reaches the game.
+
+Everything a client sends is untrusted (another user of the box wrote it):
+client messages are strict (no coercion: ``"1"`` is not a number, ``true``
+is not 1), every number and string is bounded, and the action inside an
+``action`` message is an ``ActionModel`` whose fields mirror ``Action``. The
+raw line is checked before ``json.loads`` sees it: valid UTF-8, at most
+``MAX_DEPTH`` levels of nesting, numbers of at most ``MAX_NUMBER`` characters.
+Text from a client that is shown to anyone (a user name, a chat line, a
+log line) goes through ``printable`` first.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    field_serializer,
+)
+
+from dbdeck.engine.actions import Action
 
 __all__ = [
     "BOT",
+    "MARKET_NAMES",
+    "MAX_CARDS",
+    "MAX_DEPTH",
+    "MAX_INT",
     "MAX_LINE",
+    "MAX_NAME",
+    "MAX_NUMBER",
+    "MAX_TOKEN",
     "PROTOCOL_VERSION",
     "ActionMessage",
+    "ActionModel",
+    "ActionType",
     "ByeMessage",
     "ChatMessage",
     "ClientMessage",
@@ -49,6 +81,7 @@ __all__ = [
     "decode_client",
     "decode_server",
     "encode",
+    "printable",
 ]
 
 PROTOCOL_VERSION = 2
@@ -60,11 +93,44 @@ BOT = -1
 """The seat number of the bot: the controller of a Character handed to it
 (``HostMessage.to_seat``, ``SeatInfo.seat``)."""
 
-MAX_LINE = 256 * 1024
-"""The longest line a client may send (bytes). Views from the server are
-larger; clients read up to ``MAX_VIEW_LINE``."""
+MAX_LINE = 16 * 1024
+"""The longest line a client may send (bytes); the server's read buffer per
+connection is no larger. The longest honest message, a chat line of 500
+characters each escaped as ``\\uXXXX``, is about 3 KB. Views from the
+server are larger; clients read up to ``MAX_VIEW_LINE``."""
 
 MAX_VIEW_LINE = 16 * 1024 * 1024
+
+MAX_DEPTH = 8
+"""The deepest nesting of arrays and objects in a client's line (an action
+message has three levels)."""
+
+MAX_SERVER_DEPTH = 64
+"""The deepest nesting a client accepts from the server (a view has about
+ten levels)."""
+
+MAX_NUMBER = 24
+"""The most characters of one JSON number: Python would spend quadratic time
+on a 100,000-digit one and refuses those of more than 4,300 digits with a
+bare ``ValueError``."""
+
+MAX_INT = 10**6
+"""The largest integer in a client message (uids, options, versions are far
+below it); the smallest is -1 (``HIDDEN`` and ``BOT``)."""
+
+MAX_CARDS = 16
+"""The most cards one action names (a Combo, a Duo's Energy)."""
+
+MAX_NAME = 64
+"""The longest user name, Character id or target a client may send."""
+
+MAX_TOKEN = 128
+"""The longest join or seat token a client may send."""
+
+MARKET_NAMES = ("allies", "techniques", "energy", "equipment", "training", "sixth")
+"""The markets an action may name: ``dbdeck.engine.game.MARKETS`` and the
+sixth pile (spelled out here: the protocol is imported by the table screen,
+which may not import the game)."""
 
 
 class ProtocolError(ValueError):
@@ -75,60 +141,186 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _ClientMessage(_Message):
+    """What a client sends: every field is strict (taken as it is typed,
+    never coerced: ``"1"`` is no number, ``1`` no ``true``). Strict field by
+    field, not by the model's config, so that ``ActionMessage(action=...)``
+    still takes ``Action.to_json()`` in Python code."""
+
+
+# --- text a client may send ---------------------------------------------------------------
+
+
+def _ascii_word(value: str) -> str:
+    if not all("!" <= c <= "~" for c in value):
+        raise ValueError("printable ASCII only (no spaces, no control characters)")
+    return value
+
+
+_Int = Annotated[int, Strict(), Field(ge=-1, le=MAX_INT)]
+_Count = Annotated[int, Strict(), Field(ge=0, le=MAX_INT)]
+_Name = Annotated[str, Strict(), Field(max_length=MAX_NAME), AfterValidator(_ascii_word)]
+"""A user name, Character id or target: printable ASCII without spaces."""
+_Token = Annotated[str, Strict(), Field(max_length=MAX_TOKEN), AfterValidator(_ascii_word)]
+"""A join or seat token: printable ASCII without spaces."""
+
+ActionType = Literal[
+    "choose",
+    "play-energy",
+    "buy",
+    "buy-dragon-ball",
+    "steal",
+    "play",
+    "attack",
+    "prepare",
+    "boost",
+    "exhaust",
+    "destroy",
+    "ability",
+    "avoid",
+    "market-discard",
+    "give-ball",
+    "duo-invest",
+    "enter-room",
+    "villain-action",
+    "end-turn",
+]
+"""``dbdeck.engine.actions.ACTION_TYPES`` as a type (a test keeps them equal)."""
+
+Market = Literal["allies", "techniques", "energy", "equipment", "training", "sixth"]
+
+
+_CONTROL = re.compile(r"[^\x20-\x7e]")
+
+
+def printable(text: object, limit: int = MAX_NAME, *, spaces: bool = False) -> str:
+    """``text`` made safe to print in a log, a chat line or a terminal.
+
+    Every character that could do more than show itself is written as an
+    escape (``\\n``, ``\\x1b``, ``\\u202e``): control and format characters
+    (terminal escape sequences, bidi overrides), line and paragraph
+    separators, surrogates, private and unassigned code points. Spaces are
+    escaped too, unless ``spaces`` (a chat line), which turns every other
+    kind of blank into a plain space. The result is at most ``limit``
+    characters, ending in ``…`` when cut.
+    """
+    text = str(text)
+    if not _CONTROL.search(text) and (spaces or " " not in text) and len(text) <= limit:
+        return text  # the common case: plain ASCII
+    out: list[str] = []
+    size = 0
+    for char in text:
+        kind = unicodedata.category(char)
+        if spaces and (kind == "Zs" or char == "\t"):
+            piece = " "
+        elif kind[0] == "C" or kind in ("Zl", "Zp") or (kind == "Zs" and not spaces):
+            code = ord(char)
+            piece = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            if code > 0xFFFF:
+                piece = f"\\U{code:08x}"
+        else:
+            piece = char
+        if size + len(piece) > limit:
+            return "".join(out)[: max(limit - 1, 0)] + "…"
+        out.append(piece)
+        size += len(piece)
+    return "".join(out)
+
+
+class ActionModel(_ClientMessage):
+    """An ``Action`` as a client may send it: the same JSON as
+    ``Action.to_json()``, every field typed and bounded, so that nothing but
+    an action of the engine's own shape gets past the wire (the engine then
+    judges whether it is legal)."""
+
+    type: ActionType
+    card: _Int | None = None
+    cards: list[_Int] = Field(default_factory=list, max_length=MAX_CARDS)
+    target: _Name | None = None
+    source: _Name | None = None
+    market: Market | None = None
+    slot: _Int | None = None
+    on: _Int | None = None
+    amount: _Int | None = None
+    option: _Int | None = None
+
+    def to_action(self) -> Action:
+        """The engine's ``Action``."""
+        return Action(
+            self.type,
+            card=self.card,
+            cards=tuple(self.cards),
+            target=self.target,
+            source=self.source,
+            market=self.market,
+            slot=self.slot,
+            on=self.on,
+            amount=self.amount,
+            option=self.option,
+        )
+
+
 # --- client to server ---------------------------------------------------------------------
 
 
-class HelloMessage(_Message):
+class HelloMessage(_ClientMessage):
     """The first message of a client: who it is and which seat it wants."""
 
     type: Literal["hello"]
-    protocol: int
+    protocol: _Count
     """The client's ``PROTOCOL_VERSION``."""
-    seat: int | None = None
+    seat: _Count | None = None
     """The seat to sit at (0-based); ``None`` with ``spectate`` false takes the
     seat this user already holds, else the first free one."""
-    spectate: bool = False
+    spectate: StrictBool = False
     """Watch the table without a seat."""
-    seat_token: str | None = None
+    seat_token: _Token | None = None
     """The token the server gave this user for the seat, to reconnect."""
-    join_token: str | None = None
+    join_token: _Token | None = None
     """The table's join token (required over TCP)."""
-    user: str | None = None
-    """The user name, over TCP only (a Unix socket tells the server who
-    connects)."""
+    user: _Name | None = None
+    """The user name over TCP. The server goes by the OS user it finds for
+    the connection (the socket's peer credentials, or the owner of the TCP
+    connection in ``/proc/net/tcp``), never by this."""
 
 
-class ActionMessage(_Message):
+class ActionMessage(_ClientMessage):
     """An action of the one action language, against a state version."""
 
     type: Literal["action"]
-    version: int
+    version: _Count
     """The ``version`` of the last view the client saw."""
-    action: dict[str, Any]
+    action: ActionModel
     """``Action.to_json()`` of one of the offers, as the client received it
-    (a card of another hand still ``HIDDEN``)."""
+    (a card of another hand still ``HIDDEN``); ``.to_action()`` reads it."""
+
+    @field_serializer("action")
+    def _as_action(self, action: ActionModel) -> dict[str, Any]:
+        # The same JSON as ``Action.to_json()``: no empty fields.
+        return action.to_action().to_json()
 
 
-class ChatMessage(_Message):
-    """A line of table talk (the server fills ``sender``)."""
+class ChatMessage(_ClientMessage):
+    """A line of table talk (the server fills ``sender``, and sends ``text``
+    through ``printable``)."""
 
     type: Literal["chat"]
-    text: str = Field(max_length=500)
-    sender: str = ""
+    text: Annotated[str, Strict(), Field(max_length=500)]
+    sender: Annotated[str, Strict(), Field(max_length=MAX_NAME + 16)] = ""
 
 
-class HostMessage(_Message):
+class HostMessage(_ClientMessage):
     """A table setting only the host may change: who plays a Character
     (``character`` to ``to_seat``, or to the bot with ``to_seat`` = -1), or
     how the players' decisions are taken (``decide``)."""
 
     type: Literal["host"]
-    character: str | None = None
-    to_seat: int | None = None
+    character: _Name | None = None
+    to_seat: _Int | None = None
     decide: Literal["first", "vote"] | None = None
 
 
-class ByeMessage(_Message):
+class ByeMessage(_ClientMessage):
     """The client leaves; its seat is held for it."""
 
     type: Literal["bye"]
@@ -228,28 +420,83 @@ def encode(message: BaseModel) -> bytes:
     return message.model_dump_json(exclude_defaults=False).encode() + b"\n"
 
 
-def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int) -> Any:
-    if len(line) > limit:
-        raise ProtocolError(f"message too long ({len(line)} bytes, at most {limit})")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_INNERMOST = re.compile(rb"[\[{][^\[\]{}]*[\]}]")
+
+
+def _too_deep(line: bytes, limit: int) -> bool:
+    """Whether ``line`` nests arrays and objects deeper than ``limit``, found
+    without recursion: strings are blanked, then the innermost ``[…]`` and
+    ``{…}`` are taken out ``limit`` times; an opening bracket left after that
+    is deeper. (An unbalanced line is left for ``json.loads`` to refuse.)"""
+    rest = _STRING.sub(b'""', line)
+    if rest.count(b"[") + rest.count(b"{") <= limit:
+        return False
+    for _ in range(limit):
+        rest, taken = _INNERMOST.subn(b"", rest)
+        if not taken:
+            return False
+    return b"[" in rest or b"{" in rest
+
+
+def _number(text: str) -> Any:
+    if len(text) > MAX_NUMBER:
+        raise ProtocolError(f"a number too long ({len(text)} characters, at most {MAX_NUMBER})")
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+def _constant(text: str) -> Any:
+    raise ProtocolError(f"not JSON: {text} is not a number")
+
+
+def _load(line: bytes, depth: int) -> Any:
+    """``line`` as JSON data; ``ProtocolError`` (never another exception) when
+    it is not UTF-8, nests too deeply or holds an overlong number."""
     try:
-        data = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"not JSON: not UTF-8 text (byte {exc.start})") from None
+    if _too_deep(line, depth):
+        raise ProtocolError(f"nested too deeply (at most {depth} levels)")
+    try:
+        return json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
         raise ProtocolError(f"not JSON: {exc}") from None
+    except RecursionError:  # an unbalanced line the depth check let through
+        raise ProtocolError(f"nested too deeply (at most {depth} levels)") from None
+
+
+def _reason(data: dict[str, Any], exc: ValidationError) -> str:
+    """The first error of a message, in words (client text made printable)."""
+    first = exc.errors()[0]
+    kind = printable(data.get("type"), 40)
+    loc = [printable(p, 40) for p in first["loc"]]
+    if loc[:1] == [kind]:
+        loc = loc[1:]  # the message type pydantic tells apart by
+    if kind == "action" and loc[:1] == ["action"] and len(loc) > 1:
+        return f"bad 'action' message: not an action: {'.'.join(loc[1:])}: {first['msg']}"
+    where = f"{'.'.join(loc)}: " if loc else ""
+    return f"bad '{kind}' message: {where}{first['msg']}"
+
+
+def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int, depth: int) -> Any:
+    size = len(line.rstrip(b"\r\n"))
+    if size > limit:
+        raise ProtocolError(f"message too long ({size} bytes, at most {limit})")
+    data = _load(line, depth)
     if not isinstance(data, dict) or "type" not in data:
         raise ProtocolError("not a message: a JSON object with a 'type' is expected")
     try:
         return adapter.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ProtocolError(f"bad {data.get('type')!r} message: {where}: {first['msg']}") from None
+        raise ProtocolError(printable(_reason(data, exc), 400, spaces=True)) from None
 
 
 def decode_client(line: bytes) -> Any:
     """A client's line as a message model; raises ``ProtocolError``."""
-    return _decode(_CLIENT, line, MAX_LINE)
+    return _decode(_CLIENT, line, MAX_LINE, MAX_DEPTH)
 
 
 def decode_server(line: bytes) -> Any:
     """A server's line as a message model; raises ``ProtocolError``."""
-    return _decode(_SERVER, line, MAX_VIEW_LINE)
+    return _decode(_SERVER, line, MAX_VIEW_LINE, MAX_SERVER_DEPTH)

@@ -11,6 +11,17 @@ Every seat sees only its own: the server sends nothing but the typed seat
 view (``seat_view``), the seat's offers (``seat_offers``) and the log in
 words (``log_lines``). The seed, the random generator and every hidden card
 stay here; an action naming a masked card is unmasked before it is checked.
+
+Every other user of the box may be hostile. The same OS-user rules hold on
+both ways in: over loopback TCP the user is the owner of the client's socket
+as the kernel lists it in ``/proc/net/tcp`` (``tcp_peer_uid``), never the
+name the client gives. A connection must say hello within ``HELLO_TIMEOUT``
+seconds; each user may hold ``MAX_PER_USER`` connections and the table
+``MAX_CONNECTIONS``; a client may send ``BYTE_RATE`` bytes a second (after a
+``BYTE_BURST``). Whatever a client sends is typed at the wire (``protocol``)
+and made ``printable`` before it reaches a log, the chat or a terminal, and
+warnings about clients are rate-limited (``LOG_LINES`` per ``LOG_WINDOW``
+seconds) so that a flood cannot fill the host's log.
 """
 
 from __future__ import annotations
@@ -19,13 +30,17 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import os
 import random
+import re
 import secrets
 import socket
 import struct
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -58,11 +73,24 @@ from dbdeck.net.protocol import (
     WelcomeMessage,
     decode_client,
     encode,
+    printable,
 )
 from dbdeck.net.tables import TableEntry, may_join, remove_entry, user_name, write_entry
-from dbdeck.saves import Session
+from dbdeck.saves import SaveFailed, Session, write_private
 
-__all__ = ["BOT", "Seat", "TableServer", "peer_user"]
+__all__ = [
+    "BOT",
+    "BYTE_BURST",
+    "BYTE_RATE",
+    "HELLO_TIMEOUT",
+    "MAX_CONNECTIONS",
+    "MAX_PER_USER",
+    "Seat",
+    "TableServer",
+    "peer_user",
+    "tcp_peer_uid",
+    "uid_of_connection",
+]
 
 log = logging.getLogger("dbdeck.server")
 
@@ -73,15 +101,149 @@ UNSEEN = "that action names a card you cannot see"
 """The one answer to an action naming a card its seat cannot see, whatever
 the card is."""
 
+HELLO_TIMEOUT = 5.0
+"""Seconds a new connection has to say hello before it is let go."""
+
+MAX_PER_USER = 8
+"""Connections one OS user may hold at once (seats, spectators, retries)."""
+
+MAX_CONNECTIONS = 64
+"""Connections the table holds at once, below any file limit of the host."""
+
+BYTE_RATE = 32 * 1024
+"""Bytes a second a client may send, on average (a player sends a few
+hundred bytes an action)."""
+
+BYTE_BURST = 128 * 1024
+"""Bytes a client may send at once before ``BYTE_RATE`` applies."""
+
+LINE_COST = 64
+"""The least one line costs against ``BYTE_RATE``: a flood of empty or tiny
+lines costs the server work all the same."""
+
+LOG_WINDOW = 10.0
+"""Seconds of one window of the warnings about clients."""
+
+LOG_LINES = 20
+"""Warnings about clients written per ``LOG_WINDOW``; the rest are counted
+in one summary line."""
+
+SAVE_RETRY = 10.0
+"""Seconds the bot waits before trying again an action that could not be
+saved."""
+
+NOTICE = "(table)"
+"""The sender of the table's own chat lines (no login name has brackets)."""
+
+PROC_NET_TCP = ("/proc/net/tcp", "/proc/net/tcp6")
+
 
 def peer_user(writer: asyncio.StreamWriter) -> str | None:
-    """The OS user at the other end of a Unix socket (``None`` over TCP)."""
+    """The OS user at the other end of a connection: from the peer
+    credentials of a Unix socket, or from the owner of the client's socket
+    of a loopback TCP connection (``tcp_peer_uid``). ``None`` when it cannot
+    be told (the connection is then refused)."""
     sock = writer.get_extra_info("socket")
-    if sock is None or sock.family != socket.AF_UNIX:
+    if sock is None:
         return None
-    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", raw)
-    return user_name(uid)
+    if sock.family == socket.AF_UNIX:
+        raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", raw)
+        return user_name(uid)
+    tcp_uid = tcp_peer_uid(writer)
+    return None if tcp_uid is None else user_name(tcp_uid)
+
+
+def _read_proc(path: str) -> str:
+    with open(path, encoding="ascii", errors="replace") as handle:
+        return handle.read()
+
+
+def tcp_peer_uid(
+    writer: asyncio.StreamWriter, read: Callable[[str], str] | None = None
+) -> int | None:
+    """The uid of the process at the other end of a loopback TCP connection.
+
+    TCP carries no credentials, but both ends of a loopback connection are
+    sockets of this box, and the kernel lists each with its owner in
+    ``/proc/net/tcp`` (``tcp6`` for IPv6): the client's socket is the row
+    whose local address is our peer's and whose remote address is ours.
+    ``None`` for a peer that is not on loopback, or when no row is found
+    (``read`` reads a file of ``/proc``; tests pass a fake one).
+    """
+    sock = writer.get_extra_info("socket")
+    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return None
+    try:
+        ours = sock.getsockname()[:2]
+        theirs = sock.getpeername()[:2]
+        if not _plain(ipaddress.ip_address(theirs[0])).is_loopback:
+            return None
+    except (OSError, ValueError):
+        return None
+    for path in PROC_NET_TCP:
+        try:
+            text = (read or _read_proc)(path)
+        except OSError:
+            continue
+        uid = uid_of_connection(text, local=theirs, remote=ours)
+        if uid is not None:
+            return uid
+    return None
+
+
+_Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _plain(address: _Address) -> _Address:
+    """An IPv4-mapped IPv6 address as the IPv4 address it is (a dual-stack
+    socket sees a v4 client so; the client's own row is in ``tcp``)."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _proc_address(text: str) -> tuple[_Address, int]:
+    host, _, port = text.partition(":")
+    raw = bytes.fromhex(host)
+    if len(raw) not in (4, 16):
+        raise ValueError(f"not an address: {text!r}")
+    # The kernel prints the address as 32-bit words, each in host byte order.
+    if sys.byteorder == "little":
+        raw = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+    return _plain(ipaddress.ip_address(raw)), int(port, 16)
+
+
+def uid_of_connection(table: str, *, local: tuple[str, int], remote: tuple[str, int]) -> int | None:
+    """In the text of ``/proc/net/tcp`` or ``/proc/net/tcp6``: the uid that
+    owns the socket bound to ``local`` and connected to ``remote``.
+
+    Only a row with a socket behind it counts (a non-zero inode): a closed
+    connection lingering in TIME_WAIT lists uid 0 and inode 0, and must not
+    pass for root. ``None`` when no row matches.
+    """
+    want = (
+        _plain(ipaddress.ip_address(local[0])),
+        local[1],
+        _plain(ipaddress.ip_address(remote[0])),
+        remote[1],
+    )
+    # Rows are found by their ports first, in C: a busy box lists thousands.
+    rows = re.compile(
+        rf"^\s*\d+:\s+([0-9A-F]+:{local[1]:04X})\s+([0-9A-F]+:{remote[1]:04X})\s+(.*)$",
+        re.MULTILINE | re.IGNORECASE,
+    )
+    for row in rows.finditer(table):
+        # st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
+        rest = row.group(3).split()
+        try:
+            here, there = _proc_address(row.group(1)), _proc_address(row.group(2))
+            uid, inode = int(rest[4]), int(rest[6])
+        except (ValueError, IndexError):
+            continue
+        if (*here, *there) == want and inode != 0:
+            return uid
+    return None
 
 
 def _digest(token: str) -> str:
@@ -98,7 +260,7 @@ class Seat:
     token_hash: str = ""
 
 
-@dataclass
+@dataclass(eq=False)
 class _Client:
     writer: asyncio.StreamWriter
     user: str
@@ -106,6 +268,71 @@ class _Client:
     host: bool = False
     tcp: bool = False
     welcomed: bool = False
+
+    @property
+    def name(self) -> str:
+        """The user, fit for a log line or a terminal."""
+        return printable(self.user) if self.user else "?"
+
+
+class _Bucket:
+    """A token bucket: ``rate`` bytes a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.when = time.monotonic()
+
+    def take(self, size: int) -> bool:
+        """Spend ``size`` bytes; ``False`` when the bucket is empty."""
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.when) * self.rate)
+        self.when = now
+        self.level -= size
+        return self.level >= 0
+
+
+class _QuietLog:
+    """Warnings about clients, at most ``lines`` per ``window`` seconds; the
+    rest are counted and told in one line when the window ends. A flood of
+    bad connections must not fill the host's disk with its log."""
+
+    def __init__(self, logger: logging.Logger, lines: int, window: float) -> None:
+        self.logger = logger
+        self.lines = lines
+        self.window = window
+        self.start = time.monotonic()
+        self.written = 0
+        self.hidden = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def warning(self, message: str, *args: object) -> None:
+        """Log ``message % args`` (args from a client made printable first)."""
+        now = time.monotonic()
+        if now - self.start >= self.window:
+            self.flush()
+            self.start, self.written = now, 0
+        if self.written < self.lines:
+            self.written += 1
+            self.logger.warning(message, *args)
+            return
+        self.hidden += 1
+        if self._timer is None:
+            with contextlib.suppress(RuntimeError):  # no loop: told at the next warning
+                loop = asyncio.get_running_loop()
+                self._timer = loop.call_later(self.start + self.window - now, self.flush)
+
+    def flush(self) -> None:
+        """Tell how many warnings were left out."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.hidden:
+            self.logger.warning(
+                "… %d more warnings about clients in %g s (not shown)", self.hidden, self.window
+            )
+            self.hidden = 0
 
 
 @dataclass
@@ -136,6 +363,11 @@ class TableServer:
         admits: Callable[[str], bool] | None = None,
         bot_delay: float = 0.3,
         announce: bool = True,
+        hello_timeout: float = HELLO_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+        max_per_user: int = MAX_PER_USER,
+        byte_rate: float = BYTE_RATE,
+        byte_burst: float = BYTE_BURST,
     ) -> None:
         self.session = session
         self.name = name
@@ -145,11 +377,24 @@ class TableServer:
         self.join_token = join_token or secrets.token_urlsafe(12)
         self.owner = owner or user_name()
         self.identify = identify
+        """The OS user of a new connection (``peer_user``; tests name users)."""
         self.admits = admits or (lambda user: may_join(user, self.owner, self.group))
-        """Whether an OS user may sit at the table (the owner, and the group)."""
+        """Whether an OS user may sit at the table (the owner, and the group),
+        over the Unix socket and over TCP alike."""
         self.bot_delay = bot_delay
         self.announce = announce
+        self.hello_timeout = hello_timeout
+        self.max_connections = max_connections
+        self.max_per_user = max_per_user
+        self.byte_rate = byte_rate
+        self.byte_burst = byte_burst
+        self.save_retry = SAVE_RETRY
+        self.quiet = _QuietLog(log, LOG_LINES, LOG_WINDOW)
+        """Where warnings about clients go (rate-limited)."""
         self.clients: list[_Client] = []
+        """The clients that said hello."""
+        self.connections: list[_Client] = []
+        """Every open connection, welcomed or not (for the caps)."""
         self.votes: dict[int, int] = {}
         # Not the game's seed: a bot's moves are seen by every seat, and
         # nothing seen at the table may be a function of the seed.
@@ -158,6 +403,7 @@ class TableServer:
         self._bot_task: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[Any]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
+        self._closing = False
         self.table = self._load_table(decide)
 
     # --- the table beside the save -------------------------------------------------------
@@ -176,6 +422,8 @@ class TableServer:
             data = json.loads(self._table_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return table
+        if not isinstance(data, dict):
+            return table
         # A resumed table: the same users keep their seats.
         held = {s.get("number"): s for s in data.get("seats", []) if isinstance(s, dict)}
         for seat in table.seats:
@@ -189,15 +437,49 @@ class TableServer:
         table.decide = data.get("decide", decide) if decide == "first" else decide
         return table
 
+    @staticmethod
+    def stored_place(folder: Path, save_id: str) -> dict[str, str]:
+        """Where the table of save ``save_id`` was served: its ``name``,
+        ``socket``, ``group`` and ``tcp`` (``HOST:PORT``, or empty) as the
+        ``.table`` file beside the save keeps them, so that ``dbdeck host
+        --resume ID`` can serve the same table again. ``{}`` when there is
+        no such file (or it cannot be read); keys missing from an older file
+        are left out."""
+        try:
+            data = json.loads((folder / f"{save_id}.table").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {
+            key: data[key]
+            for key in ("name", "socket", "group", "tcp")
+            if isinstance(data.get(key), str)
+        }
+
     def _save_table(self) -> None:
         data = {
             "seats": [asdict(s) for s in self.table.seats],
             "control": self.table.control,
             "decide": self.table.decide,
+            "name": self.name,
+            "socket": str(self.socket_path or ""),
+            "group": self.group,
+            "tcp": f"{self.tcp[0]}:{self.tcp[1]}" if self.tcp else "",
         }
-        pending = self._table_file.with_suffix(".table-tmp")
-        pending.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(pending, self._table_file)
+        # Seat token hashes: for this user only, and never through a
+        # symlink planted at a predictable temporary name.
+        write_private(self._table_file, json.dumps(data))
+
+    def _keep_table(self) -> bool:
+        """Save the table, or log why not: a full disk must not stop a seat
+        from being claimed (it is then held until the host stops)."""
+        try:
+            self._save_table()
+        except (SaveFailed, OSError) as exc:
+            log.error("the table's seats could not be saved: %s", exc)
+            return False
+        return True
 
     # --- running ---------------------------------------------------------------------
 
@@ -213,7 +495,7 @@ class TableServer:
             old = os.umask(0o177)
             try:
                 server = await asyncio.start_unix_server(
-                    self._serve, path=str(path), limit=MAX_LINE + 2
+                    self._serve, path=str(path), limit=MAX_LINE
                 )
             finally:
                 os.umask(old)
@@ -225,10 +507,10 @@ class TableServer:
             self._servers.append(server)
         if self.tcp is not None:
             host, port = self.tcp
-            server = await asyncio.start_server(self._serve, host, port, limit=MAX_LINE + 2)
+            server = await asyncio.start_server(self._serve, host, port, limit=MAX_LINE)
             self.tcp = (host, server.sockets[0].getsockname()[1])
             self._servers.append(server)
-        self._save_table()
+        self._keep_table()
         if self.announce:
             write_entry(self.entry())
         self._schedule_bot()
@@ -257,6 +539,7 @@ class TableServer:
 
     async def close(self) -> None:
         """Stop listening, say goodbye, release the save."""
+        self._closing = True
         for server in self._servers:
             server.close()
         for client in list(self.clients):
@@ -275,6 +558,7 @@ class TableServer:
         if self.socket_path is not None:
             with contextlib.suppress(OSError):
                 self.socket_path.unlink()
+        self.quiet.flush()
         self.session.close()
 
     # --- one connection ------------------------------------------------------------------
@@ -285,50 +569,135 @@ class TableServer:
             self._handlers.add(task)
             task.add_done_callback(self._handlers.discard)
         self._writers.add(writer)
-        user = self.identify(writer)
-        client = _Client(writer, user or "", tcp=user is None)
+        sock = writer.get_extra_info("socket")
+        tcp = sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6)
+        client = _Client(writer, "", tcp=tcp)
         try:
-            while True:
-                try:
-                    line = await reader.readline()
-                except (ValueError, asyncio.LimitOverrunError):
-                    log.warning("oversized message from %s", client.user or "?")
-                    await self._refuse(client, f"message too long (at most {MAX_LINE} bytes)", True)
-                    return
-                if not line:
-                    return
-                if not line.strip():
-                    continue
-                try:
-                    message = decode_client(line)
-                except ProtocolError as exc:
-                    log.warning("malformed message from %s: %s", client.user or "?", exc)
-                    await self._refuse(client, str(exc))
-                    continue
-                if not client.welcomed:
-                    if not isinstance(message, HelloMessage):
-                        await self._refuse(client, "say hello first", True)
-                        return
-                    if not await self._hello(client, message):
-                        return
-                    continue
-                await self._handle(client, message)
-                if isinstance(message, ByeMessage):
-                    return
+            if not await self._admit(client):
+                return
+            await self._read(client, reader)
         except (ConnectionError, asyncio.IncompleteReadError):
             return
         except Exception:  # one client's trouble never stops the table
-            log.exception("error serving %s", client.user or "?")
+            log.exception("error serving %s", client.name)
         finally:
             await self._drop(client)
 
+    async def _admit(self, client: _Client) -> bool:
+        """Find the OS user of a new connection and count it against the
+        caps; refuse it (with the reason) when it may not stay."""
+        # Past what even the players' own connections could reach, the
+        # table is full for anyone, without the cost of a TCP owner lookup.
+        ceiling = self.max_connections + (len(self.table.seats) + 1) * self.max_per_user
+        if len(self.connections) >= ceiling:
+            return await self._full(client)
+        try:
+            user = self.identify(client.writer)
+        except Exception as exc:  # a lookup that failed tells no one
+            self.quiet.warning("cannot tell who connects: %s", printable(exc, 200, spaces=True))
+            user = None
+        if not user:
+            how = "the owner of the TCP connection" if client.tcp else "the socket's peer"
+            self.quiet.warning("refused a connection: %s is unknown", how)
+            await self._refuse(client, f"cannot tell which user you are ({how} is unknown)", True)
+            return False
+        client.user = user
+        held = sum(1 for c in self.connections if c.user == user)
+        if held >= self.max_per_user:
+            self.quiet.warning("refused a connection of %s: %d open", client.name, held)
+            await self._refuse(
+                client,
+                f"too many connections of {client.name} ({held}, at most "
+                f"{self.max_per_user}): close some first",
+                True,
+            )
+            return False
+        # The host and the players holding a seat are let in past the total
+        # (each still within the per-user cap): others filling the table
+        # with connections must not keep them from their own game.
+        players = {self.owner, *(s.user for s in self.table.seats if s.user)}
+        if len(self.connections) >= self.max_connections and user not in players:
+            return await self._full(client)
+        self.connections.append(client)
+        return True
+
+    async def _full(self, client: _Client) -> bool:
+        """Refuse a connection to a full table; always ``False``."""
+        open_now = len(self.connections)
+        self.quiet.warning("refused a connection of %s: %d open", client.name, open_now)
+        await self._refuse(
+            client,
+            f"the table is full ({self.max_connections} connections): try again later",
+            True,
+        )
+        return False
+
+    async def _read(self, client: _Client, reader: asyncio.StreamReader) -> None:
+        """Read and handle the client's lines until it leaves or is let go."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.hello_timeout
+        bucket = _Bucket(self.byte_rate, self.byte_burst)
+        while True:
+            try:
+                if client.welcomed:
+                    line = await reader.readline()
+                else:
+                    # A connection that never says hello holds a file and a
+                    # buffer of the host: it has until the deadline.
+                    line = await asyncio.wait_for(reader.readline(), deadline - loop.time())
+            except TimeoutError:
+                self.quiet.warning("no hello from %s: disconnected", client.name)
+                await self._refuse(client, f"no hello within {self.hello_timeout:g} s", True)
+                return
+            except (ValueError, asyncio.LimitOverrunError):
+                self.quiet.warning("oversized message from %s", client.name)
+                await self._refuse(client, f"message too long (at most {MAX_LINE} bytes)", True)
+                return
+            if not line:
+                return
+            if not bucket.take(max(len(line), LINE_COST)):
+                self.quiet.warning("%s sends too fast: disconnected", client.name)
+                await self._refuse(
+                    client,
+                    f"too much data: at most {self.byte_rate:g} bytes a second "
+                    f"(after {self.byte_burst:g})",
+                    True,
+                )
+                return
+            if not line.strip():
+                continue
+            try:
+                message = decode_client(line)
+            except ProtocolError as exc:
+                self.quiet.warning("malformed message from %s: %s", client.name, exc)
+                await self._refuse(client, str(exc))
+                continue
+            if not client.welcomed:
+                if not isinstance(message, HelloMessage):
+                    await self._refuse(client, "say hello first", True)
+                    return
+                if not await self._hello(client, message):
+                    return
+                continue
+            await self._handle(client, message)
+            if isinstance(message, ByeMessage):
+                return
+
     async def _drop(self, client: _Client) -> None:
         self._writers.discard(client.writer)
+        if client in self.connections:
+            self.connections.remove(client)
         if client in self.clients:
             self.clients.remove(client)
-            await self._broadcast_seats()
         with contextlib.suppress(Exception):
             client.writer.close()
+        if not client.welcomed or self._closing:
+            return
+        # A client let go elsewhere (too slow, its seat taken up) is told
+        # about here too: the seats changed, and a vote may now be complete.
+        await self._broadcast_seats()
+        if client.seat is not None and not await self._count_votes():
+            self._schedule_bot()
 
     async def _send(self, client: _Client, message: BaseModel) -> None:
         """Queue a message for a client. The server never waits for one
@@ -339,7 +708,7 @@ class TableServer:
             return
         writer.write(encode(message))
         if writer.transport.get_write_buffer_size() > SLOW_CLIENT:
-            log.warning("%s reads too slowly: disconnected", client.user or "?")
+            self.quiet.warning("%s reads too slowly: disconnected", client.name)
             writer.close()
             if client in self.clients:
                 self.clients.remove(client)
@@ -349,39 +718,42 @@ class TableServer:
 
     # --- hello ---------------------------------------------------------------------------------
 
+    async def _turn_away(self, client: _Client, reason: str) -> bool:
+        """Refuse a hello (fatal); always ``False``."""
+        self.quiet.warning("refused %s: %s", client.name, reason)
+        await self._refuse(client, reason, True)
+        return False
+
     async def _hello(self, client: _Client, hello: HelloMessage) -> bool:
         if hello.protocol != PROTOCOL_VERSION:
-            await self._refuse(
+            return await self._turn_away(
                 client,
                 f"this table speaks protocol {PROTOCOL_VERSION}, your dbdeck speaks "
                 f"{hello.protocol}: use the same dbdeck version as the host",
-                True,
             )
-            return False
         if client.tcp:
-            if not hello.join_token or not hmac.compare_digest(hello.join_token, self.join_token):
-                await self._refuse(client, "a valid join token is needed over TCP", True)
-                return False
-            if not hello.user:
-                await self._refuse(client, "say who you are (user) over TCP", True)
-                return False
-            client.user = hello.user
-        elif not self.admits(client.user):
-            admits = f"{self.owner}" + (f" and group {self.group}" if self.group else "")
-            await self._refuse(client, f"this table admits {admits} only", True)
-            return False
+            # The token only proves the client read it from the host; who
+            # the client is comes from the kernel (``hello.user`` is ignored:
+            # anyone can write any name there).
+            given = (hello.join_token or "").encode()
+            if not given or not hmac.compare_digest(given, self.join_token.encode()):
+                return await self._turn_away(client, "a valid join token is needed over TCP")
+        if not self.admits(client.user):
+            admits = f"{printable(self.owner)}" + (
+                f" and group {printable(self.group)}" if self.group else ""
+            )
+            return await self._turn_away(client, f"this table admits {admits} only")
         client.host = client.user == self.owner and not client.tcp
         token = None
         if not hello.spectate:
             seat, why = self._seat_for(client, hello)
             if seat is None:
-                await self._refuse(client, why, True)
-                return False
+                return await self._turn_away(client, why)
             if not seat.user:
                 token = secrets.token_urlsafe(16)
                 seat.user = client.user
                 seat.token_hash = _digest(token)
-                self._save_table()
+                self._keep_table()
             elif hello.seat_token:
                 token = hello.seat_token
             else:
@@ -389,7 +761,7 @@ class TableServer:
                 # terminal): a fresh token replaces the old one.
                 token = secrets.token_urlsafe(16)
                 seat.token_hash = _digest(token)
-                self._save_table()
+                self._keep_table()
             client.seat = seat.number
             for other in [c for c in self.clients if c.seat == seat.number]:
                 await self._refuse(other, "your seat was taken up from another terminal", True)
@@ -409,7 +781,7 @@ class TableServer:
                 host=client.host,
             ),
         )
-        log.info("%s joined seat %s", client.user, client.seat)
+        log.info("%s joined seat %s", client.name, client.seat)
         await self._broadcast_seats()
         await self._send_view(client)
         return True
@@ -427,10 +799,10 @@ class TableServer:
             if seat is None:
                 return None, "every seat is taken: join with --spectate to watch"
         if seat.user and seat.user != client.user:
-            return None, f"seat {seat.number} is held by {seat.user}"
+            return None, f"seat {seat.number} is held by {printable(seat.user)}"
         if seat.user and client.tcp:
             token = hello.seat_token or ""
-            if not hmac.compare_digest(_digest(token), seat.token_hash):
+            if not hmac.compare_digest(_digest(token).encode(), seat.token_hash.encode()):
                 return None, f"seat {seat.number} needs its seat token to reconnect"
         return seat, ""
 
@@ -440,7 +812,10 @@ class TableServer:
         if isinstance(message, ActionMessage):
             await self._action(client, message)
         elif isinstance(message, ChatMessage):
-            said = ChatMessage(type="chat", text=message.text, sender=client.user)
+            # A newline or an escape sequence in a chat line would forge
+            # lines or drive the others' terminals.
+            text = printable(message.text, 500, spaces=True)
+            said = ChatMessage(type="chat", text=text, sender=client.name)
             for other in list(self.clients):
                 await self._send(other, said)
         elif isinstance(message, HostMessage):
@@ -471,7 +846,8 @@ class TableServer:
         if controller == BOT:
             return f"{name} (the bot)"
         seat = next((s for s in self.table.seats if s.number == controller), None)
-        return f"{name} ({seat.user or f'seat {controller}'})" if seat else name
+        held = printable(seat.user) if seat and seat.user else f"seat {controller}"
+        return f"{name} ({held})" if seat else name
 
     async def _action(self, client: _Client, message: ActionMessage) -> None:
         game = self.session.game
@@ -485,11 +861,9 @@ class TableServer:
                 f"now {self.version}): look again",
             )
             return
-        try:
-            sent = Action.from_json(message.action)
-        except ValueError as exc:
-            await self._refuse(client, f"not an action: {exc}")
-            return
+        # Typed and bounded at the wire (``ActionModel``): only the engine's
+        # own shape of action gets here.
+        sent = message.action.to_action()
         if not self.may_act(client.seat):
             actor = game.actor()
             if actor is None:
@@ -519,40 +893,92 @@ class TableServer:
             await self._refuse(client, "answer the decision with one of its options")
             return
         self.votes[client.seat] = action.option or 0
-        voters = {c.seat for c in self.clients if c.seat is not None}
-        if voters - set(self.votes):
+        if not await self._count_votes():
             await self._broadcast_views()
-            return
+
+    async def _count_votes(self) -> bool:
+        """Apply the players' decision once every seat present has voted;
+        whether it was applied. Only the votes of the seats present count:
+        a seat that left (mid-vote or before) must not hold up the others,
+        and its vote counts again if it comes back before the end. With no
+        seat present the decision waits."""
+        game = self.session.game
+        pending = game.state.pending
+        if self.table.decide != "vote" or game.actor() != "players" or pending is None:
+            return False
+        voters = {c.seat for c in self.clients if c.seat is not None}
+        counted = {seat: option for seat, option in self.votes.items() if seat in voters}
+        if not voters or voters - set(counted):
+            return False
         counts: dict[int, int] = {}
-        for option in self.votes.values():
+        for option in counted.values():
             counts[option] = counts.get(option, 0) + 1
         best = max(counts.values())
         tied = sorted(o for o, n in counts.items() if n == best)
         # A tie is a table that cannot agree: the Grim Rule (rules note N43).
         await self._apply(Action("choose", option=break_tie(pending, tied)), None)
+        return True
 
-    async def _apply(self, action: Action, client: _Client | None) -> None:
+    async def _apply(self, action: Action, client: _Client | None) -> bool:
+        """Apply and save an action, tell every seat; whether it was applied."""
+        before = self.version
         try:
             events = self.session.apply(action)
         except IllegalAction as exc:
             if client is not None:
                 await self._refuse(client, exc.reason)
-            return
+            return False
+        except SaveFailed as exc:
+            await self._unsaved(str(exc), client, moved=self.version != before)
+            return False
+        except OSError as exc:  # a save that failed without ``SaveFailed``
+            reason = str(SaveFailed.from_os_error(exc))
+            await self._unsaved(reason, client, moved=self.version != before)
+            return False
         except Exception as exc:  # a rules bug: keep the table, report it
-            report = self.session.crash_report(exc)
+            try:
+                report: object = self.session.crash_report(exc)
+            except OSError as failed:
+                report = f"not written: {failed}"
             log.exception("rules error; crash report %s", report)
             self._reload()
             if client is not None:
                 await self._refuse(client, f"the server hit an error (crash report: {report})")
             await self._broadcast_views()
-            return
+            return False
         self.votes.clear()
         await self._broadcast(events)
         self._schedule_bot()
+        return True
+
+    async def _unsaved(self, reason: str, client: _Client | None, *, moved: bool) -> None:
+        """An action that could not be saved (a full disk): not a rules bug,
+        so no crash report. The game stays at the last saved action, every
+        seat is told why, and the table goes on so the action can be tried
+        again once there is room."""
+        if moved:
+            # The game went on in memory only: back to what is on disk.
+            self._reload()
+        self.quiet.warning("an action was not saved: %s", reason)
+        # In a vote, every seat answers again (each sees the decision anew).
+        self.votes.clear()
+        if client is not None:
+            await self._refuse(client, reason)
+        notice = ChatMessage(type="chat", text=reason, sender=NOTICE)
+        for other in list(self.clients):
+            if other is not client:
+                await self._send(other, notice)
+        await self._broadcast_views()
 
     def _reload(self) -> None:
         self.session.close()
-        self.session = Session.resume(self.session.catalog, self.session.folder, self.session.id)
+        try:
+            self.session = Session.resume(
+                self.session.catalog, self.session.folder, self.session.id
+            )
+        except Exception:  # the save is still on disk: the host can resume it
+            log.exception("the save could not be read back")
+            raise
 
     async def _host(self, client: _Client, message: HostMessage) -> None:
         if not client.host:
@@ -570,7 +996,7 @@ class TableServer:
                 await self._refuse(client, f"there is no seat {target}")
                 return
             self.table.control[message.character] = target
-        self._save_table()
+        self._keep_table()
         await self._broadcast_seats()
         await self._broadcast_views()
         self._schedule_bot()
@@ -597,7 +1023,9 @@ class TableServer:
             await asyncio.sleep(self.bot_delay)
             if not self._bot_turn():
                 return
-            await self._apply(bots.greedy(self.session.game, self.bot_rng), None)
+            if not await self._apply(bots.greedy(self.session.game, self.bot_rng), None):
+                # Most likely a full disk: not a new notice every bot_delay.
+                await asyncio.sleep(self.save_retry)
 
     # --- sending ---------------------------------------------------------------------------------
 
@@ -613,7 +1041,7 @@ class TableServer:
             SeatInfo(
                 seat=s.number,
                 characters=[c for c, owner in self.table.control.items() if owner == s.number],
-                user=s.user,
+                user=printable(s.user),
                 present=s.number in present,
                 bot=False,
             )

@@ -105,6 +105,9 @@ class MainMenu(Screen[None]):
     def _continue(self, app: DbdeckApp) -> None:
         assert app.saves is not None
         running = [s for s in list_saves(app.saves) if not s.winner]
+        if not running:  # it ended or went away since the menu was drawn
+            self.notify("No game in progress.", title="Cannot continue", severity="error")
+            return
         save_id = running[0].id
         try:
             session = Session.resume(app.catalog, app.saves, save_id)

@@ -6,6 +6,7 @@ These hold the ``Game``; the screen only ever gets the views they build.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
-from dbdeck.saves import Session, replay_events
+from dbdeck.saves import SaveError, SaveFailed, Session, replay_events
 from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating
 
 __all__ = ["LocalBackend", "ReplayBackend"]
@@ -168,7 +169,12 @@ class LocalBackend:
                 False,
                 f"Nothing to undo: hidden information was revealed since ({session.floor_reason})",
             )
-        session.undo()
+        try:
+            session.undo()
+        except SaveFailed as exc:  # nothing was undone: say so, keep the table
+            return Outcome(False, str(exc), error=True)
+        except Exception as exc:  # the table must survive any bug in the rules
+            return self._crashed(exc)
         self.game = session.game
         self._lines.append(LogLine("undo", "Undone."))
         self._settle()
@@ -179,15 +185,24 @@ class LocalBackend:
         )
 
     def _guarded(self, work: Callable[[], list[Event]]) -> Outcome:
-        """Run rules work. A refused action changes nothing; an unexpected
-        error never shows a traceback: a crash report is written and the game
-        reloads from its save (the game as it was before the error)."""
+        """Run rules work. A refused action changes nothing; a save that
+        cannot be written (a full disk) changes nothing either and says so,
+        the table staying open for a retry; an unexpected error never shows
+        a traceback: a crash report is written and the game reloads from its
+        save (the game as it was before the error)."""
         try:
             events = work()
         except IllegalAction as exc:
             return Outcome(False, exc.reason)
+        except SaveFailed as exc:
+            # Not a bug, so no crash report (it would not fit on a full disk
+            # anyway): the session kept the game as last saved.
+            return Outcome(False, str(exc), error=True)
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
+        if self.session is not None:
+            # The session commits a new game object once it is saved.
+            self.game = self.session.game
         self._lines += log_lines(events, self.game, self.keyboard)
         self._settle()
         return Outcome(True)
@@ -199,12 +214,13 @@ class LocalBackend:
         try:
             where = f"Crash report: {session.crash_report(exc)}"
         except OSError as error:
-            where = f"The crash report could not be written ({error})."
+            where = f"The crash report could not be written ({error.strerror or error})."
         session.close()
         try:
             resumed = Session.resume(session.catalog, session.folder, session.id)
         except Exception:  # keep the table open whatever happens
-            session.lock()
+            with contextlib.suppress(SaveError):  # then it is played unlocked
+                session.lock()
             said = "the save could not be reloaded, so the table goes on as it was"
         else:
             self.session = resumed

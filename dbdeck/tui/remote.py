@@ -10,6 +10,11 @@ the server meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import select
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,8 @@ from dbdeck.net.protocol import (
     ViewMessage,
     WelcomeMessage,
 )
-from dbdeck.net.tables import read_seat_token, store_seat_token
+from dbdeck.net.tables import check_server, read_seat_token, store_seat_token, user_name
+from dbdeck.saves import SaveFailed
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.shared import RemoteBackend, SharedTableScreen, WaitingScreen
@@ -36,6 +42,28 @@ from dbdeck.tui.shared import RemoteBackend, SharedTableScreen, WaitingScreen
 __all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
 
 RETRY_SECONDS = 1.0
+
+WATCH_SECONDS = 0.5
+"""How often a joined table checks that its terminal is still there."""
+
+TERMINAL_GONE = "the terminal closed: left the table (your seat is held; dbdeck join to come back)"
+
+
+def terminal_gone() -> bool:
+    """Whether this process's terminal went away: stdin is no longer a
+    terminal, or hangs up (a closed pty reads as end of file for ever, and
+    Textual's input thread would spin on it)."""
+    stream = sys.__stdin__
+    try:
+        fd = stream.fileno() if stream is not None else -1
+        if fd < 0 or not os.isatty(fd):
+            return True
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        hung = select.POLLHUP | select.POLLERR | select.POLLNVAL
+        return any(events & hung for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return True
 
 
 class JoinApp(DbdeckApp):
@@ -51,7 +79,11 @@ class JoinApp(DbdeckApp):
         spectate: bool = False,
         join_token: str | None = None,
         user: str | None = None,
+        server_owner: tuple[str, int] | None = None,
     ) -> None:
+        """``server_owner`` is the host's name and uid, whose server the
+        socket must be before a seat token is sent; by default the owner of
+        ``socket_path`` as it is found at the first connection."""
         super().__init__(catalog, start=WaitingScreen("Connecting to the table…"))
         self.socket_path = socket_path
         self.tcp = tcp
@@ -59,6 +91,7 @@ class JoinApp(DbdeckApp):
         self.spectate = spectate
         self.join_token = join_token
         self.user = user
+        self.server_owner = server_owner
         self.client: TableClient | None = None
         self.seat: int | None = None
         self.host = False
@@ -68,6 +101,8 @@ class JoinApp(DbdeckApp):
         self.backend: RemoteBackend | None = None
         self.failure = ""
         """Why the app stopped, when it stopped on its own."""
+        self._ask_again = False
+        """A reconnected table: reopen an open decision's dialog at the next view."""
 
     def where(self) -> str:
         """This terminal's place at the table, in words."""
@@ -90,7 +125,19 @@ class JoinApp(DbdeckApp):
 
     def on_mount(self) -> None:
         super().on_mount()
+        if not self.is_headless:
+            # A terminal that goes away must end the app: by SIGHUP, or (no
+            # SIGHUP when the pty is not our controlling terminal) by stdin
+            # hanging up.
+            self.set_interval(WATCH_SECONDS, self._watch_terminal, name="terminal watch")
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signal.SIGHUP, self.stop, TERMINAL_GONE)
         self.run_worker(self._run(), exclusive=True, name="connection")
+
+    def _watch_terminal(self) -> None:
+        if terminal_gone():
+            self.stop(TERMINAL_GONE)
 
     def send(self, message: Any) -> None:
         """Send a message to the server (in the background)."""
@@ -117,8 +164,37 @@ class JoinApp(DbdeckApp):
         self._waiting(why)
         await asyncio.sleep(RETRY_SECONDS)
 
+    def _expect_owner(self) -> str:
+        """Settle whose server the socket must be (``--socket PATH``: the
+        socket file's owner now, before connecting); why not, or ``""``."""
+        if self.socket_path is None or self.server_owner is not None:
+            return ""
+        try:
+            uid = os.lstat(self.socket_path).st_uid
+        except OSError as exc:
+            return f"cannot reach the table: {exc.strerror or exc} ({self.socket_path})"
+        self.server_owner = (user_name(uid), uid)
+        return ""
+
+    def _check_server(self, client: TableClient) -> str:
+        """Why this connection must not get the hello (which carries the seat
+        token): its server is not the host's. ``""`` when it is, or over TCP,
+        where the join token vouches for the table instead."""
+        if self.socket_path is None or self.server_owner is None:
+            return ""
+        owner, uid = self.server_owner
+        try:
+            served_by = client.server_uid()
+        except OSError:
+            served_by = None
+        return check_server(self.socket_path, owner, uid, served_by)
+
     async def _run(self) -> None:
         connected_once = False
+        problem = self._expect_owner()
+        if problem:
+            self.stop(problem)
+            return
         while True:
             try:
                 client = await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
@@ -128,6 +204,13 @@ class JoinApp(DbdeckApp):
                     return
                 await self._retry(f"Connection lost — reconnecting… ({exc.strerror or exc})")
                 continue
+            problem = self._check_server(client)
+            if problem:
+                # Checked at every connection: a socket swapped while the
+                # host was away gets nothing either.
+                await client.close()
+                self.stop(problem)
+                return
             try:
                 welcome = await client.hello(**self._hello())
             except JoinRefused as exc:
@@ -137,6 +220,9 @@ class JoinApp(DbdeckApp):
                     return
                 await self._retry(f"Reconnecting… ({exc})")
                 continue
+            # An open decision's dialog reopens at the first view after a
+            # reconnection: the answer may have been lost with the connection.
+            self._ask_again = connected_once
             connected_once = True
             self.client = client
             self._welcomed(welcome)
@@ -174,7 +260,14 @@ class JoinApp(DbdeckApp):
         self.host = welcome.host
         self.table_name = welcome.table
         if welcome.seat is not None and welcome.seat_token:
-            store_seat_token(self._token_key(), welcome.seat, welcome.seat_token)
+            try:
+                store_seat_token(self._token_key(), welcome.seat, welcome.seat_token)
+            except SaveFailed as exc:
+                self.notify(
+                    f"Your seat token could not be kept ({exc}): another terminal of yours "
+                    "can still take the seat back.",
+                    severity="warning",
+                )
 
     def _waiting(self, text: str) -> None:
         if isinstance(self.screen, WaitingScreen):
@@ -223,7 +316,11 @@ class JoinApp(DbdeckApp):
         if isinstance(self.screen, WaitingScreen):
             self.pop_screen()
         self.table.sub_title = self.where()
-        self.table.refresh_table()
+        if self._ask_again:
+            self._ask_again = False
+            self.table.ask_again()  # redraws the table too
+        else:
+            self.table.refresh_table()
 
     def _events(self, message: EventsMessage) -> None:
         lines = []
