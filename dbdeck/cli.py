@@ -119,9 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     # user): kept, hidden, so that it says so instead of being taken for an
     # abbreviation of --token-file.
     join.add_argument("--token", nargs="?", const="", default=None, help=argparse.SUPPRESS)
-    join.add_argument(
-        "--user", default=None, help="your name at the table (TCP; default: your login name)"
-    )
+    # The table knows each client's user from the system (the socket's peer,
+    # or the kernel's table of loopback connections): a name given is not
+    # believed. Kept, hidden, so that old command lines still run.
+    join.add_argument("--user", default=None, help=argparse.SUPPRESS)
     place = join.add_mutually_exclusive_group()
     place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
     place.add_argument("--spectate", action="store_true", help="watch without a seat")

@@ -16,7 +16,7 @@ from typing import Any
 from dbdeck.saves import (
     SaveError,
     Session,
-    read_save,
+    load_save,
     replay_events,
     saves_dir,
     scan_saves,
@@ -90,11 +90,20 @@ def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
     if catalog is None:
         return None
     try:
-        # With the card set: a save whose actions do not replay is refused here.
-        return catalog, read_save(folder, save_id, catalog=catalog)
+        loaded = load_save(folder, save_id, catalog=catalog)
     except SaveError as exc:
         print(f"cannot read the save: {exc}", file=sys.stderr)
         return None
+    if not loaded.replays:
+        # The game opens from its snapshot; its record no longer replays.
+        print(
+            f"cannot replay the save: {folder / (save_id + '.json')}: its actions play "
+            f"differently under these rules (the game itself goes on: dbdeck play --resume "
+            f"{save_id})",
+            file=sys.stderr,
+        )
+        return None
+    return catalog, loaded.data
 
 
 def cmd_log(args: argparse.Namespace) -> int:

@@ -348,6 +348,9 @@ class Loaded:
     created: str
     game: Game | None = None
     """The game after the actions (``None`` when no card set was given)."""
+    replays: bool = True
+    """Whether the setup and actions replay to the game (else it was opened
+    from its snapshot, and its log cannot be rebuilt)."""
     floor_snapshot: dict[str, Any] = field(default_factory=dict)
 
 
@@ -508,6 +511,7 @@ def _replay(catalog: Catalog, path: Path, loaded: Loaded) -> None:
             raise replay_failed from None
         game.events = []
         loaded.game = game
+        loaded.replays = False
 
 
 def _rebuild(catalog: Catalog, path: Path, loaded: Loaded) -> None:

@@ -352,6 +352,12 @@ def test_a_snapshot_that_is_not_the_replay_opens_as_saved(
         assert session.game.legal_actions() is not None
     finally:
         session.close()
+    # Its record no longer replays: the log and the replay say so in one line.
+    for command in ("log", "replay"):
+        code, said = run_cli("--saves", str(tmp_path), command, SAVE_ID)
+        assert code == 1
+        one_line_naming(said, str(tmp_path / f"{SAVE_ID}.json"))
+        assert "play differently" in said
 
 
 def test_a_save_that_neither_replays_nor_loads_is_refused(

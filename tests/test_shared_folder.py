@@ -452,3 +452,36 @@ def test_no_runtime_folder_at_all_is_no_error(monkeypatch: pytest.MonkeyPatch, t
     notes: list[str] = []
     assert default_socket("club", "", notes) == top / ME / "run" / "club.sock"
     assert notes == []
+
+
+# --- the table's socket ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("group", "mode"), [("", 0o600), ("root", 0o660)])
+async def test_the_socket_is_made_with_its_mode_and_group(
+    catalog: Any, tmp_path: Path, group: str, mode: int
+) -> None:
+    """Host-only: the host alone may connect; a group table: the group too.
+    The mode comes from the umask at bind, and no chmod follows it."""
+    from table_clients import Users, start
+
+    chmods: list[Any] = []
+    real_chmod = os.chmod
+
+    def watched(*args: Any, **kwargs: Any) -> None:
+        chmods.append(args)
+        real_chmod(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "chmod", watched)
+        patch.setattr(Path, "chmod", lambda self, *a, **k: watched(self, *a, **k))
+        server = await start(catalog, tmp_path, Users(), group=group)
+    try:
+        assert server.socket_path is not None
+        info = os.lstat(server.socket_path)
+        assert stat.S_ISSOCK(info.st_mode)
+        assert stat.S_IMODE(info.st_mode) == mode
+        assert info.st_gid == 0
+        assert not [c for c in chmods if str(c[0]) == str(server.socket_path)]
+    finally:
+        await server.close()

@@ -176,7 +176,7 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         address = _address(server.tcp)
         print(f"Over loopback TCP {address}: the join token is in {token_file} (yours only).")
         print(f"  You:     dbdeck join --tcp {address} --token-file {token_file}")
-        print(f"  Players: give them the token; they run  dbdeck join --tcp {address} --user NAME")
+        print(f"  Players: give them the token; they run  dbdeck join --tcp {address}")
         print(f"           and type it when asked (or set {TOKEN_ENV}, or use --token-file FILE).")
     print("Ctrl+C closes the table (the game stays saved).", flush=True)
     loop = asyncio.get_running_loop()

@@ -486,24 +486,9 @@ class TableServer:
     async def start(self) -> None:
         """Listen; announce the table in the shared list."""
         if self.socket_path is not None:
-            path = self.socket_path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if path.exists() or path.is_symlink():
-                if _socket_in_use(path):
-                    raise OSError(f"a table is already served on {path}")
-                path.unlink()
-            old = os.umask(0o177)
-            try:
-                server = await asyncio.start_unix_server(
-                    self._serve, path=str(path), limit=MAX_LINE
-                )
-            finally:
-                os.umask(old)
-            if self.group:
-                import grp
-
-                os.chown(path, -1, grp.getgrnam(self.group).gr_gid)
-                path.chmod(0o660)
+            server = await asyncio.start_unix_server(
+                self._serve, sock=self._bind(self.socket_path), limit=MAX_LINE
+            )
             self._servers.append(server)
         if self.tcp is not None:
             host, port = self.tcp
@@ -514,6 +499,30 @@ class TableServer:
         if self.announce:
             write_entry(self.entry())
         self._schedule_bot()
+
+    def _bind(self, path: Path) -> socket.socket:
+        """The table's listening socket at ``path``: its mode set by the umask
+        as it is made (0600, or 0660 for a group table), and its group given
+        without following a link (``lchown``), never by chmod afterwards."""
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.exists() or path.is_symlink():
+            if _socket_in_use(path):
+                raise OSError(f"a table is already served on {path}")
+            path.unlink()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o117 if self.group else 0o177)
+        try:
+            sock.bind(str(path))
+        except OSError:
+            sock.close()
+            raise
+        finally:
+            os.umask(old)
+        if self.group:
+            import grp
+
+            os.lchown(path, -1, grp.getgrnam(self.group).gr_gid)
+        return sock
 
     def entry(self) -> TableEntry:
         """This table in the shared list."""
