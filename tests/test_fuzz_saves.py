@@ -431,7 +431,8 @@ def test_a_save_over_the_size_cap_is_refused_before_reading(
     base: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = json.dumps(base)
-    monkeypatch.setattr(saves, "MAX_SAVE_BYTES", len(text) - 1)
+    # ``_read_bytes`` looks the cap up in ``dbdeck.saves.files``.
+    monkeypatch.setattr(saves.files, "MAX_SAVE_BYTES", len(text) - 1)
     (tmp_path / f"{SAVE_ID}.json").write_text(text)
     with pytest.raises(SaveError, match="too large for a save") as err:
         read_save(tmp_path, SAVE_ID)

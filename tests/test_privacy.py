@@ -258,7 +258,8 @@ def test_save_ids_carry_no_seed_and_never_collide(
 
     # By bad luck a fresh id is one a save already has: another is drawn.
     ids = iter([first.id, second.id, "fresh"])
-    monkeypatch.setattr(saves, "new_id", lambda setup: next(ids))
+    # ``Session._fresh`` looks ``new_id`` up in ``dbdeck.saves.session``.
+    monkeypatch.setattr(saves.session, "new_id", lambda setup: next(ids))
     third = Session.start(catalog, setup, tmp_path)
     third.close()
     assert third.id == "fresh"

@@ -87,15 +87,17 @@ def no_chmod(monkeypatch: pytest.MonkeyPatch) -> None:
 def disk_full_after(monkeypatch: pytest.MonkeyPatch, written: int = 100) -> Callable[[], None]:
     """Make the saves' low-level writer fail with ENOSPC after ``written``
     bytes of each file (a torn temporary file); returns the undo."""
-    real = saves._write_fd
+    real = saves.files._write_fd
 
     def torn(fd: int, data: bytes) -> None:
         if written:
             os.write(fd, data[:written])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(saves, "_write_fd", torn)
-    return lambda: monkeypatch.setattr(saves, "_write_fd", real)
+    # Where it is looked up: ``_private_temp`` and ``write_crash_report`` use
+    # the name in ``dbdeck.saves.files``.
+    monkeypatch.setattr(saves.files, "_write_fd", torn)
+    return lambda: monkeypatch.setattr(saves.files, "_write_fd", real)
 
 
 # --- private by default ----------------------------------------------------------------

@@ -1,0 +1,278 @@
+"""Reading saves: load one (checked, and with a card set rebuilt by replaying
+it), list them all, and move aside a save that cannot be used.
+
+Every reader is total: whatever a file holds, reading it either gives a save
+that replays or raises ``SaveError`` with one line naming it. A save that
+cannot be read is moved aside (``<id>.corrupt-<time>.json``), never
+overwritten, and its backup is offered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.saves.errors import SaveError, _brief, _one_line, _Unreadable
+from dbdeck.saves.files import _pending, _read_bytes
+from dbdeck.saves.format import SAVE_FORMAT, _check, _decode, _Listing, _now, _problem
+from dbdeck.saves.names import _check_id, _valid_id
+
+__all__ = ["Loaded", "SaveInfo", "list_saves", "load_save", "read_save", "scan_saves"]
+
+
+@dataclass
+class Loaded:
+    """A save read and checked: its data, and (when a card set was given)
+    the game rebuilt from its setup and actions."""
+
+    data: dict[str, Any]
+    """The save's JSON data (migrated to ``SAVE_VERSION``)."""
+    setup: Setup
+    actions: list[dict[str, Any]]
+    """The actions, each as ``Action.to_json`` writes it."""
+    players: dict[str, str]
+    undo_floor: int
+    floor_reason: str
+    created: str
+    game: Game | None = None
+    """The game after the actions (``None`` when no card set was given)."""
+    replays: bool = True
+    """Whether the setup and actions replay to the game (else it was opened
+    from its snapshot, and its log cannot be rebuilt)."""
+    floor_snapshot: dict[str, Any] = field(default_factory=dict)
+
+
+def _loaded(path: Path, data: dict[str, Any]) -> Loaded:
+    """The save's parts, checked for shape, types and sizes (``format._check``),
+    as a ``Loaded`` without its game."""
+    top, setup, actions, floor = _check(path, data)
+    return Loaded(
+        data,
+        setup,
+        actions,
+        dict(top.players),
+        floor,
+        top.floor_reason,
+        top.created or _now(),
+        floor_snapshot=dict(data.get("floor_snapshot") or {}),
+    )
+
+
+def _same(game: Game, snapshot: dict[str, Any]) -> bool:
+    # Through JSON text and back: tuples become lists, as in the file.
+    return bool(json.loads(json.dumps(game.to_json())) == snapshot)
+
+
+def _replay(catalog: Catalog, path: Path, loaded: Loaded) -> None:
+    """Open the game: rebuilt from the setup and the actions when they
+    replay to the saved snapshot, else from the snapshot itself.
+
+    A save written by rules that play differently (a rules fix since, say)
+    no longer replays to its snapshot. The game then goes on from the
+    snapshot, the table the players last saw, rather than being lost; only
+    a save that neither replays nor holds a snapshot the engine can load is
+    unreadable."""
+    try:
+        _rebuild(catalog, path, loaded)
+    except _Unreadable as replay_failed:
+        try:
+            game = Game.from_json(catalog, loaded.data["snapshot"])
+            game.legal_actions()  # a snapshot the engine cannot read fails here, not later
+        except Exception:  # whatever a damaged snapshot makes the engine do
+            raise replay_failed from None
+        game.events = []
+        loaded.game = game
+        loaded.replays = False
+
+
+def _rebuild(catalog: Catalog, path: Path, loaded: Loaded) -> None:
+    """Rebuild the game from the setup and the actions, which must replay to
+    the save's snapshots."""
+    count = len(loaded.actions)
+    try:
+        game = Game.new(catalog, loaded.setup)
+    except SetupError as exc:
+        raise _Unreadable(f"{path}: its setup is not a game ({_brief(exc)})") from None
+    except Exception as exc:  # whatever a crafted setup makes the engine do
+        raise _Unreadable(
+            f"{path}: its setup is not a game ({type(exc).__name__}: {_brief(exc)})"
+        ) from None
+    game.step_mode = True  # plays the same game; lets a paused save resume paused
+    floor: dict[str, Any] = game.to_json() if loaded.undo_floor == 0 else {}
+    snapshot = loaded.data["snapshot"]
+    for index, data in enumerate(loaded.actions):
+        last = index == count - 1
+        try:
+            game.apply(Action.from_json(data))
+            # A paused last action: stop where the save was written.
+            while game.state.paused and not (last and _same(game, snapshot)):
+                game.resume()
+        except IllegalAction as exc:
+            raise _Unreadable(
+                f"{path}: action {index + 1} of {count} does not replay ({_brief(exc.reason)})"
+            ) from None
+        except Exception as exc:  # the engine trusts its actions; a save is no proof
+            raise _Unreadable(
+                f"{path}: action {index + 1} of {count} does not replay "
+                f"({type(exc).__name__}: {_brief(exc)})"
+            ) from None
+        if index + 1 == loaded.undo_floor and not game.state.paused:
+            floor = game.to_json()
+    # Same seed and same actions, same game: a save that says otherwise was
+    # edited, or written by rules that play differently, and is not this game.
+    if not _same(game, snapshot):
+        raise _Unreadable(f"{path}: its snapshot is not the game its actions replay to")
+    if loaded.floor_snapshot and loaded.floor_snapshot != json.loads(json.dumps(floor)):
+        raise _Unreadable(
+            f"{path}: its undo snapshot is not the game its first {loaded.undo_floor} "
+            "actions replay to"
+        )
+    game.step_mode = False
+    game.events = []
+    loaded.game = game
+
+
+def _load(path: Path, catalog: Catalog | None) -> Loaded:
+    loaded = _loaded(path, _decode(path, _read_bytes(path)))
+    if catalog is not None:
+        _replay(catalog, path, loaded)
+    return loaded
+
+
+def _move_aside(folder: Path, save_id: str, path: Path, exc: _Unreadable) -> SaveError:
+    backup = folder / f"{save_id}.bak"
+    offered = backup if backup.is_file() else None
+    if not exc.aside:
+        return SaveError(str(exc), backup=offered)
+    aside = folder / f"{save_id}.corrupt-{int(time.time())}.json"
+    try:
+        os.replace(path, aside)
+    except OSError as error:
+        return SaveError(f"{exc}. It could not be moved aside ({error.strerror}).", backup=offered)
+    return SaveError(f"{exc}. It was moved to {aside}.", backup=offered)
+
+
+def load_save(
+    folder: Path, save_id: str, *, catalog: Catalog | None = None, from_backup: bool = False
+) -> Loaded:
+    """Read and check a save; with ``catalog``, also rebuild its game (so a
+    save whose actions do not replay is refused too).
+
+    Raises ``SaveError`` (one line, naming the file) for anything else. A
+    save that cannot be used is moved aside and the error names its backup.
+    """
+    _check_id(save_id)
+    path = folder / f"{save_id}.json"
+    backup = folder / f"{save_id}.bak"
+    if from_backup:
+        if not backup.exists():
+            raise SaveError(f"no backup of {save_id!r}")
+        return _load(backup, catalog)
+    if not os.path.lexists(path):
+        # Killed between two renames (a file system without hard links): the
+        # newest complete temporary file is the save.
+        for pending in _pending(folder, save_id):
+            with contextlib.suppress(SaveError, OSError):
+                loaded = _load(pending, catalog)
+                os.replace(pending, path)
+                return loaded
+        if backup.exists():
+            raise SaveError(f"{path} is missing", backup=backup)
+        raise SaveError(f"no saved game {save_id!r} in {folder}")
+    try:
+        return _load(path, catalog)
+    except _Unreadable as exc:
+        raise _move_aside(folder, save_id, path, exc) from None
+
+
+def read_save(
+    folder: Path, save_id: str, *, from_backup: bool = False, catalog: Catalog | None = None
+) -> dict[str, Any]:
+    """The data of a save, checked for shape (and, with ``catalog``, that its
+    actions replay). A save that cannot be used is moved aside and
+    ``SaveError`` names it and the backup (if any)."""
+    return load_save(folder, save_id, catalog=catalog, from_backup=from_backup).data
+
+
+@dataclass
+class SaveInfo:
+    """One line of ``dbdeck saves``."""
+
+    id: str
+    villain: str
+    characters: list[str]
+    turn: int
+    updated: str
+    winner: str
+    path: Path
+
+
+def _listing(path: Path) -> SaveInfo:
+    raw = _read_bytes(path)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise _Unreadable(f"{path}: cannot be read (not JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise _Unreadable(f"{path}: not a dbdeck save")
+    try:
+        top = _Listing.model_validate(data)
+    except ValidationError as exc:
+        raise _Unreadable(f"{path}: {_problem(exc)}") from None
+    s = top.summary
+    names = [s.villain, *s.characters, s.winner, top.updated]
+    if not all(name.isprintable() for name in names):  # nothing to print but text
+        raise _Unreadable(f"{path}: summary: unprintable characters")
+    return SaveInfo(path.stem, s.villain, list(s.characters), s.turn, top.updated, s.winner, path)
+
+
+def scan_saves(folder: Path) -> tuple[list[SaveInfo], list[str]]:
+    """The saved games, the most recently played first, and one line for
+    each file that could not be listed. A save that cannot be read is listed
+    from its backup, so it can still be continued."""
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return [], []
+    except OSError as exc:
+        return [], [_one_line(f"{folder}: cannot be listed ({exc.strerror})")]
+    found: dict[str, SaveInfo] = {}
+    problems: dict[str, str] = {}
+    candidates = [n for n in names if n.endswith(".json")] + [
+        n for n in names if n.endswith(".bak")
+    ]
+    for name in candidates:
+        path = folder / name
+        if name.startswith(".") or ".corrupt-" in name or path.stem in found:
+            continue
+        if not _valid_id(path.stem):
+            continue
+        try:
+            found[path.stem] = _listing(path)
+        except SaveError as exc:
+            problems.setdefault(path.stem, str(exc))
+    notes = []
+    for stem, problem in problems.items():
+        if stem in found:
+            notes.append(f"{problem} (listed from its backup)")
+        else:
+            notes.append(f"{problem} (skipped)")
+    saves = sorted(found.values(), key=lambda s: s.updated, reverse=True)
+    return saves, notes
+
+
+def list_saves(folder: Path) -> list[SaveInfo]:
+    """Saved games, the most recently played first. A save that cannot be
+    read is listed from its backup, so it can still be continued; one that
+    cannot be listed at all is left out (``scan_saves`` says why)."""
+    return scan_saves(folder)[0]

@@ -1,0 +1,29 @@
+"""Replaying a saved game from its setup, action by action, with the events
+of each (for ``dbdeck log`` and ``dbdeck replay``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.actions import Action
+from dbdeck.engine.events import Event
+from dbdeck.engine.game import Game, Setup
+
+__all__ = ["replay_events"]
+
+
+def replay_events(
+    catalog: Catalog, data: dict[str, Any]
+) -> Iterator[tuple[dict[str, Any], Game, list[Event]]]:
+    """Replay a save from its setup: each action, the game after it, and its
+    events (the opening events come with an empty action). ``data`` should
+    come from ``read_save(..., catalog=catalog)``, which checks it replays."""
+    game = Game.new(catalog, Setup(**data["setup"]))
+    yield {}, game, list(game.events)
+    for action in data["actions"]:
+        events = game.apply(Action.from_json(action))
+        while game.state.paused:
+            events += game.resume()
+        yield action, game, events
