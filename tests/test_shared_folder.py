@@ -485,3 +485,19 @@ async def test_the_socket_is_made_with_its_mode_and_group(
         assert not [c for c in chmods if str(c[0]) == str(server.socket_path)]
     finally:
         await server.close()
+
+
+def test_a_host_is_told_when_others_will_not_trust_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user who made the shared folder themselves (no admin made it) hears
+    that other users will not trust it, and how to fix that."""
+    folder = tables.tables_dir()
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chown(folder, 4242, 4242)
+    monkeypatch.setattr(os, "getuid", lambda: 4242)
+    why = tables.untrusted_by_others()
+    assert why is not None and "other users will not trust it" in why
+    assert "sudo install -d -m 1777" in why
+    os.chown(folder, 0, 0)
+    assert tables.untrusted_by_others() is None

@@ -26,6 +26,7 @@ from dbdeck.net.tables import (
     read_token_file,
     table_name_problem,
     tables_dir,
+    untrusted_by_others,
     user_folder,
     user_name,
 )
@@ -169,6 +170,8 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         print(f"  seat {seat.number}: {chars}{held}")
     admits = server.owner + (f" and group {server.group}" if server.group else "")
     print(f"Admits: {admits}. Socket: {server.socket_path}")
+    if server.group and (why := untrusted_by_others()) is not None:
+        print(f"note: {why}", file=sys.stderr)
     print(f"Join from a terminal on this box:  dbdeck join --table {server.name} [--seat N]")
     print(f"Watch:                             dbdeck join --table {server.name} --spectate")
     if server.tcp is not None:

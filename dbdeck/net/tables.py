@@ -87,6 +87,7 @@ __all__ = [
     "store_seat_token",
     "table_name_problem",
     "tables_dir",
+    "untrusted_by_others",
     "user_folder",
     "user_name",
     "write_entry",
@@ -278,6 +279,22 @@ def shared_folder(*, create: bool = False) -> Path | None:
             raise UnsafeFolder(f"the tables folder {path} {problem}: not trusted; {hint}")
         return path
     raise UnsafeFolder(f"the tables folder {path} keeps changing: not trusted; {hint}")
+
+
+def untrusted_by_others() -> str | None:
+    """Why other users will not trust the shared tables folder (it belongs
+    to this user, not to root), in words; ``None`` when they will."""
+    path = tables_dir()
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if st.st_uid == 0 or os.getuid() == 0:
+        return None
+    return (
+        f"the tables folder {path} belongs to you, so other users will not trust it and "
+        f"cannot see this table; {_ADMIN_HINT.format(path=path)}"
+    )
 
 
 def user_folder(*, create: bool = True) -> Path:
