@@ -6,11 +6,11 @@ action is a small frozen record that turns into JSON and back.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
-__all__ = ["ACTION_TYPES", "Action", "IllegalAction"]
+__all__ = ["ACTION_TYPES", "Action", "ActionType", "IllegalAction"]
 
-ACTION_TYPES = (
+ActionType = Literal[
     "choose",
     "play-energy",
     "buy",
@@ -30,7 +30,10 @@ ACTION_TYPES = (
     "enter-room",
     "villain-action",
     "end-turn",
-)
+]
+"""The name of an action's type."""
+
+ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 """Every action type."""
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from pydantic import TypeAdapter
 
@@ -35,6 +35,7 @@ __all__ = [
     "Health",
     "LogLine",
     "MarketCard",
+    "MarketName",
     "MarketPanel",
     "MinionView",
     "Offer",
@@ -51,7 +52,10 @@ __all__ = [
 HIDDEN = -1
 """The uid a seat is given in place of a card it may not see."""
 
-MARKET_ORDER = ("allies", "techniques", "energy", "equipment", "training", "sixth")
+MarketName = Literal["allies", "techniques", "energy", "equipment", "training", "sixth"]
+"""One of the six purchase markets (``sixth``: the sixth pile)."""
+
+MARKET_ORDER: tuple[str, ...] = get_args(MarketName)
 """The six purchase markets, in the order the table shows them."""
 
 MARKET_TITLES = {

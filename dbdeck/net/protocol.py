@@ -49,7 +49,8 @@ from pydantic import (
     field_serializer,
 )
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, ActionType
+from dbdeck.engine.table_view import MARKET_ORDER, MarketName
 
 __all__ = [
     "BOT",
@@ -127,10 +128,8 @@ MAX_NAME = 64
 MAX_TOKEN = 128
 """The longest join or seat token a client may send."""
 
-MARKET_NAMES = ("allies", "techniques", "energy", "equipment", "training", "sixth")
-"""The markets an action may name: ``dbdeck.engine.game.MARKETS`` and the
-sixth pile (spelled out here: the protocol is imported by the table screen,
-which may not import the game)."""
+MARKET_NAMES = MARKET_ORDER
+"""The markets an action may name: the five market decks and the sixth pile."""
 
 
 class ProtocolError(ValueError):
@@ -163,31 +162,6 @@ _Name = Annotated[str, Strict(), Field(max_length=MAX_NAME), AfterValidator(_asc
 """A user name, Character id or target: printable ASCII without spaces."""
 _Token = Annotated[str, Strict(), Field(max_length=MAX_TOKEN), AfterValidator(_ascii_word)]
 """A join or seat token: printable ASCII without spaces."""
-
-ActionType = Literal[
-    "choose",
-    "play-energy",
-    "buy",
-    "buy-dragon-ball",
-    "steal",
-    "play",
-    "attack",
-    "prepare",
-    "boost",
-    "exhaust",
-    "destroy",
-    "ability",
-    "avoid",
-    "market-discard",
-    "give-ball",
-    "duo-invest",
-    "enter-room",
-    "villain-action",
-    "end-turn",
-]
-"""``dbdeck.engine.actions.ACTION_TYPES`` as a type (a test keeps them equal)."""
-
-Market = Literal["allies", "techniques", "energy", "equipment", "training", "sixth"]
 
 
 _CONTROL = re.compile(r"[^\x20-\x7e]")
@@ -238,7 +212,7 @@ class ActionModel(_ClientMessage):
     cards: list[_Int] = Field(default_factory=list, max_length=MAX_CARDS)
     target: _Name | None = None
     source: _Name | None = None
-    market: Market | None = None
+    market: MarketName | None = None
     slot: _Int | None = None
     on: _Int | None = None
     amount: _Int | None = None
