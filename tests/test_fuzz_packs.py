@@ -14,25 +14,19 @@ import json
 import os
 import random
 import re
-import signal
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from fuzzing import deadline, fuzz_settings
+from hypothesis import HealthCheck, event, given
 from hypothesis import strategies as st
 
 from dbdeck.cards.catalog import CardSetError, load_catalog, shipped_cards_dir
 from dbdeck.cli import main
 
-EXAMPLES = int(os.environ.get("DBDECK_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
 SHIPPED_FILES = sorted(shipped_cards_dir().rglob("*.json"))
 SHIPPED_CARDS: list[dict[str, Any]] = [
     card for path in SHIPPED_FILES for card in json.loads(path.read_text("utf-8"))["cards"]
@@ -51,22 +45,6 @@ RAW = {
     '"@nan@"': "NaN",
     '"@infinity@"': "-Infinity",
 }
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail instead of hanging: a blocking open of a FIFO would never return."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def hostile_scalars() -> st.SearchStrategy[Any]:

@@ -18,17 +18,16 @@ import io
 import json
 import os
 import random
-import signal
 import stat
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from types import FrameType
 from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from fuzzing import deadline, fuzz_settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from hypothesis.control import event
 from hypothesis.errors import InvalidArgument
@@ -40,14 +39,7 @@ from dbdeck.engine.game import Setup
 from dbdeck.saves import SaveError, Session, read_save
 from dbdeck.tui.app import DbdeckApp
 
-EXAMPLES = int(os.environ.get("DBDECK_FUZZ_EXAMPLES", "150"))
-"""Examples per property (e.g. 1000 for a long run)."""
-
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+FUZZ = fuzz_settings(150, HealthCheck.function_scoped_fixture)
 
 SAVE_ID = "game"
 DEEP = "__deep__"
@@ -94,20 +86,9 @@ def _quick_and_headless() -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def watchdog(seconds: int = 20) -> Iterator[None]:
+def watchdog(seconds: int = 20) -> contextlib.AbstractContextManager[None]:
     """Fail instead of hanging (a reader stuck on a FIFO or /dev/zero)."""
-
-    def timeout(signum: int, frame: FrameType | None) -> None:
-        raise TimeoutError(f"a save reader hung for {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return deadline(seconds, "a save reader hung")
 
 
 # --- what a save file may hold -------------------------------------------------------------

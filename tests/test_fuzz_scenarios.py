@@ -16,27 +16,21 @@ import math
 import os
 import random
 import shutil
-import signal
 import tempfile
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from fuzzing import deadline, fuzz_settings
+from hypothesis import HealthCheck, event, given
 from hypothesis import strategies as st
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
 from dbdeck.scenario import ScenarioFailure, run_file
 
-EXAMPLES = int(os.environ.get("DBDECK_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
 GOOD = Path(__file__).parent / "scenarios" / "block-example.toml"
 REAL = [tomllib.loads(path.read_text("utf-8")) for path in SCENARIOS]
@@ -86,22 +80,6 @@ WORDS = [
     "freezer-death-beam",
     "freezer-guldo",
 ]
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail instead of hanging: a blocking open of a FIFO would never return."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def toml_value(value: Any) -> str:

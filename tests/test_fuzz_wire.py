@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_clients import Seat, Users, start
@@ -36,9 +36,6 @@ from dbdeck.net.protocol import (
     ViewMessage,
     decode_client,
 )
-
-EXAMPLES = int(os.environ.get("DBDECK_FUZZ_EXAMPLES", "0"))
-"""Examples per test when set (e.g. 1000 for a long run)."""
 
 VERSION = 424242
 """Stands for the table's version in a template; the live test puts the
@@ -154,10 +151,6 @@ def lines(templates: list[dict[str, Any]] = TEMPLATES) -> st.SearchStrategy[byte
             ]
         ),
     )
-
-
-def examples(default: int) -> int:
-    return EXAMPLES or default
 
 
 def check_reason(reason: str) -> None:
