@@ -491,6 +491,8 @@ def _run_scenarios(files: list[Path]) -> int:
         else:
             passed += 1
             print(f"ok   {name}: {outcome.name} ({outcome.steps} steps)")
+            for warning in outcome.warnings:
+                print(f"warn {name}: {warning}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not paths else 0
 

@@ -30,12 +30,12 @@ field.
 
 from __future__ import annotations
 
-import random
 import re
 import tomllib
 from array import array
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any
@@ -59,10 +59,19 @@ from dbdeck.cards.catalog import (
     read_regular_file,
 )
 from dbdeck.cards.effects import Duration
-from dbdeck.engine import moves, rules
+from dbdeck.engine import combat, moves, rules
 from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction
+from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.game import Game, Setup, SetupError
-from dbdeck.engine.state import Prepared, Unit
+from dbdeck.engine.state import (
+    Bonus,
+    CharacterState,
+    GameState,
+    MarketState,
+    Prepared,
+    Unit,
+    VillainState,
+)
 
 __all__ = [
     "MAX_SCENARIO_BYTES",
@@ -92,13 +101,29 @@ class ScenarioFailure(Exception):
     """A scenario did not hold; the message names the step and expectation."""
 
 
-class ScriptedRandom(random.Random):
-    """A random generator whose dice rolls can be fixed in advance: each
-    ``randint`` takes the next scripted number while any are left."""
+class ScriptedRandom(TableRandom):
+    """The game's random generator with its draws fixed in advance.
 
-    def __init__(self, seed: int, rolls: Iterable[int] = ()) -> None:
+    Three scripts, each used up in order while anything is left in it:
+    ``rolls`` (each ``randint``: a die), ``picks`` (each card taken at
+    random: a card id) and ``shuffles`` (each shuffle: the pile's new order,
+    top first, as card ids or turn-order cards). Once a script is empty the
+    seeded generator takes over.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        rolls: Iterable[int] = (),
+        *,
+        card_id: Callable[[int], str] = str,
+    ) -> None:
         super().__init__(seed)
         self.rolls = list(rolls)
+        self.picks: list[str] = []
+        self.shuffles: list[list[str]] = []
+        self.card_id = card_id
+        """The card id of an instance uid (the game's, set by the runner)."""
 
     def randint(self, a: int, b: int) -> int:
         if self.rolls:
@@ -108,6 +133,35 @@ class ScriptedRandom(random.Random):
             return value
         return super().randint(a, b)
 
+    def card_at_random(self, uids: Sequence[int]) -> int:
+        if not self.picks:
+            return super().card_at_random(uids)
+        wanted = self.picks.pop(0)
+        for uid in uids:
+            if self.card_id(uid) == wanted:
+                return uid
+        cards = ", ".join(self.card_id(u) for u in uids) or "nothing"
+        raise ScenarioFailure(f"scripted pick {wanted!r} is not among the cards ({cards})")
+
+    def shuffle(self, x: Any) -> None:  # the signature random.Random gives it
+        if not self.shuffles:
+            super().shuffle(x)
+            return
+        order = self.shuffles.pop(0)
+        pool = list(x)
+        names = [self.card_id(e) if isinstance(e, int) else str(e) for e in pool]
+        if sorted(names) != sorted(order):
+            raise ScenarioFailure(
+                f"scripted shuffle {order} is not the pile being shuffled ({sorted(names)})"
+            )
+        # A pile's top is its end: the first card of the script goes last.
+        result = []
+        for name in reversed(order):
+            i = names.index(name)
+            result.append(pool.pop(i))
+            names.pop(i)
+        x[:] = result
+
 
 @dataclass
 class Outcome:
@@ -116,6 +170,9 @@ class Outcome:
     file: str
     name: str
     steps: int
+    warnings: list[str] = field(default_factory=list)
+    """State the scenario's table kept from the game's opening turns without
+    listing it (``table_leftovers``)."""
 
 
 def run_file(catalog: Catalog, path: Path) -> Outcome:
@@ -204,7 +261,7 @@ def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Out
     """Run one scenario given as data; it is checked first (``check_scenario``)."""
     check_scenario(catalog, data)
     setup_data = dict(data["setup"])
-    rolls = setup_data.pop("rolls", [])
+    scripts = {key: setup_data.pop(key, []) for key in ("rolls", "picks", "shuffles")}
     title = one_line(data.get("name", name))
     try:
         setup = Setup(**setup_data)
@@ -216,25 +273,42 @@ def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Out
         raise ScenarioFailure(f"setup: {exc}") from None
     if data.get("expect_setup_error"):
         raise ScenarioFailure("setup: expected an error, the setup was accepted")
-    scripted = ScriptedRandom(setup.seed, rolls)
+    scripted = ScriptedRandom(setup.seed)
     scripted.setstate(game.rng.getstate())
+    _script(scripted, scripts)
     game.rng = scripted
+    warnings: list[str] = []
     if "table" in data:
-        _check_table(game, data["table"])
+        table = data["table"]
+        _check_table(game, table)
+        if table.get("clean"):
+            game = clean_game(game)
+        else:
+            warnings = table_leftovers(game, Game.set_up(catalog, setup), table)
+        scripted.card_id = game.state.card_ids.__getitem__
         try:
-            lay_table(game, data["table"])
+            lay_table(game, table)
         except KeyError as exc:  # a Minion or Ally named by a key is not in play
             raise ScenarioFailure(f"table: {exc.args[0]}") from None
+        except ScenarioFailure as exc:
+            raise ScenarioFailure(f"table.{exc}") from None
+    scripted.card_id = game.state.card_ids.__getitem__
     for number, step in enumerate(data.get("steps", []), 1):
         _run_step(game, step, number)
-    return Outcome(name, title, len(data.get("steps", [])))
+    return Outcome(name, title, len(data.get("steps", [])), warnings)
+
+
+def _script(scripted: ScriptedRandom, scripts: dict[str, Any]) -> None:
+    """Add a setup's or a step's scripted dice, picks and shuffles."""
+    scripted.rolls += list(scripts.get("rolls") or [])
+    scripted.picks += list(scripts.get("picks") or [])
+    scripted.shuffles += [list(order) for order in scripts.get("shuffles") or []]
 
 
 def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
     where = f"step {number}"
-    if "rolls" in step:
-        assert isinstance(game.rng, ScriptedRandom)
-        game.rng.rolls += list(step["rolls"])
+    assert isinstance(game.rng, ScriptedRandom)
+    _script(game.rng, step)
     if "action" in step:
         try:
             action = resolve_action(game, step["action"])
@@ -254,20 +328,76 @@ def _run_step(game: Game, step: dict[str, Any], number: int) -> None:
                 raise ScenarioFailure(
                     f"{where}: {action.to_json()} refused: {exc.reason}"
                 ) from None
+        except ScenarioFailure as exc:  # a scripted draw that does not fit
+            raise ScenarioFailure(f"{where}: {exc}") from None
         else:
             if expected_error:
                 raise ScenarioFailure(
                     f"{where}: expected the error {expected_error!r}, the action was accepted"
                 )
-        text = "\n".join(e.text for e in events)
+        lines = [e.text for e in events]
+        text = "\n".join(lines)
         for wanted in step.get("expect_log", []):
             if wanted not in text:
                 raise ScenarioFailure(f"{where}: the log lacks {wanted!r}; it says:\n{text}")
+        _check_log_order(where, lines, step.get("expect_log_order", []))
     view = table_view(game)
     for path, wanted in step.get("expect", {}).items():
         got = _lookup(view, path)
         if got != wanted:
             raise ScenarioFailure(f"{where}: expected {one_line(path)} = {wanted!r}, got {got!r}")
+    for check, holds in _LIST_CHECKS.items():
+        for path, cards in step.get(check, {}).items():
+            got = _lookup(view, path)
+            if not isinstance(got, list):
+                raise ScenarioFailure(f"{where}: {one_line(path)} is not a list: {got!r}")
+            if not holds(got, cards):
+                raise ScenarioFailure(
+                    f"{where}: expected {one_line(path)} {check.replace('_', ' ')} "
+                    f"{cards!r}, got {got!r}"
+                )
+
+
+def _hashable(value: Any) -> Any:
+    return repr(value) if isinstance(value, list | dict) else value
+
+
+def _contains(got: list[Any], cards: list[Any]) -> bool:
+    """Every listed card is there (as many times as listed), in any order."""
+    return not Counter(map(_hashable, cards)) - Counter(map(_hashable, got))
+
+
+def _lacks(got: list[Any], cards: list[Any]) -> bool:
+    """None of the listed cards is there."""
+    present = set(map(_hashable, got))
+    return not any(_hashable(c) in present for c in cards)
+
+
+def _same_set(got: list[Any], cards: list[Any]) -> bool:
+    """The same cards, as many of each, in any order."""
+    return Counter(map(_hashable, got)) == Counter(map(_hashable, cards))
+
+
+_LIST_CHECKS: dict[str, Callable[[list[Any], list[Any]], bool]] = {
+    "contains": _contains,
+    "lacks": _lacks,
+    "equals_set": _same_set,
+}
+"""A step's order-insensitive expectations on piles and rows."""
+
+
+def _check_log_order(where: str, lines: list[str], wanted: list[str]) -> None:
+    """Each wanted text is in a log line after the line of the one before it."""
+    at = 0
+    for text in wanted:
+        found = next((i for i in range(at, len(lines)) if text in lines[i]), None)
+        if found is None:
+            earlier = any(text in line for line in lines[:at])
+            why = "only before the line of the text listed before it" if earlier else "nowhere"
+            raise ScenarioFailure(
+                f"{where}: the log has {text!r} {why}; it says:\n" + "\n".join(lines)
+            )
+        at = found + 1
 
 
 def _lookup(view: dict[str, Any], path: str) -> Any:
@@ -286,64 +416,17 @@ def _lookup(view: dict[str, Any], path: str) -> Any:
 
 
 def lay_table(g: Game, table: dict[str, Any]) -> None:
-    """Replace parts of a freshly set-up game with the scenario's table."""
+    """Lay the scenario's table: every listed pile or value replaces what
+    the game held (on a clean table, nothing was there)."""
     s = g.state
     if "dragon_balls" in table.get("villain", {}):
         # The Villain's balls first: a Villain that starts with some (Raditz's
         # six) leaves the Characters' balls unclaimed until it lets them go.
         _set_balls(g, "v", table["villain"]["dragon_balls"])
     for character_id, spec in table.get("characters", {}).items():
-        ch = s.character(character_id)
-        for pile in ("hand", "deck", "discard"):
-            if pile in spec:
-                setattr(ch, pile, [g.new_uid(c) for c in spec[pile]])
-        for kind, name in (
-            ("allies", "allies"),
-            ("equipment", "equipment"),
-            ("training", "training"),
-        ):
-            if name in spec:
-                setattr(ch, kind, [Unit(g.new_uid(c)) for c in spec[name]])
-        if "time_track" in spec:
-            ch.time_track = [
-                None if c in (None, "", "-") else Prepared(g.new_uid(c)) for c in spec["time_track"]
-            ]
-        for field in ("damage", "energy", "ability_tokens", "training_energy"):
-            if field in spec:
-                setattr(ch, field, spec[field])
-        if "dragon_balls" in spec:
-            _set_balls(g, f"c:{character_id}", spec["dragon_balls"])
-        if "bonuses" in spec:
-            from dbdeck.engine.state import Bonus
-
-            ch.bonuses = [Bonus(**b) for b in spec["bonuses"]]
+        _lay_character(g, s.character(character_id), spec)
     if "villain" in table:
-        spec = table["villain"]
-        v = s.villain
-        for field in ("damage", "phase", "arrived"):
-            if field in spec:
-                setattr(v, field, spec[field])
-        if "minions" in spec:
-            v.minions = [Unit(g.new_uid(c)) for c in spec["minions"]]
-        if "deck" in spec:
-            v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
-        if "time_track" in spec:
-            halves: list[Prepared] = []
-            v.time_track = [[_prepared(g, c, halves) for c in slot] for slot in spec["time_track"]]
-        if "enemy_damage" in spec:
-            v.enemy_damage = dict(spec["enemy_damage"])
-        if "defeated_enemies" in spec:
-            v.defeated_enemies = list(spec["defeated_enemies"])
-        if "tokens" in spec:
-            v.tokens = dict(spec["tokens"])
-        for name, cards in spec.get("side_decks", {}).items():
-            # a list names the cards top first; a number is that many copies of the named card
-            listed = [name] * cards if isinstance(cards, int) else cards
-            v.side_decks[name] = [g.new_uid(c) for c in reversed(listed)]
-        if "dragon_balls" in spec:
-            _set_balls(g, "v", spec["dragon_balls"])
-        if "aggro" in spec:
-            v.aggro = _key(g, spec["aggro"]) if spec["aggro"] else ""
+        _lay_villain(g, table["villain"])
     if "turn_deck" in table:
         s.turn_deck = list(reversed(table["turn_deck"]))
     if "revealed" in table:
@@ -352,9 +435,23 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         s.markets[market].deck = [g.new_uid(c) for c in reversed(cards)]
     for market, cards in table.get("markets", {}).items():
         s.markets[market].row = [g.new_uid(c) for c in cards]
+    if "sixth" in table:
+        s.sixth = [g.new_uid(c) for c in reversed(table["sixth"])]
     for i, damage in enumerate(table.get("market_damage", {}).get("allies", [])):
         if damage:
             s.villain.enemy_damage[f"market:{s.markets['allies'].row[i]}"] = damage
+    if "box" in table:
+        s.box = [g.new_uid(c) for c in table["box"]]
+    if "eliminated" in table:
+        s.eliminated = [g.new_uid(c) for c in table["eliminated"]]
+        s.box += s.eliminated
+    for holder, count in table.get("dragon_balls", {}).items():
+        key = _key(g, holder)
+        if not combat.alive(g, key) and key != "v":
+            raise ScenarioFailure(f"dragon_balls.{_clip(holder)}: not in play")
+        if count > s.balls.count("") + s.balls.count(key):
+            raise ScenarioFailure(f"dragon_balls.{_clip(holder)}: more than seven Dragon Balls")
+        _set_balls(g, key, count)
     if "active" in table:
         s.prologue = []
         s.stack = []
@@ -365,6 +462,215 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
             g._advance()
         else:
             s.step = "char_main"
+    elif table.get("clean"):
+        g._advance()  # the first turn-order card is revealed
+
+
+def _lay_character(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
+    where = f"characters.{ch.id}"
+    for pile in ("hand", "deck", "discard"):
+        if pile in spec:
+            setattr(ch, pile, [g.new_uid(c) for c in spec[pile]])
+    for kind in ("allies", "equipment", "training"):
+        if kind in spec:
+            setattr(ch, kind, [Unit(g.new_uid(c)) for c in spec[kind]])
+    if "time_track" in spec:
+        ch.time_track = [
+            None if c in (None, "", "-") else Prepared(g.new_uid(c)) for c in spec["time_track"]
+        ]
+    for field_name in ("damage", "energy", "ability_tokens", "training_energy"):
+        if field_name in spec:
+            setattr(ch, field_name, spec[field_name])
+    for i, damage in enumerate(spec.get("ally_damage", [])):
+        if i >= len(ch.allies):
+            raise ScenarioFailure(
+                f"{where}.ally_damage: {i + 1} values for {len(ch.allies)} Allies"
+            )
+        _lay_damage(g, ch.allies[i], f"a:{ch.allies[i].uid}", damage, f"{where}.ally_damage.{i}")
+    _exhaust(g, ch.units(), spec.get("exhausted", []), f"{where}.exhausted")
+    if "room_tokens" in spec:
+        room = next(
+            (u for u in ch.training if g.card(u.uid).__dict__.get("rule") == _ROOM_RULE), None
+        )
+        if room is None:
+            raise ScenarioFailure(
+                f"{where}.room_tokens: the Room of Spirit and Time is not among its Training"
+            )
+        ch.room_tokens, ch.room_card = spec["room_tokens"], room.uid
+    if "bonuses" in spec:
+        ch.bonuses = [Bonus(**b) for b in spec["bonuses"]]
+    if spec.get("defeated"):
+        _lay_defeat(g, ch, spec)
+    if "dragon_balls" in spec:
+        if not ch.in_play() and ch.room_tokens < 0 and spec["dragon_balls"]:
+            raise ScenarioFailure(f"{where}.dragon_balls: a defeated Character holds none")
+        _set_balls(g, f"c:{ch.id}", spec["dragon_balls"])
+
+
+def _lay_defeat(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
+    """A defeated Character keeps nothing in play (Defeated Characters): what
+    the table did not list goes where a defeat sends it."""
+    where = f"characters.{ch.id}"
+    for name in ("allies", "equipment", "training", "time_track"):
+        if spec.get(name) and any(c not in ("", "-") for c in spec[name]):
+            raise ScenarioFailure(f"{where}.{name}: a defeated Character has no cards in play")
+    g.state.box += [u.uid for u in ch.units()]
+    ch.allies, ch.equipment, ch.training = [], [], []
+    for prepared in ch.time_track:
+        if prepared is not None:
+            ch.discard += [prepared.uid, *prepared.boosters]
+    ch.time_track = [None] * 4
+    ch.defeated = True
+    ch.room_tokens = -1
+    keys = {f"c:{ch.id}"}
+    g.state.balls = ["" if holder in keys else holder for holder in g.state.balls]
+    if "damage" not in spec:
+        ch.damage = rules.max_health(g, f"c:{ch.id}")
+
+
+def _lay_damage(g: Game, unit: Unit, key: str, damage: int, where: str) -> None:
+    health = rules.max_health(g, key)
+    if damage >= health:
+        raise ScenarioFailure(
+            f"{where}: {damage} damage would eliminate {g.name(unit.uid)} (Health {health})"
+        )
+    unit.damage = damage
+
+
+def _exhaust(g: Game, units: list[Unit], cards: list[str], where: str) -> None:
+    for i, card in enumerate(cards):
+        unit = next((u for u in units if g.state.card_ids[u.uid] == card and not u.exhausted), None)
+        if unit is None:
+            raise ScenarioFailure(f"{where}.{i}: no ready {_clip(card)!r} in play")
+        unit.exhausted = True
+
+
+def _lay_villain(g: Game, spec: dict[str, Any]) -> None:
+    v = g.state.villain
+    for field_name in (
+        "damage",
+        "phase",
+        "arrived",
+        "armor_bonus",
+        "damage_bonus",
+        "damage_reduction_bonus",
+    ):
+        if field_name in spec:
+            setattr(v, field_name, spec[field_name])
+    if "minions" in spec:
+        v.minions = [Unit(g.new_uid(c)) for c in spec["minions"]]
+    for i, damage in enumerate(spec.get("minion_damage", [])):
+        if i >= len(v.minions):
+            raise ScenarioFailure(
+                f"villain.minion_damage: {i + 1} values for {len(v.minions)} Minions"
+            )
+        _lay_damage(g, v.minions[i], f"m:{v.minions[i].uid}", damage, f"villain.minion_damage.{i}")
+    _exhaust(g, v.minions, spec.get("exhausted_minions", []), "villain.exhausted_minions")
+    if "deck" in spec:
+        v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
+    if "discard" in spec:
+        v.discard = [g.new_uid(c) for c in spec["discard"]]
+    if "time_track" in spec:
+        halves: list[Prepared] = []
+        v.time_track = [[_prepared(g, c, halves) for c in slot] for slot in spec["time_track"]]
+    if "enemy_damage" in spec:
+        v.enemy_damage = dict(spec["enemy_damage"])
+    if "defeated_enemies" in spec:
+        v.defeated_enemies = list(spec["defeated_enemies"])
+    if "tokens" in spec:
+        v.tokens = dict(spec["tokens"])
+    for name, cards in spec.get("side_decks", {}).items():
+        # a list names the cards top first; a number is that many copies of the named card
+        listed = [name] * cards if isinstance(cards, int) else cards
+        v.side_decks[name] = [g.new_uid(c) for c in reversed(listed)]
+    if "dragon_balls" in spec:
+        _set_balls(g, "v", spec["dragon_balls"])
+    if "aggro" in spec:
+        v.aggro = _key(g, spec["aggro"]) if spec["aggro"] else ""
+
+
+_ROOM_RULE = "room-of-spirit-and-time"
+
+
+def clean_game(g: Game) -> Game:
+    """The game's setup with an empty table: its Villain, Characters (with
+    their seats and turn order), Location and turn-order cards, but no card
+    anywhere, no damage, no token, no Dragon Ball held, and no turn played.
+    A scenario with ``clean = true`` lays everything else itself."""
+    s = g.state
+    fresh = GameState(
+        villain_id=s.villain_id,
+        difficulty=s.difficulty,
+        extreme=s.extreme,
+        location=s.location,
+        seed=s.seed,
+        variant=s.variant,
+    )
+    fresh.characters = [CharacterState(c.id, c.order, c.seat) for c in s.characters]
+    fresh.villain = VillainState(id=s.villain.id)
+    fresh.villain.side_decks = {name: [] for name in s.villain.side_decks}
+    fresh.markets = {name: MarketState() for name in s.markets}
+    fresh.turn_cards = list(s.turn_cards)
+    fresh.turn_deck = list(s.turn_cards)
+    g.rng.shuffle(fresh.turn_deck)
+    return Game(g.catalog, fresh, g.rng)
+
+
+def table_leftovers(g: Game, set_up: Game, table: dict[str, Any]) -> list[str]:
+    """What the game's opening turns changed on the table (``g`` against the
+    same game ``set_up``, before its first turn) that the scenario's table
+    does not list: it would carry over into the scenario unseen."""
+    found: list[str] = []
+    now, before = _leftover_fields(g), _leftover_fields(set_up)
+    characters = table.get("characters", {})
+    villain = table.get("villain", {})
+    for path, value in now.items():
+        if before.get(path) == value:
+            continue
+        place, *rest = path.split(".")
+        if place == "characters":
+            listed = characters.get(rest[0], {})
+            names = {rest[1]} | _LISTED_WITH.get(rest[1], set())
+        else:
+            listed, names = villain, {rest[0]} | _LISTED_WITH.get(rest[0], set())
+        if names & set(listed):
+            continue
+        found.append(
+            f"table keeps {path} = {value!r} from the opening turns: list it, or set clean = true"
+        )
+    return found
+
+
+_LISTED_WITH = {
+    "ally_damage": {"allies"},
+    "damage": {"defeated"},
+    "minion_damage": {"minions"},
+}
+"""Table keys that lay a leftover field too."""
+
+
+def _leftover_fields(g: Game) -> dict[str, Any]:
+    """The parts of a table that turns change and a scenario may not think
+    of listing, by their table path."""
+    s = g.state
+    ids = s.card_ids
+    fields: dict[str, Any] = {}
+    for ch in s.characters:
+        where = f"characters.{ch.id}"
+        fields[f"{where}.damage"] = ch.damage
+        fields[f"{where}.time_track"] = ["" if p is None else ids[p.uid] for p in ch.time_track]
+        fields[f"{where}.bonuses"] = [b.kind for b in ch.bonuses]
+        fields[f"{where}.ally_damage"] = [u.damage for u in ch.allies]
+        fields[f"{where}.defeated"] = ch.defeated
+    v = s.villain
+    fields["villain.damage"] = v.damage
+    fields["villain.enemy_damage"] = {k: n for k, n in v.enemy_damage.items() if n}
+    fields["villain.minions"] = sorted(ids[u.uid] for u in v.minions)
+    fields["villain.minion_damage"] = [u.damage for u in v.minions]
+    fields["villain.time_track"] = [[ids[p.uid] for p in slot] for slot in v.time_track]
+    fields["villain.discard"] = [ids[u] for u in v.discard]
+    fields["villain.tokens"] = {k: n for k, n in v.tokens.items() if n}
+    return fields
 
 
 def _prepared(g: Game, spec: str | dict[str, str], halves: list[Prepared]) -> Prepared:
@@ -420,9 +726,9 @@ def resolve_action(g: Game, spec: dict[str, Any]) -> Action:
         data["cards"] = chosen
     if "on" in data and isinstance(data["on"], str):
         data["on"] = _find(g, ch, data["on"], "boost-on")
-    for field in ("target", "source"):
-        if isinstance(data.get(field), str):
-            data[field] = _key(g, data[field])
+    for name in ("target", "source"):
+        if isinstance(data.get(name), str):
+            data[name] = _key(g, data[name])
     return Action.from_json(data)
 
 
@@ -512,6 +818,7 @@ def table_view(g: Game) -> dict[str, Any]:
                 "ability_tokens": ch.ability_tokens,
                 "room_tokens": ch.room_tokens,
                 "armor": rules.armor(g, f"c:{ch.id}"),
+                "bonuses": [_bonus(b) for b in ch.bonuses],
             }
             for ch in s.characters
         },
@@ -534,10 +841,18 @@ def table_view(g: Game) -> dict[str, Any]:
                 k: [ids[u] for u in reversed(d)] for k, d in s.villain.side_decks.items()
             },
             "deck": [ids[u] for u in reversed(s.villain.deck)],
+            "discard": [ids[u] for u in s.villain.discard],
             "aggro": _holder_id(g, s.villain.aggro),
+            "bonuses": {
+                "armor": s.villain.armor_bonus,
+                "damage": s.villain.damage_bonus,
+                "damage_reduction": s.villain.damage_reduction_bonus,
+            },
         },
         "markets": {m: [ids[u] for u in s.markets[m].row] for m in s.markets},
         "market_decks": {m: len(s.markets[m].deck) for m in s.markets},
+        "market_bottom": {m: ids[d[0]] if (d := s.markets[m].deck) else "" for m in s.markets},
+        "sixth": [ids[u] for u in reversed(s.sixth)],
         "market_damage": {
             "allies": [rules.damage_of(g, f"market:{u}") for u in s.markets["allies"].row]
         },
@@ -554,7 +869,54 @@ def table_view(g: Game) -> dict[str, Any]:
         if s.pending is None
         else [o["label"] for o in s.pending.options if o.get("grim")],
         "turn_deck": sorted(s.turn_deck + s.turn_discard),
+        "turn_phase": turn_phase(g),
+        "box": [ids[u] for u in s.box],
+        "eliminated": [ids[u] for u in s.eliminated],
     }
+
+
+def _bonus(b: Bonus) -> dict[str, Any]:
+    shown: dict[str, Any] = {"kind": b.kind, "amount": b.amount, "duration": b.duration}
+    if b.attack is not None:
+        shown["attack"] = b.attack
+    return shown
+
+
+# Each step of a turn names the step after it before its own work is done,
+# so a game stopped in a step's decision shows the next step's name.
+_PHASE_BEFORE_STEP = {
+    "char_start": "turn-order",
+    "char_energy": "start",
+    "char_main_enter": "energy",
+    "char_end": "end",
+    "reveal": "turn-order",
+    "villain_start": "turn-order",
+    "villain_energy": "villain-start",
+    "villain_balls": "villain-energy",
+    "villain_minions": "villain-dragon-balls",
+    "villain_reveal": "villain-minions",
+    "villain_ready": "villain-activation",
+}
+
+
+def turn_phase(g: Game) -> str:
+    """The phase of the turn the game is in, in the rulebook's order:
+    ``start``, ``energy``, ``market-discard``, ``dragon-balls``, ``actions``,
+    ``end`` for a Character; ``villain-start``, ``villain-energy``,
+    ``villain-dragon-balls``, ``villain-minions``, ``villain-activation`` for
+    the Villain; ``turn-order`` between turns; ``over`` once the game ends."""
+    s = g.state
+    if s.winner:
+        return "over"
+    if s.step == "char_main":
+        ch = s.character(s.active)
+        if ch.acted:
+            return "actions"
+        return "dragon-balls" if ch.market_discarded or ch.balls_given else "market-discard"
+    in_room = s.active not in ("", "villain") and s.character(s.active).room_tokens >= 0
+    if s.step == "char_end" and in_room and s.pending is not None:
+        return "start"  # the Room's stay-or-leave comes at the start of the turn
+    return _PHASE_BEFORE_STEP.get(s.step, s.step)
 
 
 def _villain_keys(g: Game) -> list[str]:
@@ -673,13 +1035,26 @@ class _SetupSpec(_Spec):
     ignore_levels: bool | None = None
     variant: str | None = None
     rolls: list[_Signed] | None = None
+    picks: list[_AnyCard] | None = None
+    shuffles: list[list[str]] | None = None
+
+
+_BONUS_KINDS = (
+    "armor",
+    "damage-reduction",
+    "max-health",
+    "damage",
+    "hand-size",
+    "extra-dragon-ball",
+    *(f"cost:{m}" for m in (*moves.MARKETS, "dragon-ball", "sixth", "any")),
+)
 
 
 class _BonusSpec(_Spec):
-    kind: str
+    kind: Annotated[str, _one_of("bonus", _BONUS_KINDS)]
     amount: _Signed
     duration: Duration
-    attack: str | None = None
+    attack: Annotated[str, _one_of("attack kind", ("physical", "energy"))] | None = None
 
 
 _TimeSlots = Field(min_length=4, max_length=4)
@@ -701,6 +1076,10 @@ class _CharacterSpec(_Spec):
     training_energy: _Count | None = None
     dragon_balls: _Balls | None = None
     bonuses: list[_BonusSpec] | None = None
+    defeated: bool | None = None
+    ally_damage: list[_Count] | None = None
+    exhausted: list[_PlayerCard] | None = None
+    room_tokens: Annotated[int, Field(ge=1, le=4)] | None = None
 
 
 class _HalfSpec(_Spec):
@@ -740,6 +1119,12 @@ class _VillainSpec(_Spec):
     side_decks: dict[Annotated[str, _card("minion", "reference")], _SideDeck] | None = None
     dragon_balls: _Balls | None = None
     aggro: str | None = None
+    minion_damage: list[_Count] | None = None
+    exhausted_minions: list[Annotated[str, _card("minion")]] | None = None
+    discard: list[Annotated[str, _card(*_VILLAIN_DECK_TYPES)]] | None = None
+    armor_bonus: _Signed | None = None
+    damage_bonus: _Signed | None = None
+    damage_reduction_bonus: _Signed | None = None
 
 
 class _MarketDamageSpec(_Spec):
@@ -747,6 +1132,7 @@ class _MarketDamageSpec(_Spec):
 
 
 class _TableSpec(_Spec):
+    clean: bool | None = None
     active: str | None = None
     turn_deck: list[str] | None = None
     revealed: str | None = None
@@ -755,6 +1141,10 @@ class _TableSpec(_Spec):
     markets: dict[_Market, list[_PlayerCard]] | None = None
     market_decks: dict[_Market, list[_PlayerCard]] | None = None
     market_damage: _MarketDamageSpec | None = None
+    sixth: list[Annotated[str, _card("concentrated-energy")]] | None = None
+    box: list[_AnyCard] | None = None
+    eliminated: list[Annotated[str, _card("ally")]] | None = None
+    dragon_balls: dict[str, _Balls] | None = None
 
 
 class _ActionSpec(_Spec):
@@ -773,10 +1163,16 @@ class _ActionSpec(_Spec):
 
 class _StepSpec(_Spec):
     rolls: list[_Signed] | None = None
+    picks: list[_AnyCard] | None = None
+    shuffles: list[list[str]] | None = None
     action: _ActionSpec | None = None
     expect_error: str | None = None
     expect_log: list[str] | None = None
+    expect_log_order: list[str] | None = None
     expect: dict[str, Any] | None = None
+    contains: dict[str, list[Any]] | None = None
+    lacks: dict[str, list[Any]] | None = None
+    equals_set: dict[str, list[Any]] | None = None
 
 
 class _ScenarioSpec(_Spec):
@@ -880,6 +1276,13 @@ def _check_table(g: Game, table: dict[str, Any]) -> None:
     ):
         fail("villain.aggro", f"{_clip(aggro)!r} is not c:CHARACTER, a:ALLY or m:MINION")
     markets = table.get("markets", {})
+    if table.get("clean") and not (
+        markets.get("allies") or table.get("market_decks", {}).get("allies")
+    ):
+        fail(
+            "markets.allies",
+            "a clean table needs Allies in the Ally Market: an empty one ends the game",
+        )
     row = markets.get("allies", s.markets["allies"].row)
     damage = table.get("market_damage", {}).get("allies", [])
     if len(damage) > len(row):

@@ -100,6 +100,10 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
     ch = g.state.character(task["character"])
     uid, boosters = task["uid"], task["boosters"]
     card = g.card(uid)
+    if "choice" not in task:
+        # Pushed first, so it runs last: the Technique and its boosters are
+        # discarded once their effects have resolved (rules note N50).
+        g.push({"t": "used", "character": ch.id, "uids": [uid, *boosters]})
     if ch.in_play():
         pool = friends_of(g, "players") if card.healing else enemies_of(g, "players")
         pool = [k for k in pool if alive(g, k)]
@@ -128,7 +132,11 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
             character_attack(g, ch, [uid], target, "energy", combo=False, boosters=boosters)
         else:
             g.log("fizzle", f"{card.name} has no target and is lost.")
-    ch.discard += [uid, *boosters]
+
+
+def _used(g: Game, task: dict[str, Any]) -> None:
+    """A used Technique and its boosters go to their owner's discard pile."""
+    g.state.character(task["character"]).discard += task["uids"]
 
 
 # --- Villain attacks --------------------------------------------------------------------
@@ -196,9 +204,11 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
                 clash,
             )
             return
+    # Pushed before the damage and effects, so it runs after them: the card
+    # is discarded once it has been used (rules note N50).
+    g.push({"t": "attack-used", "uid": uid})
     if task.get("choice") not in (None, "decline"):
         _power_clash(g, task, damage, source)
-        discard_attack(g, uid)
         return
     ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else "", "attacker": source}
     if body.effects:
@@ -217,7 +227,10 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
                     "is_attack": True,
                 }
             )
-    discard_attack(g, uid)
+
+
+def _attack_used(g: Game, task: dict[str, Any]) -> None:
+    discard_attack(g, task["uid"])
 
 
 def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str], bool]:
@@ -225,12 +238,16 @@ def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str]
     return targets
 
 
+_RESOLVING = ("vattack", "attack-used")
+"""Tasks that hold a Villain attack card while it resolves."""
+
+
 def discard_attack(g: Game, uid: int) -> None:
     """An attack card goes to the discard pile once no half of it is still
     prepared or about to resolve."""
     v = g.state.villain
     on_track = any(p.uid == uid for slot in v.time_track for p in slot)
-    resolving = any(t["t"] == "vattack" and t["uid"] == uid for t in g.state.stack)
+    resolving = any(t["t"] in _RESOLVING and t["uid"] == uid for t in g.state.stack)
     if uid not in v.discard and not on_track and not resolving:
         v.discard.append(uid)
 
@@ -499,7 +516,9 @@ def _room(g: Game, task: dict[str, Any]) -> None:
 
 TASKS = [
     ("fire", _fire),
+    ("used", _used),
     ("vattack", _vattack),
+    ("attack-used", _attack_used),
     ("heal-technique", _heal_technique),
     ("wish", _wish),
     ("room", _room),

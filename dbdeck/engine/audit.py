@@ -56,19 +56,23 @@ def card_places(g: Game) -> Iterator[tuple[str, int]]:
         yield "villain.minions", unit.uid
     for uid in s.box:
         yield "box", uid
+    # Cards being used: off the Time Track, not yet discarded.
+    on_villain_track = {p.uid for slot in v.time_track for p in slot}
     resolving: set[int] = set()
+    used = {uid for task in s.stack if task["t"] == "used" for uid in task["uids"]}
     for task in s.stack:
-        if (
-            task["t"] == "vattack"
-            and task["uid"] not in resolving
-            and not any(p.uid == task["uid"] for slot in s.villain.time_track for p in slot)
-        ):
-            resolving.add(task["uid"])  # both halves of a split card: one card
-            yield "resolving", task["uid"]
-        if task["t"] == "fire":
-            yield "resolving", task["uid"]
-            for booster in task["boosters"]:
-                yield "resolving", booster
+        if task["t"] in ("vattack", "attack-used"):
+            uid = task["uid"]
+            if uid not in resolving and uid not in on_villain_track:
+                resolving.add(uid)  # both halves of a split card: one card
+                yield "resolving", uid
+        elif task["t"] == "fire":
+            for uid in (task["uid"], *task["boosters"]):
+                if uid not in used:
+                    yield "resolving", uid
+        elif task["t"] == "used":
+            for uid in task["uids"]:
+                yield "resolving", uid
 
 
 def problems(g: Game) -> list[str]:

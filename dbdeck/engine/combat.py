@@ -247,8 +247,14 @@ def kill(g: Game, key: str, killer: str | None) -> None:
 
 
 def _demon_heals(g: Game, killer: str | None) -> None:
-    """A Demon heals 1 when it eliminates an enemy ("Races")."""
-    if killer and killer.startswith("c:") and rules.race_of(g, killer) == "demon":
+    """A Demon, Character or Ally, heals 1 when it eliminates an enemy
+    ("Races"; rules note N47)."""
+    if (
+        killer
+        and killer[:2] in ("c:", "a:")
+        and alive(g, killer)
+        and rules.race_of(g, killer) == "demon"
+    ):
         heal(g, killer, 1)
 
 

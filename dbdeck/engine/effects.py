@@ -284,7 +284,7 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
     if not candidates:
         return
     if op.source == "random-from-hand":
-        pick = candidates[g.rng.randrange(len(candidates))]
+        pick = g.rng.card_at_random(candidates)
     elif "choice" in task:
         pick = task.pop("choice")
     elif len({g.state.card_ids[u] for u in candidates}) == 1:

@@ -90,7 +90,8 @@ def _char_start(g: Game) -> None:
     s = g.state
     ch = s.character(s.active)
     ch.energy = ch.training_energy = ch.dragon_balls_bought = 0
-    ch.acted = ch.market_discarded = ch.ability_used = ch.duo_invested = False
+    ch.acted = ch.market_discarded = ch.balls_given = False
+    ch.ability_used = ch.duo_invested = False
     ch.bonuses = [b for b in ch.bonuses if b.duration != "until-your-next-turn"]
     for unit in ch.units():
         unit.exhausted = False

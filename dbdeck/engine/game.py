@@ -12,7 +12,6 @@ to JSON and resumes exactly.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import MARKET_OF_KIND, Villain
 from dbdeck.engine import attacks, combat, effects, flow, moves, villains
 from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
 from dbdeck.engine.state import (
     CharacterState,
@@ -83,7 +83,7 @@ class Setup:
 class Game:
     """One game of the Dragon Ball Deckbuilding Game."""
 
-    def __init__(self, catalog: Catalog, state: GameState, rng: random.Random) -> None:
+    def __init__(self, catalog: Catalog, state: GameState, rng: TableRandom) -> None:
         self.catalog = catalog
         self.state = state
         self.rng = rng
@@ -106,7 +106,16 @@ class Game:
 
     @classmethod
     def new(cls, catalog: Catalog, setup: Setup) -> Game:
-        """Set up a game; raises ``SetupError`` when the rules forbid it."""
+        """Set up a game and play it up to the first decision; raises
+        ``SetupError`` when the rules forbid the setup."""
+        game = cls.set_up(catalog, setup)
+        game._advance()
+        return game
+
+    @classmethod
+    def set_up(cls, catalog: Catalog, setup: Setup) -> Game:
+        """A game as set up, before its first step (the first turn-order
+        card) runs; raises ``SetupError`` when the rules forbid it."""
         _check_setup(catalog, setup)
         state = GameState(
             villain_id=setup.villain,
@@ -116,9 +125,8 @@ class Game:
             seed=setup.seed,
             variant=setup.variant or "",
         )
-        game = cls(catalog, state, random.Random(setup.seed))
+        game = cls(catalog, state, TableRandom(setup.seed))
         game._set_up(setup)
-        game._advance()
         return game
 
     def _set_up(self, setup: Setup) -> None:
@@ -222,15 +230,19 @@ class Game:
         self.rng.shuffle(s.sixth)
 
     def _give_starting_ally(self, ally_id: str) -> None:
+        """The solo starting Ally comes from wherever its one copy is: the
+        Ally Market's face-up row (which is then restocked) or its deck."""
         ch = self.state.characters[0]
-        deck = self.state.markets["allies"].deck
-        for uid in deck:
-            if self.state.card_ids[uid] == ally_id:
-                deck.remove(uid)
+        market = self.state.markets["allies"]
+        for pile in (market.row, market.deck):
+            uid = next((u for u in pile if self.state.card_ids[u] == ally_id), -1)
+            if uid >= 0:
+                pile.remove(uid)
                 break
         else:
             uid = self.new_uid(ally_id)
         ch.allies.append(Unit(uid))
+        moves.restock(self, "allies")
 
     @staticmethod
     def _turn_order_cards(characters: int, villain_cards: int) -> list[str]:
@@ -505,14 +517,14 @@ class Game:
     @classmethod
     def from_json(cls, catalog: Catalog, data: dict[str, Any]) -> Game:
         """Restore a game saved by ``to_json``."""
-        rng = random.Random()
+        rng = TableRandom()
         version, internal, gauss = data["rng"]
         rng.setstate((version, tuple(internal), gauss))
         return cls(catalog, state_from_data(data["state"]), rng)
 
     def clone(self) -> Game:
         """An independent copy that continues identically."""
-        rng = random.Random()
+        rng = TableRandom()
         rng.setstate(self.rng.getstate())
         twin = Game.__new__(Game)
         twin.catalog = self.catalog

@@ -309,16 +309,27 @@ def _can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str
         return "you can only destroy your own cards of the same kind to make room"
     if len(leaving) > 1:
         return "destroy one card to make room"
+    # A new Armor discards the one equipped: that one frees its place before
+    # the limit is counted (rules note N51).
+    going = leaving | replaced_armor(g, ch, card)
     if card.kind != "ally" and any(
-        g.card(u.uid).name == card.name and u.uid not in leaving for u in units
+        g.card(u.uid).name == card.name and u.uid not in going for u in units
     ):
         return f"you already have a {card.name} in play"
-    if len(units) - len(leaving) >= limit(race, card.kind):
+    if len(units) - len(going) >= limit(race, card.kind):
         return (
             f"you have {len(units)} {card.kind} in play (limit {limit(race, card.kind)}): "
             "destroy one to make room"
         )
     return None
+
+
+def replaced_armor(g: Game, ch: CharacterState, card: Any) -> set[int]:
+    """The equipped Armor a new Armor would discard ("If you already have an
+    Armor equipped, it must be discarded to equip the new Armor")."""
+    if card.kind != "equipment" or "armor" not in card.keywords:
+        return set()
+    return {u.uid for u in ch.equipment if "armor" in g.card(u.uid).keywords}
 
 
 def _physical(g: Game, uid: int) -> bool:
@@ -513,6 +524,9 @@ def _check_buy_ball(g: Game, ch: CharacterState, a: Action) -> str | None:
 def _check_market_discard(g: Game, ch: CharacterState, a: Action) -> str | None:
     if ch.acted or ch.market_discarded:
         return "one market card may be discarded, before the Actions phase"
+    if ch.balls_given:
+        # Phase 3 comes before phase 4 (rules note N52).
+        return "a market card is discarded before any Dragon Ball is given (phases 3 and 4)"
     if a.market not in g.state.markets or a.card not in g.state.markets[a.market].row:
         return "choose a face-up card of one of the five markets"
     return None
@@ -758,10 +772,8 @@ def _play(g: Game, ch: CharacterState, a: Action) -> None:
         return
     for uid in a.cards:
         remove_card(g, uid, to_box=True, owner=ch)
-    if card.kind == "equipment" and "armor" in card.keywords:
-        for unit in list(ch.equipment):
-            if "armor" in g.card(unit.uid).keywords:
-                remove_card(g, unit.uid, to_box=False, owner=ch)
+    for uid in replaced_armor(g, ch, card):
+        remove_card(g, uid, to_box=False, owner=ch)
     ch.hand.remove(a.card)
     units_list(ch, card.kind).append(Unit(a.card))
     g.log("play", f"{g.name('c:' + ch.id)} puts {card.name} into play.", card=card.id)
@@ -883,6 +895,7 @@ def _market_discard(g: Game, ch: CharacterState, a: Action) -> None:
 def _give(g: Game, ch: CharacterState, a: Action) -> None:
     assert a.source is not None and a.target is not None
     combat.give_balls(g, a.source, a.target)
+    ch.balls_given = True
     g.log("balls", f"{g.name(a.source)} gives a Dragon Ball to {g.name(a.target)}.")
 
 

@@ -85,6 +85,9 @@ class CharacterState:
     """Whether an Actions-phase action was taken this turn (ends the market
     discard and Dragon Ball giving steps)."""
     market_discarded: bool = False
+    balls_given: bool = False
+    """Whether a Dragon Ball was given this turn (phase 4): the Market
+    discard of phase 3 is then over."""
     ability_used: bool = False
     duo_invested: bool = False
     duo_energy: dict[int, list[int]] = field(default_factory=dict)

@@ -133,7 +133,7 @@ class Androids1920Rules(VillainRules):
         ch = g.state.character(chosen)
         if not ch.hand:
             return
-        uid = ch.hand[g.rng.randrange(len(ch.hand))]
+        uid = g.rng.card_at_random(ch.hand)
         who = g.name("c:" + ch.id)
         if g.card(uid).kind not in moves.ENERGY_KINDS:
             g.log(
@@ -215,15 +215,10 @@ class Androids1920Rules(VillainRules):
     # --- ends -----------------------------------------------------------------------------
 
     def death_effect(self, g: Game, character: str) -> None:
-        """The defeated Character's side captures every unclaimed Dragon Ball.
-        The board's operation runs as the defeated Character's own, so its
-        holder is one of their friends still in play, chosen by their player
-        (rules notes N9, T6)."""
-        board = g.card(g.state.villain_id)
-        if not board.death_effect or "" not in g.state.balls:
-            return
-        g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
-        g.push_ops(board.id, "death_effect", {"actor": f"c:{character}"})
+        """The Androids capture every unclaimed Dragon Ball (rules note N9);
+        with none unclaimed the effect does nothing."""
+        if "" in g.state.balls:
+            super().death_effect(g, character)
 
 
 def _repair(g: Game, android: str, amount: int) -> None:
