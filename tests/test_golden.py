@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from golden_games import GOLDEN, all_fingerprints
 
 from dbdeck.cards.catalog import Catalog
-from golden_games import GOLDEN, all_fingerprints
 
 _SEEDS = ["--seed", "1", "--games", "20", "--json"]
 SIMS = {
