@@ -102,7 +102,7 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
     card = g.card(uid)
     if "choice" not in task:
         # Pushed first, so it runs last: the Technique and its boosters are
-        # discarded once their effects have resolved (rules note N50).
+        # discarded once their effects have resolved (rules note N45).
         g.push({"t": "used", "character": ch.id, "uids": [uid, *boosters]})
     if ch.in_play():
         pool = friends_of(g, "players") if card.healing else enemies_of(g, "players")
@@ -205,7 +205,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             )
             return
     # Pushed before the damage and effects, so it runs after them: the card
-    # is discarded once it has been used (rules note N50).
+    # is discarded once it has been used (rules note N45).
     g.push({"t": "attack-used", "uid": uid})
     if task.get("choice") not in (None, "decline"):
         _power_clash(g, task, damage, source)

@@ -453,7 +453,7 @@ def check_end(g: Game, *, health: bool = False) -> None:
         for ch in s.characters:
             # A Maximum Health bonus that left play can leave a Character with
             # damage reaching their health: they are defeated then ("Health Bonuses").
-            if ch.damage and ch.in_play() and ch.damage >= max_health(g, f"c:{ch.id}"):
+            if ch.damage and ch.in_play() and ch.damage >= rules.character_max_health(g, ch):
                 kill(g, f"c:{ch.id}", killer=None)
     in_play = inside = defeated = 0
     for ch in s.characters:

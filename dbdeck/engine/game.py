@@ -91,6 +91,10 @@ class Game:
         self._villain_hooks = villains.hooks_for(state.villain_id)
         # Card definitions by instance uid: the hottest lookup of the engine.
         self._defs: list[Any] = [catalog.cards[c] for c in state.card_ids]
+        self._lasting: dict[str, dict[type, tuple[Any, ...]]] = {}
+        """Each card's lasting ("while in play" or permanent) operations by
+        operation type, built on first use: bonuses are summed from them."""
+        self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = {}
         self.victory_conditions = frozenset(
             v.condition
             for v in catalog.cards[state.villain_id].victory  # type: ignore[union-attr]
@@ -261,9 +265,23 @@ class Game:
 
     def card(self, uid_or_id: int | str) -> Any:
         """The card definition of an instance uid (or of a card id)."""
-        if isinstance(uid_or_id, int):
-            return self._defs[uid_or_id]
-        return self.catalog.cards[uid_or_id]
+        try:
+            return self._defs[uid_or_id]  # type: ignore[index]
+        except TypeError:  # a card id: the rarer case, kept off the fast path
+            return self.catalog.cards[uid_or_id]  # type: ignore[index]
+
+    def lasting_ops(self, uid: int, op_type: type) -> tuple[Any, ...]:
+        """The lasting operations of one type on a card instance's own
+        effects (those with a ``while-in-play`` or ``permanent`` duration)."""
+        card_id = self.state.card_ids[uid]
+        table = self._lasting.get(card_id)
+        if table is None:
+            grouped: dict[type, list[Any]] = {}
+            for op in self._defs[uid].__dict__.get("effects", ()):
+                if getattr(op, "duration", None) in ("while-in-play", "permanent"):
+                    grouped.setdefault(type(op), []).append(op)
+            table = self._lasting[card_id] = {k: tuple(v) for k, v in grouped.items()}
+        return table.get(op_type, ())
 
     def card_def(self, card_id: str) -> Any:
         """The card definition of a card id."""
@@ -298,6 +316,22 @@ class Game:
     def location_card(self) -> Any:
         """The Location in play, or ``None``."""
         return None if self.state.location is None else self.card(self.state.location)
+
+    def location_lasting_ops(self, op_type: type) -> tuple[Any, ...]:
+        """The Location's lasting operations of one type that reach every
+        Character (``each-character`` or ``self``)."""
+        key = (self.state.location, op_type)
+        found = self._location_lasting.get(key)
+        if found is None:
+            location = self.location_card()
+            found = self._location_lasting[key] = tuple(
+                op
+                for op in (() if location is None else location.effects)
+                if isinstance(op, op_type)
+                and getattr(op, "target", "") in ("each-character", "self")
+                and getattr(op, "duration", None) in ("while-in-play", "permanent")
+            )
+        return found
 
     def location_bonus(self, op_type: type, attack: str | None = None) -> int:
         """A lasting Location bonus of one kind for the Villain (each of its
@@ -533,6 +567,8 @@ class Game:
         twin.events = []
         twin._villain_hooks = self._villain_hooks
         twin._defs = list(self._defs)
+        twin._lasting = self._lasting
+        twin._location_lasting = self._location_lasting
         twin.victory_conditions = self.victory_conditions
         twin.memo = None
         twin.step_mode = self.step_mode

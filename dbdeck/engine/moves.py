@@ -228,6 +228,20 @@ def _spendable(ch: CharacterState, market: str | None) -> int:
     return ch.energy + (ch.training_energy if market == "training" else 0)
 
 
+def _priced_out(card: Any, change: int | None, spendable: int) -> bool:
+    """Whether ``_check_buy`` refuses a market card on its price alone: it
+    may not be bought (``change`` is ``None``), or its cost (``buy_cost``:
+    the printed cost plus the market's ``rules.price_change``) is more than
+    the Character can spend. Allies paid otherwise are never priced out."""
+    if card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo):
+        return False
+    if change is None:
+        return True
+    printed = card.cost
+    base = 0 if printed in (None, "-") else int(printed)
+    return spendable < max(0, base + change)
+
+
 def _check_buy(g: Game, ch: CharacterState, a: Action) -> str | None:
     row = _market_row(g, a.market)
     if row is None:
@@ -310,7 +324,7 @@ def _can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str
     if len(leaving) > 1:
         return "destroy one card to make room"
     # A new Armor discards the one equipped: that one frees its place before
-    # the limit is counted (rules note N51).
+    # the limit is counted (rules note N23).
     going = leaving | replaced_armor(g, ch, card)
     if card.kind != "ally" and any(
         g.card(u.uid).name == card.name and u.uid not in going for u in units
@@ -521,12 +535,20 @@ def _check_buy_ball(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def _check_market_discard(g: Game, ch: CharacterState, a: Action) -> str | None:
+def _market_discard_over(ch: CharacterState) -> str | None:
+    """Why the Market discard (phase 3) is over this turn, or ``None``."""
     if ch.acted or ch.market_discarded:
         return "one market card may be discarded, before the Actions phase"
     if ch.balls_given:
-        # Phase 3 comes before phase 4 (rules note N52).
+        # Phase 3 comes before phase 4 (rules note N46).
         return "a market card is discarded before any Dragon Ball is given (phases 3 and 4)"
+    return None
+
+
+def _check_market_discard(g: Game, ch: CharacterState, a: Action) -> str | None:
+    over = _market_discard_over(ch)
+    if over is not None:
+        return over
     if a.market not in g.state.markets or a.card not in g.state.markets[a.market].row:
         return "choose a face-up card of one of the five markets"
     return None
@@ -627,14 +649,20 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         for combo in combinations(physical, size):
             for target in friends if g.card(combo[0]).healing else targets:
                 yield Action("attack", cards=combo, target=target)
+    discarding = _market_discard_over(ch) is None
     for market in (*MARKETS, "sixth"):
+        spendable = _spendable(ch, market)
+        change = 0 if market == "sixth" else rules.price_change(g, ch, market)
         for uid in _market_row(g, market) or []:
-            yield Action("buy", market=market, card=uid)
-            if market == "training":
-                yield Action("buy", market=market, card=uid, amount=1)
+            # A card the Character could never pay for now is refused by
+            # _check_buy's price test whatever else holds: not worth offering.
+            if not _priced_out(g.card(uid), change, spendable):
+                yield Action("buy", market=market, card=uid)
+                if market == "training":
+                    yield Action("buy", market=market, card=uid, amount=1)
             if market == "allies" and g.card(uid).duo:
                 yield from _duo_contributions(g, ch, uid)
-            if market != "sixth":
+            if market != "sixth" and discarding:
                 yield Action("market-discard", market=market, card=uid)
     yield Action("buy-dragon-ball")
     for dice in range(1, min(MAX_STEAL_DICE, ch.energy) + 1):
@@ -647,7 +675,8 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         for villain_attack in attacks:
             owner = f"e:{villain_attack.owner}" if villain_attack.owner else None
             yield Action("avoid", card=villain_attack.uid, source=owner)
-    for source in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
+    # Dragon Balls are given before the Actions phase (_check_give).
+    for source in () if ch.acted else (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
         if combat.balls_of(g, source):
             for target in combat.enemies_of(g, "villain"):
                 yield Action("give-ball", source=source, target=target)

@@ -65,17 +65,15 @@ def limit(character_race: str, kind: str) -> int:
     return n
 
 
-def _in_play_ops(g: Game, ch: CharacterState) -> Iterator[Any]:
-    """Every "while in play" effect on the Character's cards in play and the
-    Location's lasting effects that reach every Character."""
+def _lasting_ops(g: Game, ch: CharacterState, op_type: type) -> Iterator[Any]:
+    """Every lasting ("while in play" or permanent) operation of one type on
+    the Character's cards in play, and the Location's lasting effects of that
+    type that reach every Character."""
     # Bonuses do not depend on a card being ready: exhausted cards still count.
-    for unit in ch.units():
-        yield from g.card(unit.uid).__dict__.get("effects", ())
-    location = g.location_card()
-    if location is not None:
-        for op in location.effects:
-            if getattr(op, "target", "") in ("each-character", "self"):
-                yield op
+    for units in (ch.allies, ch.equipment, ch.training):
+        for unit in units:
+            yield from g.lasting_ops(unit.uid, op_type)
+    yield from g.location_lasting_ops(op_type)
 
 
 def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None) -> int:
@@ -89,13 +87,11 @@ def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None
 
 
 def _card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None) -> int:
-    op_type = _BONUS_OPS[kind]
     total = 0
-    for op in _in_play_ops(g, ch):
-        if isinstance(op, op_type) and op.duration in ("while-in-play", "permanent"):
-            if kind == "damage" and op.attack not in (None, attack):
-                continue
-            total += op.amount
+    for op in _lasting_ops(g, ch, _BONUS_OPS[kind]):
+        if kind == "damage" and op.attack not in (None, attack):
+            continue
+        total += op.amount
     for bonus in ch.bonuses:
         if bonus.kind == kind and (kind != "damage" or bonus.attack in (None, attack)):
             total += bonus.amount
@@ -154,11 +150,15 @@ def damage_reduction(g: Game, key: str) -> int:
     return 0
 
 
+def character_max_health(g: Game, ch: CharacterState) -> int:
+    """A Character's Maximum Health, bonuses included."""
+    return int(max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health")))
+
+
 def max_health(g: Game, key: str) -> int:
     """Maximum Health of whoever the key names (bonuses included)."""
     if key.startswith("c:"):
-        ch = g.state.character(key[2:])
-        return int(max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health")))
+        return character_max_health(g, g.state.character(key[2:]))
     if key.startswith("a:") or key.startswith("market:"):
         health = g.card(int(key.split(":")[1])).health
         return 1 if health == "-" else int(health)
@@ -233,13 +233,33 @@ def buy_cost(g: Game, ch: CharacterState, uid: int, market: str) -> int | None:
     base = 0 if printed in (None, "-") else int(printed)
     if market == "sixth":
         return max(0, base)
-    modifier = g.card(ch.id).cost_modifiers.for_market(market)
-    if modifier == "-":
+    change = price_change(g, ch, market)
+    if change is None:
         return None
-    total = base + int(modifier) + cost_bonus(g, ch, market)
+    total = base + change
     if card.kind == "ally" and card.duo:
         total -= sum(g.energy_value(e) for e in ch.duo_energy.get(uid, ()))
     return max(0, total)
+
+
+def price_change(g: Game, ch: CharacterState, market: str) -> int | None:
+    """What the Character adds to every printed cost in a market: its board's
+    modifier and its cost bonuses; ``None`` when its board says "-" (it may
+    not buy there)."""
+    if g.memo is not None:
+        key = ("price", ch.id, market)
+        if key not in g.memo:
+            g.memo[key] = _price_change(g, ch, market)
+        change: int | None = g.memo[key]
+        return change
+    return _price_change(g, ch, market)
+
+
+def _price_change(g: Game, ch: CharacterState, market: str) -> int | None:
+    modifier = g.card(ch.id).cost_modifiers.for_market(market)
+    if modifier == "-":
+        return None
+    return int(modifier) + cost_bonus(g, ch, market)
 
 
 def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
@@ -254,12 +274,8 @@ def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
 
 def _cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
     total = 0
-    for op in _in_play_ops(g, ch):
-        if (
-            isinstance(op, fx.CostChange)
-            and op.market in (market, "any")
-            and (op.duration in ("while-in-play", "permanent"))
-        ):
+    for op in _lasting_ops(g, ch, fx.CostChange):
+        if op.market in (market, "any"):
             if market == "dragon-ball" and op.market == "any":
                 continue
             total += op.amount
