@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from dbdeck import __version__
 from dbdeck.cards.models import CardKind
@@ -192,7 +192,7 @@ def _names(text: str | None) -> list[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()]
 
 
-def _setup(args: argparse.Namespace, **extra: object) -> Setup:
+def _setup(args: argparse.Namespace, **extra: Any) -> Setup:
     import random
 
     from dbdeck.engine.game import Setup
@@ -207,7 +207,7 @@ def _setup(args: argparse.Namespace, **extra: object) -> Setup:
         seed=seed,
         variant=args.variant,
         **extra,
-    )  # type: ignore[arg-type]
+    )
 
 
 def _host_setup(args: argparse.Namespace) -> Setup:

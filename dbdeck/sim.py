@@ -169,7 +169,7 @@ def sweep(
             Setup(
                 characters=list(characters),
                 villain=villain,
-                difficulty=difficulty,  # type: ignore[arg-type]
+                difficulty=difficulty,
                 extreme=extreme,
                 seed=seed,
             ),

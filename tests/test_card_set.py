@@ -32,7 +32,7 @@ def named(catalog: Catalog, villain: str) -> set[str]:
 
 def copies(catalog: Catalog, kind: str, *, market_only: bool = True) -> int:
     return sum(
-        c.copies  # type: ignore[union-attr]
+        int(getattr(c, "copies", 0))
         for c in catalog.of_kind(kind)
         if not (market_only and getattr(c, "starting", False))
     )

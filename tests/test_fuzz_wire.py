@@ -77,7 +77,7 @@ json_values = st.recursive(
 def mutated(draw: st.DrawFn, templates: list[dict[str, Any]]) -> dict[str, Any]:
     """A valid message, perhaps with one field changed, dropped or added
     (at the top, or inside its action)."""
-    message = json.loads(json.dumps(draw(st.sampled_from(templates))))
+    message: dict[str, Any] = json.loads(json.dumps(draw(st.sampled_from(templates))))
     where = message["action"] if "action" in message and draw(st.booleans()) else message
     how = draw(st.sampled_from(["keep", "change", "drop", "add"]))
     keys = sorted(where)

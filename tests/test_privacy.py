@@ -223,16 +223,17 @@ async def test_no_byte_sent_to_a_seat_shows_what_it_may_not_see(
     hits, _ = truth.scan(everything, 0, middle)
     assert {"seed", "rng", "hidden card id"} <= _kinds(hits), hits[:20]
     assert "rng: key" in hits
-    for seat, shown in ((0, 0), (None, 1)):
+    viewers: tuple[tuple[int | None, int], ...] = ((0, 0), (None, 1))
+    for viewer, shown in viewers:
         # Seat 0 given every hand; the spectator given Krillin's view.
-        view = seat_view(game, shown, every_hand=seat == 0).to_json()
+        view = seat_view(game, shown, every_hand=viewer == 0).to_json()
         leaky = json.dumps({"type": "view", "version": middle, "view": view}).encode()
-        hits, _ = truth.scan(leaky, seat, middle)
+        hits, _ = truth.scan(leaky, viewer, middle)
         assert {"other hand", "hidden uid"} <= _kinds(hits), hits[:20]
         honest = json.dumps(
-            {"type": "view", "version": middle, "view": seat_view(game, seat).to_json()}
+            {"type": "view", "version": middle, "view": seat_view(game, viewer).to_json()}
         ).encode()
-        assert truth.scan(honest, seat, middle)[0] == []
+        assert truth.scan(honest, viewer, middle)[0] == []
 
 
 def test_save_ids_carry_no_seed_and_never_collide(

@@ -92,12 +92,12 @@ def test_a_small_sweep_of_every_villain_ends_cleanly(
 def test_a_game_the_engine_fails_on_is_reported_not_raised(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dbdeck import sim
+    from dbdeck import bots, sim
 
     def broken(game: object, rng: object) -> object:
         raise RuntimeError("no move")
 
-    monkeypatch.setitem(sim.BOTS, "greedy", broken)
+    monkeypatch.setitem(bots.BOTS, "greedy", broken)
     result = sim.play(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
     assert result.winner == "" and "RuntimeError: no move" in result.reason
     assert "Traceback" in result.error

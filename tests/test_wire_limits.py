@@ -18,7 +18,7 @@ import random
 import socket
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from table_clients import SETUP, STEP_CAP, Seat, Users, start, view_player
@@ -99,7 +99,7 @@ async def refusal_then_close(client: TableClient) -> RefusalMessage:
 
 
 def test_the_wire_types_match_the_engine() -> None:
-    assert set(ActionType.__args__) == set(ACTION_TYPES)
+    assert set(get_args(ActionType)) == set(ACTION_TYPES)
     assert set(MARKET_NAMES) == {*MARKETS, "sixth"}
 
 
