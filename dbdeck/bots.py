@@ -35,7 +35,10 @@ def greedy(game: Game, rng: random.Random) -> Action:
     actions = game.legal_actions()
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
-    best = max(enumerate(actions), key=lambda pair: (_score(game, pair[1]), -pair[0]))
+    villain_balls = combat.side_balls(game, "villain")
+    best = max(
+        enumerate(actions), key=lambda pair: (_score(game, pair[1], villain_balls), -pair[0])
+    )
     return best[1]
 
 
@@ -123,10 +126,11 @@ def _card_value(game: Game, uid: Any) -> int:
     return cost if isinstance(cost, int) else 0
 
 
-def _score(game: Game, a: Action) -> float:
+def _score(game: Game, a: Action, villain_balls: int) -> float:
+    """How much the bot wants an action (``villain_balls``: the Dragon Balls
+    the Villain's side controls now)."""
     s = game.state
     ch = s.character(s.active)
-    villain_balls = combat.side_balls(game, "villain")
     t = a.type
     if t == "end-turn":
         return 0

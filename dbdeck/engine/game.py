@@ -265,10 +265,9 @@ class Game:
 
     def card(self, uid_or_id: int | str) -> Any:
         """The card definition of an instance uid (or of a card id)."""
-        try:
+        if uid_or_id.__class__ is int:
             return self._defs[uid_or_id]  # type: ignore[index]
-        except TypeError:  # a card id: the rarer case, kept off the fast path
-            return self.catalog.cards[uid_or_id]  # type: ignore[index]
+        return self.catalog.cards[uid_or_id]  # type: ignore[index]
 
     def lasting_ops(self, uid: int, op_type: type) -> tuple[Any, ...]:
         """The lasting operations of one type on a card instance's own

@@ -87,11 +87,16 @@ def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None
 
 
 def _card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None) -> int:
+    op_type = _BONUS_OPS[kind]
     total = 0
-    for op in _lasting_ops(g, ch, _BONUS_OPS[kind]):
-        if kind == "damage" and op.attack not in (None, attack):
-            continue
-        total += op.amount
+    for units in (ch.allies, ch.equipment, ch.training):
+        for unit in units:
+            for op in g.lasting_ops(unit.uid, op_type):
+                if kind != "damage" or op.attack in (None, attack):
+                    total += op.amount
+    for op in g.location_lasting_ops(op_type):
+        if kind != "damage" or op.attack in (None, attack):
+            total += op.amount
     for bonus in ch.bonuses:
         if bonus.kind == kind and (kind != "damage" or bonus.attack in (None, attack)):
             total += bonus.amount
@@ -152,7 +157,7 @@ def damage_reduction(g: Game, key: str) -> int:
 
 def character_max_health(g: Game, ch: CharacterState) -> int:
     """A Character's Maximum Health, bonuses included."""
-    return int(max(1, g.card(ch.id).max_health + card_bonus(g, ch, "max-health")))
+    return int(max(1, g.card_def(ch.id).max_health + card_bonus(g, ch, "max-health")))
 
 
 def max_health(g: Game, key: str) -> int:
