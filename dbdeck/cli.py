@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from dbdeck import __version__
-from dbdeck.cards.models import CardKind
+from dbdeck.cards.kinds import CardKind
 
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog

@@ -21,6 +21,7 @@ from dbdeck.cards.effects import (
     Race,
     Target,
 )
+from dbdeck.cards.kinds import CardKind as CardKind  # re-exported: a card's kind field
 
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 """A card id: lower-case words joined by hyphens, e.g. ``punch-and-kick``."""
@@ -31,21 +32,6 @@ counts as the lowest or the highest cost at the players' choice."""
 
 Difficulty = Literal["easy", "medium", "hard"]
 """The three difficulty levels of a Villain board."""
-
-CardKind = Literal[
-    "character",
-    "ally",
-    "technique",
-    "energy",
-    "equipment",
-    "training",
-    "concentrated-energy",
-    "capsule",
-    "villain",
-    "villain-card",
-    "location",
-]
-"""Every value of a card's ``kind`` field."""
 
 
 MAX_COPIES = 100
