@@ -10,6 +10,7 @@ Personality can never use, a fact only a pack could give) does not.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,9 +146,26 @@ class DeckView:
 
     @property
     def mp_name(self) -> str | None:
-        """The Main Personality's character: that of its first card."""
-        cards = self.main_personality
-        return cards[0].facts.personality if cards else None
+        """The Main Personality's character: the one most of its cards are
+        of (the first such, on a tie)."""
+        names = [e.facts.personality for e in self.main_personality if e.facts.personality]
+        if not names:
+            return None
+        counts = Counter(fold(n) for n in names)
+        return max(names, key=lambda n: counts[fold(n)])
+
+    @property
+    def has_sensei_deck(self) -> bool:
+        """Whether the profile's rules know Sensei Decks (else the
+        ``[Sensei Deck]`` is no part of the deck)."""
+        return applies("SENSEI-ONE", self.profile.name)
+
+    def in_deck(self) -> Iterator[Entry]:
+        """Every line with a copy that is part of the deck: every section,
+        the Sensei Deck only under the rules that have one."""
+        for entry in self.entries:
+            if entry.count > 0 and (entry.line.section != "Sensei Deck" or self.has_sensei_deck):
+                yield entry
 
     def is_mp(self, name: str | None) -> bool:
         """Whether ``name`` is the Main Personality's character."""

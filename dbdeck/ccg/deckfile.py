@@ -200,6 +200,7 @@ def parse_deck(text: str) -> DeckFile:
             FormatProblem(MAX_LINES + 1, f"more than {MAX_LINES} lines; the rest is not read")
         )
     section: Section | None = None
+    skipping = False  # under an unknown header: said once, at the header
     for number, raw in enumerate(lines[:MAX_LINES], start=1):
         if len(raw) > MAX_LINE:
             deck.problems.append(
@@ -215,12 +216,18 @@ def parse_deck(text: str) -> DeckFile:
             if found is None:
                 known = ", ".join(f"[{s}]" for s in SECTIONS)
                 deck.problems.append(
-                    FormatProblem(number, f"unknown section {one_line(line)!r}; sections: {known}")
+                    FormatProblem(
+                        number,
+                        f"unknown section {one_line(line)!r}, whose lines are not read; "
+                        f"sections: {known}",
+                    )
                 )
-                section = None
+                section, skipping = None, True
                 continue
-            section = found
+            section, skipping = found, False
             deck.headers.setdefault(found, number)
+            continue
+        if skipping:
             continue
         if section is None:
             deck.problems.append(

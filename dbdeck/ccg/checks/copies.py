@@ -2,8 +2,8 @@
 Main Personality, one of a "limit 1 per deck" or restricted card whatever its
 name, one of each numbered Dragon Ball, none of a banned card.
 
-Copies are counted over the whole deck (every section, the Sensei Deck
-included), and cards of one title are one card.
+Copies are counted over the whole deck (every section, and the Sensei Deck
+under the rules that have one), and cards of one title are one card.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def check(deck: DeckView, report: Report) -> None:
     balls: dict[tuple[str, int], list[Entry]] = defaultdict(list)
     banned = _list(deck, deck.profile.banned)
     restricted = _list(deck, deck.profile.restricted)
-    for entry in deck.entries:
-        if entry.count <= 0 or entry.facts.is_personality:
+    for entry in deck.in_deck():
+        if entry.facts.is_personality:
             continue
         card_id = entry.facts.record.id if entry.facts.record else None
         if card_id in banned and report.applies("BANNED"):

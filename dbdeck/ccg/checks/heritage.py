@@ -120,7 +120,8 @@ def _heritage(
         )
         return
     listed = "; ".join(
-        f"{h}: {', '.join(deck.library.reference(deck.profile.heritage_lists[h]).entries)}" for h in only
+        f"{h}: {', '.join(deck.library.reference(deck.profile.heritage_lists[h]).entries)}"
+        for h in only
     )
     pikkon = (
         " (Pikkon may declare Namekian Tokui-Waza but is not of Namekian Heritage)"

@@ -52,7 +52,8 @@ def _listed(deck: DeckView, declared: str, line: int, report: Report) -> None:
 
 
 def _off_style(deck: DeckView, declared: str, report: Report) -> None:
-    for entry in [*deck.section("Life Deck"), *deck.section("Sensei Deck")]:
+    sensei_deck = deck.section("Sensei Deck") if deck.has_sensei_deck else []
+    for entry in [*deck.section("Life Deck"), *sensei_deck]:
         style = entry.facts.style
         if style is None or style == declared:
             continue
