@@ -42,8 +42,8 @@ from dbdeck.cards.models import (
 )
 
 __all__ = [
-    "MAX_CARD_FILE_BYTES",
     "CCG_SUFFIX",
+    "MAX_CARD_FILE_BYTES",
     "CardSetError",
     "Catalog",
     "InputRefused",

@@ -21,7 +21,7 @@ from dbdeck.ccg.library import CardRecord, Library
 from dbdeck.ccg.models import Alignment
 from dbdeck.ccg.profiles import Profile
 from dbdeck.ccg.rules import applies, source
-from dbdeck.ccg.titles import DECLARABLE, fold
+from dbdeck.ccg.titles import DECLARABLE, fold, quoted
 
 __all__ = ["DeckView", "Entry", "Finding", "Report", "Verdict", "check_deck"]
 
@@ -232,8 +232,8 @@ def _resolve(line: CardLine, deck: DeckView, report: Report) -> Facts:
             report.warning(
                 "PRINTING",
                 line.line,
-                f"no printing {line.saga} #{line.number} of {chosen.title!r} is known "
-                f"(known: {known}); read as {chosen.title!r}",
+                f"no printing {line.saga} #{line.number} of {quoted(chosen.title)} is known "
+                f"(known: {known}); read as {quoted(chosen.title)}",
             )
     return facts_of(chosen, profile, library)
 
@@ -250,14 +250,14 @@ def _unknown(line: CardLine, deck: DeckView, report: Report) -> Facts:
     if line.saga is not None:
         same = [c for c in library.cards.values() if _has_printing(c, line.saga, line.number)]
         if same:
-            hint = f"; {line.saga} #{line.number} is {same[0].title!r}"
+            hint = f"; {line.saga} #{line.number} is {quoted(same[0].title)}"
     if not hint:
         close = library.suggestions(line.title)
-        hint = f"; did you mean {' or '.join(repr(t) for t in close)}?" if close else ""
+        hint = f"; did you mean {' or '.join(quoted(t) for t in close)}?" if close else ""
     facts = unknown_facts(line.title, deck.profile, library)
     kind = "a personality card, its other facts unknown" if facts.is_personality else "type unknown"
     report.warning(
-        "UNKNOWN-CARD", line.line, f"unknown card {line.title!r}{hint} (counted; {kind})"
+        "UNKNOWN-CARD", line.line, f"unknown card {quoted(line.title)}{hint} (counted; {kind})"
     )
     return facts
 
@@ -282,6 +282,6 @@ def _declared(deck: DeckView, report: Report) -> str | None:
         report.problem(
             "TW-STYLE",
             line,
-            f"{written!r} is no martial arts style; declare one of {choices}, or none",
+            f"{quoted(written)} is no martial arts style; declare one of {choices}, or none",
         )
     return None

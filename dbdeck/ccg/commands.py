@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from dbdeck.cards.catalog import CardSetError, one_line
 from dbdeck.ccg.library import CardRecord, Library, load_library
+from dbdeck.ccg.titles import quoted
 
 __all__ = [
     "card_row",
@@ -156,7 +157,8 @@ def describe_card(card: CardRecord, library: Library) -> list[str]:
 
     row = card_row(card, library)
     lines = [f"{card.title}" + (f"  ({card.printing})" if card.printing else "")]
-    lines.append(f"  id: {card.id}" + ("" if card.shipped else f" (from {card.pack_file})"))
+    source = "" if card.pack_file is None else f" (from {one_line(card.pack_file)})"
+    lines.append(f"  id: {card.id}{source}")
     if card.also_written:
         lines.append(f"  also written: {'; '.join(card.also_written)}")
     if card.other_numbers:
@@ -280,8 +282,8 @@ def cmd_show(packs: Sequence[Path], title: str) -> int:
         print("\n".join(about))
         return 0
     close = library.suggestions(title)
-    hint = f"; did you mean {' or '.join(repr(t) for t in close)}?" if close else ""
-    print(f"no card {one_line(title)!r}{hint}", file=sys.stderr)
+    hint = f"; did you mean {' or '.join(quoted(t) for t in close)}?" if close else ""
+    print(f"no card {quoted(title)}{hint}", file=sys.stderr)
     return 1
 
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
-from dbdeck.cards.catalog import InputRefused, decode_utf8, one_line, read_regular_file
+from dbdeck.cards.catalog import InputRefused, decode_utf8, read_regular_file
+from dbdeck.ccg.titles import quoted
 
 __all__ = [
     "MAX_COUNT",
@@ -218,7 +219,7 @@ def parse_deck(text: str) -> DeckFile:
                 deck.problems.append(
                     FormatProblem(
                         number,
-                        f"unknown section {one_line(line)!r}, whose lines are not read; "
+                        f"unknown section {quoted(line)}, whose lines are not read; "
                         f"sections: {known}",
                     )
                 )
@@ -259,7 +260,7 @@ def _card(deck: DeckFile, section: Section, number: int, line: str) -> None:
     if match is None:
         deck.problems.append(
             FormatProblem(
-                number, f"expected QUANTITY TITLE, e.g. '3 Senzu Bean', not {one_line(line)!r}"
+                number, f"expected QUANTITY TITLE, e.g. '3 Senzu Bean', not {quoted(line)}"
             )
         )
         return

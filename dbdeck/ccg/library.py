@@ -237,6 +237,10 @@ def load_library(
     cards = dict(base.cards)
     from_pack: dict[str, str] = {}
     for file, card in loaded:
+        wrong = _inconsistent(card)
+        if wrong:
+            problems += [Problem(file, said, card.id, path) for path, said in wrong]
+            continue
         if card.id in from_pack:
             problems.append(
                 Problem(
@@ -284,6 +288,8 @@ def _shipped(folder: Path) -> Library:
     for identity in identities.cards:
         if identity.id in cards:
             problems.append(Problem(name, "duplicate id", identity.id, "id"))
+        wrong = _inconsistent(identity)
+        problems += [Problem(name, said, identity.id, path) for path, said in wrong]
         cards[identity.id] = _record(identity)
     people = {
         fold(c.name): CharacterRecord(c.name, c.alignment, c.source, tuple(c.named_in))
@@ -353,6 +359,32 @@ def _read(path: Path, model: type[_Model], problems: list[Problem]) -> _Model | 
 @functools.cache
 def _adapter(model: type[_Model]) -> TypeAdapter[_Model]:
     return TypeAdapter(model)
+
+
+def _inconsistent(card: Identity | PackCard) -> list[tuple[str, str]]:
+    """What one card's fields say against each other, as (field, message)."""
+    said: list[tuple[str, str]] = []
+    if (card.personality is None) != (card.level is None):
+        missing = "level" if card.level is None else "personality"
+        said.append((missing, "a personality card gives both personality and level"))
+    if card.personality is not None and card.type not in (None, "personality"):
+        said.append(("type", f"a card with a personality is of type personality, not {card.type}"))
+    if card.dragon_ball is not None and card.type not in (None, "dragon-ball"):
+        said.append(("type", f"a Dragon Ball is of type dragon-ball, not {card.type}"))
+    if card.style is not None and card.style != style_of(card.title):
+        said.append(
+            (
+                "style",
+                f"{card.style} disagrees with the title, whose first word gives "
+                f"{style_of(card.title) or 'no style'}",
+            )
+        )
+    if isinstance(card, PackCard):
+        if card.levels and (card.level is None or min(card.levels) != card.level):
+            said.append(("levels", "the levels of a multi-level card start at its level"))
+        if card.unless_main_personality is not None and not card.limit_one_per_deck:
+            said.append(("unless_main_personality", "goes with limit_one_per_deck: true"))
+    return said
 
 
 def _record(identity: Identity) -> CardRecord:

@@ -11,11 +11,11 @@ never sees these models: ``dbdeck.ccg.library`` turns them into plain records.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from dbdeck.ccg.titles import Style, style_of
+from dbdeck.ccg.titles import Style
 
 __all__ = [
     "Alignment",
@@ -131,21 +131,6 @@ class _CardFacts(_Model):
     also_written: list[Title] = Field(default=[], max_length=20)
     """Other spellings of the title that deck files may use."""
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        if (self.personality is None) != (self.level is None):
-            raise ValueError("a personality card gives both personality and level")
-        if self.personality is not None and self.type not in (None, "personality"):
-            raise ValueError(f"a card with a personality is of type personality, not {self.type}")
-        if self.dragon_ball is not None and self.type not in (None, "dragon-ball"):
-            raise ValueError(f"a Dragon Ball is of type dragon-ball, not {self.type}")
-        if self.style is not None and self.style != style_of(self.title):
-            raise ValueError(
-                f"style {self.style} disagrees with the title, whose first word "
-                f"gives {style_of(self.title) or 'no style'}"
-            )
-        return self
-
 
 class Identity(_CardFacts):
     """A card the source documents name: what they say of it, nothing printed."""
@@ -194,14 +179,6 @@ class PackCard(_CardFacts):
     """"Battle Simulator" is printed on the card in block text."""
     starter_kid_trunks_ally: bool = False
     """The Kid Trunks Ally of a starter deck (removed by the digest's rule)."""
-
-    @model_validator(mode="after")
-    def _levels_agree(self) -> Self:
-        if self.levels and (self.level is None or min(self.levels) != self.level):
-            raise ValueError("levels of a multi-level card start at its level")
-        if self.unless_main_personality is not None and not self.limit_one_per_deck:
-            raise ValueError("unless_main_personality goes with limit_one_per_deck")
-        return self
 
 
 class IdentityFile(_Model):

@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Final, Literal
 
+from dbdeck.cards.catalog import one_line
+
 __all__ = [
     "DECLARABLE",
     "STYLES",
@@ -25,6 +27,7 @@ __all__ = [
     "mastery_style",
     "names_character",
     "personality_form",
+    "quoted",
     "style_of",
 ]
 
@@ -109,3 +112,10 @@ def names_character(text: str, name: str, *, apart: Iterable[str] = ()) -> bool:
         if fold(other) != fold(name):
             folded = _name_pattern(other).sub(" ", folded)
     return _name_pattern(name).search(folded) is not None
+
+
+def quoted(text: str) -> str:
+    """``text`` in single quotes for a message, every character a terminal
+    could take for a control escaped (titles come from the user's files)."""
+    clipped = text if len(text) <= 120 else text[:119] + "…"
+    return f"'{one_line(clipped)}'"

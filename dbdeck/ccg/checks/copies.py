@@ -12,7 +12,7 @@ from collections import defaultdict
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.facts import Facts
-from dbdeck.ccg.titles import fold, names_character
+from dbdeck.ccg.titles import fold, names_character, quoted
 
 __all__ = ["apart_from", "check", "named_for"]
 
@@ -32,7 +32,7 @@ def check(deck: DeckView, report: Report) -> None:
             report.problem(
                 "BANNED",
                 entry.at,
-                f"{entry.facts.title!r} is banned from official tournaments",
+                f"{quoted(entry.facts.title)} is banned from official tournaments",
             )
             continue
         if entry.facts.dragon_ball is not None and report.applies("DRAGON-BALL-COPIES"):
@@ -67,7 +67,7 @@ def _limit(deck: DeckView, holders: list[Entry], restricted: set[str], report: R
         report.problem(
             "RESTRICTED",
             at,
-            f"{total} copies of {title!r}; it is restricted to one copy per deck"
+            f"{total} copies of {quoted(title)}; it is restricted to one copy per deck"
             + (", even in its own character's deck" if named_for(deck, facts) else ""),
         )
         return
@@ -79,7 +79,7 @@ def _limit(deck: DeckView, holders: list[Entry], restricted: set[str], report: R
         report.problem(
             "LIMIT-ONE",
             at,
-            f"{total} copies of {title!r}; it is limit 1 per deck ({why}){spared}"
+            f"{total} copies of {quoted(title)}; it is limit 1 per deck ({why}){spared}"
             + (", whatever the named card allowance" if named_for(deck, facts) else ""),
         )
         return
@@ -91,7 +91,7 @@ def _limit(deck: DeckView, holders: list[Entry], restricted: set[str], report: R
         report.problem(
             "COPIES-NAMED",
             at,
-            f"{total} copies of {title!r}; 4 at most of a card named for the Main "
+            f"{total} copies of {quoted(title)}; 4 at most of a card named for the Main "
             f"Personality {deck.mp_name}",
         )
         return
@@ -99,7 +99,7 @@ def _limit(deck: DeckView, holders: list[Entry], restricted: set[str], report: R
     report.problem(
         "COPIES",
         at,
-        f"{total} copies of {title!r}; 3 at most"
+        f"{total} copies of {quoted(title)}; 3 at most"
         + (f" ({others}'s named card: 4 only in a {others} deck)" if others else ""),
     )
 

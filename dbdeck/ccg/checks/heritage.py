@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.checks.personalities import members
-from dbdeck.ccg.titles import fold
+from dbdeck.ccg.titles import fold, quoted
 
 __all__ = ["check"]
 
@@ -104,7 +104,7 @@ def _heritage(
             report.warning(
                 "ONLY",
                 entry.at,
-                f"{entry.facts.title!r} is {said} only; these rules list no {missing[0]}: "
+                f"{quoted(entry.facts.title)} is {said} only; these rules list no {missing[0]}: "
                 "not checked",
             )
         return
@@ -115,8 +115,9 @@ def _heritage(
         report.warning(
             "HERITAGE",
             entry.at,
-            f"{entry.facts.title!r} is {said} only: the Main Personality {deck.mp_name} is not, "
-            f"only the Ally {users[0].title!r} can use it",
+            f"{quoted(entry.facts.title)} is {said} only: the Main Personality {deck.mp_name} "
+            "is not, "
+            f"only the Ally {quoted(users[0].title)} can use it",
         )
         return
     listed = "; ".join(
@@ -131,7 +132,7 @@ def _heritage(
     report.problem(
         "HERITAGE",
         entry.at,
-        f"{entry.facts.title!r} is {said} only, and no personality of this deck is ({listed})"
+        f"{quoted(entry.facts.title)} is {said} only, and no personality of this deck is ({listed})"
         + pikkon,
     )
 
@@ -147,10 +148,10 @@ def _only(
         return
     allies = [p for p in people if not p.is_mp and _usable(deck, p, only)]
     said = ", ".join(only)
-    also = f"; only the Ally {allies[0].title!r} can" if allies else ""
+    also = f"; only the Ally {quoted(allies[0].title)} can" if allies else ""
     report.warning(
         "ONLY",
         entry.at,
-        f"{entry.facts.title!r} is {said} only: the Main Personality {mp.name} can never use it"
-        + also,
+        f"{quoted(entry.facts.title)} is {said} only: the Main Personality {mp.name} can never "
+        "use it" + also,
     )

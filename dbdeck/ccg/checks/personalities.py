@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
-from dbdeck.ccg.titles import fold
+from dbdeck.ccg.titles import fold, quoted
 
 __all__ = ["check", "is_majin", "members"]
 
@@ -41,7 +41,8 @@ def _main_personality(deck: DeckView, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{entry.facts.title!r} is a {entry.facts.type} card; [Main Personality] holds "
+                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Main Personality] "
+                "holds "
                 "the Main Personality's personality cards",
             )
     cards = deck.main_personality
@@ -52,7 +53,7 @@ def _main_personality(deck: DeckView, report: Report) -> None:
             report.problem(
                 "MP-ONE-CHARACTER",
                 entry.at,
-                f"{entry.facts.title!r} is {other}, but the Main Personality is {name}"
+                f"{quoted(entry.facts.title)} is {other}, but the Main Personality is {name}"
                 + _why_apart(deck, name, other),
             )
     _levels(deck, report)
@@ -100,8 +101,10 @@ def _levels(deck: DeckView, report: Report) -> None:
                     report.problem(
                         "MP-HIGH-TECH-LEVELS",
                         others[-1].at,
-                        f"{card.facts.title!r} is a High-Tech card of levels {spans}, used for "
-                        f"every one of them; {others[-1].facts.title!r} takes level {level} too",
+                        f"{quoted(card.facts.title)} is a High-Tech card of levels {spans}, "
+                        "used for "
+                        f"every one of them; {quoted(others[-1].facts.title)} takes level "
+                        f"{level} too",
                     )
     for level, holders in sorted(by_level.items()):
         if len(holders) < 2 or holders[-1].at in reported:
@@ -112,7 +115,7 @@ def _levels(deck: DeckView, report: Report) -> None:
             said = f"standard or High-Tech for level {level}, not both"
         else:
             said = f"{len(holders)} cards of level {level}; one card per level"
-        report.problem("MP-PER-LEVEL", holders[-1].at, f"{holders[-1].facts.title!r}: {said}")
+        report.problem("MP-PER-LEVEL", holders[-1].at, f"{quoted(holders[-1].facts.title)}: {said}")
     levels = sorted(by_level)
     missing = [n for n in (1, 2, 3) if n not in by_level]
     if missing:
@@ -153,13 +156,14 @@ def _allies(deck: DeckView, report: Report) -> None:
                 report.problem(
                     "SAIBAIMEN-MP",
                     ally.at,
-                    f"{facts.title!r}: no Saibaimen Allies when Saibaimen is the Main Personality",
+                    f"{quoted(facts.title)}: no Saibaimen Allies when Saibaimen is the Main "
+                    "Personality",
                 )
             else:
                 report.problem(
                     "ALLY-MP-CHARACTER",
                     ally.at,
-                    f"{facts.title!r} is the Main Personality's own character: list {who}'s "
+                    f"{quoted(facts.title)} is the Main Personality's own character: list {who}'s "
                     "levels under [Main Personality], or leave the card out",
                 )
             continue
@@ -167,7 +171,7 @@ def _allies(deck: DeckView, report: Report) -> None:
             report.problem(
                 "GINYU-FORCE",
                 ally.at,
-                f"{facts.title!r}: {who} is a member of the Ginyu Force, never an Ally of a "
+                f"{quoted(facts.title)}: {who} is a member of the Ginyu Force, never an Ally of a "
                 "Ginyu Force Main Personality",
             )
         if (
@@ -178,23 +182,23 @@ def _allies(deck: DeckView, report: Report) -> None:
             report.problem(
                 "CELL-JR",
                 ally.at,
-                f"{facts.title!r}: Cell Jr. Allies need a Cell Main Personality"
+                f"{quoted(facts.title)}: Cell Jr. Allies need a Cell Main Personality"
                 + (f", not {name}" if name else ""),
             )
         if top is not None and facts.level is not None and facts.level > top - 2:
             report.problem(
                 "ALLY-LEVEL",
                 ally.at,
-                f"{facts.title!r} is level {facts.level}; the Allies of a level {top} Main "
+                f"{quoted(facts.title)} is level {facts.level}; the Allies of a level {top} Main "
                 f"Personality are level {top - 2} at most"
                 if top > 2
-                else f"{facts.title!r}: a Main Personality of level {top} can have no Ally",
+                else f"{quoted(facts.title)}: a Main Personality of level {top} can have no Ally",
             )
         if facts.high_tech and report.applies("ALLY-HIGH-TECH"):
             report.problem(
                 "ALLY-HIGH-TECH",
                 ally.at,
-                f"{facts.title!r} is a High-Tech Main Personality card: never an Ally in "
+                f"{quoted(facts.title)} is a High-Tech Main Personality card: never an Ally in "
                 "tournament play",
             )
         said_mp_alignment |= _alignment(deck, ally, alignment, said_mp_alignment, report)
@@ -202,9 +206,9 @@ def _allies(deck: DeckView, report: Report) -> None:
             report.problem(
                 "ALLY-MAJIN",
                 ally.at,
-                f"{facts.title!r}: a Majin Main Personality takes Majin Allies only"
+                f"{quoted(facts.title)}: a Majin Main Personality takes Majin Allies only"
                 if is_majin(name)
-                else f"{facts.title!r}: a Majin Ally goes with a Majin Main Personality only",
+                else f"{quoted(facts.title)}: a Majin Ally goes with a Majin Main Personality only",
             )
         counted[facts.key].extend([ally] * ally.count)
     _copies(deck, counted, report)
@@ -248,7 +252,7 @@ def _alignment(
         report.problem(
             "ALLY-ALIGNMENT",
             ally.at,
-            f"{facts.title!r} is a {facts.alignment}; a {alignment} Main Personality takes "
+            f"{quoted(facts.title)} is a {facts.alignment}; a {alignment} Main Personality takes "
             f"{alignment} Allies only",
         )
     return False
@@ -268,7 +272,7 @@ def _copies(deck: DeckView, counted: dict[str, list[Entry]], report: Report) -> 
                 report.problem(
                     "SAIBAIMEN-COPIES",
                     last.at,
-                    f"{len(holders)} copies of {facts.title!r}; up to {saibaimen_copies} of "
+                    f"{len(holders)} copies of {quoted(facts.title)}; up to {saibaimen_copies} of "
                     "each Saibaimen card",
                 )
             continue
@@ -277,7 +281,7 @@ def _copies(deck: DeckView, counted: dict[str, list[Entry]], report: Report) -> 
                 report.problem(
                     "COPIES",
                     last.at,
-                    f"{len(holders)} copies of {facts.title!r}; Cell Jr. cards may repeat, "
+                    f"{len(holders)} copies of {quoted(facts.title)}; Cell Jr. cards may repeat, "
                     "3 copies at most",
                 )
             continue
@@ -306,6 +310,6 @@ def _removed_kid_trunks(deck: DeckView, ally: Entry, report: Report) -> bool:
     report.problem(
         "KID-TRUNKS-STARTER",
         ally.at,
-        f"{ally.facts.title!r}: {why} removes the starter's Kid Trunks Ally",
+        f"{quoted(ally.facts.title)}: {why} removes the starter's Kid Trunks Ally",
     )
     return True

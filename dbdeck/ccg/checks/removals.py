@@ -7,6 +7,7 @@ Allies in ``personalities``.)
 from __future__ import annotations
 
 from dbdeck.ccg.checker import DeckView, Report
+from dbdeck.ccg.titles import quoted
 
 __all__ = ["check"]
 
@@ -25,6 +26,6 @@ def check(deck: DeckView, report: Report) -> None:
         report.problem(
             "BATTLE-SIMULATOR",
             entry.at,
-            f"{entry.facts.title!r} is a Battle Simulator card: not usable in sanctioned "
+            f"{quoted(entry.facts.title)} is a Battle Simulator card: not usable in sanctioned "
             "tournaments",
         )

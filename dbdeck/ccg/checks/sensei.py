@@ -9,6 +9,7 @@ one the checker says what it could not check.
 from __future__ import annotations
 
 from dbdeck.ccg.checker import DeckView, Report
+from dbdeck.ccg.titles import quoted
 
 __all__ = ["check"]
 
@@ -33,7 +34,8 @@ def check(deck: DeckView, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{entry.facts.title!r} is a {entry.facts.type} card; [Sensei] holds the Sensei",
+                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Sensei] holds the "
+                "Sensei",
             )
     if len(copies) > 1:
         report.problem("SENSEI-ONE", copies[1].at, f"{len(copies)} Sensei cards; one at most")
@@ -53,14 +55,15 @@ def check(deck: DeckView, report: Report) -> None:
             report.warning(
                 "SENSEI-CAPACITY",
                 header,
-                f"the capacity of {sensei.title!r} is printed on the card: a pack that gives it "
+                f"the capacity of {quoted(sensei.title)} is printed on the card: a pack that "
+                "gives it "
                 "lets the checker count the Sensei Deck's cards",
             )
         elif held > sensei.sensei_capacity:
             report.problem(
                 "SENSEI-CAPACITY",
                 header,
-                f"{held} cards in the Sensei Deck; {sensei.title!r} holds "
+                f"{held} cards in the Sensei Deck; {quoted(sensei.title)} holds "
                 f"{sensei.sensei_capacity} at most",
             )
     for entry in contents:
@@ -71,12 +74,14 @@ def check(deck: DeckView, report: Report) -> None:
             report.problem(
                 "SENSEI-CONTENTS",
                 entry.at,
-                f"{facts.title!r} is neither a Fusion personality nor marked for a Sensei Deck",
+                f"{quoted(facts.title)} is neither a Fusion personality nor marked for a "
+                "Sensei Deck",
             )
         else:
             report.warning(
                 "SENSEI-CONTENTS",
                 entry.at,
-                f"whether {facts.title!r} is marked for a Sensei Deck is printed on the card: "
+                f"whether {quoted(facts.title)} is marked for a Sensei Deck is printed on the "
+                "card: "
                 "not checked without a pack",
             )

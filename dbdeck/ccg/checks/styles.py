@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.checks.personalities import members
-from dbdeck.ccg.titles import fold, mastery_style
+from dbdeck.ccg.titles import fold, mastery_style, quoted
 
 __all__ = ["check"]
 
@@ -65,7 +65,7 @@ def _off_style(deck: DeckView, declared: str, report: Report) -> None:
         report.problem(
             "TW-OFF-STYLE",
             entry.at,
-            f"{entry.facts.title!r} is a {style} card in the {where}; {said}",
+            f"{quoted(entry.facts.title)} is a {style} card in the {where}; {said}",
         )
 
 
@@ -75,7 +75,8 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{entry.facts.title!r} is a Mastery (it starts in play): list it under [Mastery]",
+                f"{quoted(entry.facts.title)} is a Mastery (it starts in play): list it under "
+                "[Mastery]",
             )
     cards = deck.section("Mastery")
     if not cards:
@@ -92,7 +93,8 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{entry.facts.title!r} is a {entry.facts.type} card; [Mastery] holds the Mastery",
+                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Mastery] holds "
+                "the Mastery",
             )
     copies: list[Entry] = [e for e in cards for _ in range(e.count)]
     if len(copies) > 1:
@@ -107,7 +109,7 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
             report.problem(
                 "MASTERY-NEEDS-TW",
                 first.at,
-                f"{first.facts.title!r} needs a declared Tokui-Waza of its style",
+                f"{quoted(first.facts.title)} needs a declared Tokui-Waza of its style",
             )
         return
     style = mastery_style(first.facts.title)
@@ -115,5 +117,6 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
         report.problem(
             "MASTERY-STYLE",
             first.at,
-            f"{first.facts.title!r} is a {style} Mastery; the declared Tokui-Waza is {declared}",
+            f"{quoted(first.facts.title)} is a {style} Mastery; the declared Tokui-Waza is "
+            f"{declared}",
         )
