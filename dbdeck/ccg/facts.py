@@ -3,6 +3,8 @@ and (under the profiles that apply them) the rulings of 7 June 2001.
 
 Plain frozen dataclasses built once per card and profile: the rule checks
 read attributes, never models.
+
+Decisions: rules note R20, rules note R22, rules note R25 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

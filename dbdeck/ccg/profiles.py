@@ -9,6 +9,8 @@
 A profile holds the numbers and the reference lists its rules read; which
 rules it has, and the source of each, is ``dbdeck.ccg.rules``. Every choice
 made here where the sources disagree is a note in ``docs/ccg/rules-notes.md``.
+
+Decisions: rules note R2, rules note R5, rules note R9 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

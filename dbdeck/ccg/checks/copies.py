@@ -4,6 +4,9 @@ name, one of each numbered Dragon Ball, none of a banned card.
 
 Copies are counted over the whole deck (every section, and the Sensei Deck
 under the rules that have one), and cards of one title are one card.
+
+Decisions: rules note R9, rules note R14, rules note R15, rules note R17
+(docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

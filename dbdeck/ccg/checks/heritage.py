@@ -6,6 +6,8 @@ Ally is. Other "… only" cards (a name, Heroes, Villains) are warnings when
 the Main Personality can never use them: such a card is dead weight, not
 illegal. "Villains, Goku, and Gohan only" reads as "Saiyan Heritage only"
 under the errata of 2001 and the digest.
+
+Decisions: rules note R6, rules note R27 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

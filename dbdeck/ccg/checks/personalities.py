@@ -3,6 +3,9 @@
 
 The Main Personality is the personality cards of ``[Main Personality]``;
 the Allies are the personality cards of ``[Life Deck]``.
+
+Decisions: rules note R10, rules note R11, rules note R16, rules note R21,
+rules note R23, rules note R24, rules note R26 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

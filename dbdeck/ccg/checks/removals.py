@@ -2,6 +2,8 @@
 
 (The digest's other removal, a starter's Kid Trunks Ally, is checked with the
 Allies in ``personalities``.)
+
+Decisions: rules note R21 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

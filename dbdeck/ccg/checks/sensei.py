@@ -4,6 +4,8 @@ One Sensei card; a Sensei Deck needs one and stays within its printed
 capacity, and starts with Fusion personalities or cards marked for a Sensei
 Deck. Capacity and marks are printed facts: a pack gives them, and without
 one the checker says what it could not check.
+
+Decisions: rules note R18 (docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """Deck size: at least 50 cards, every Main Personality level and the
 Mastery counted; at most 75 (in tournaments only under the Saiyan Saga
-rulebook; 90 with a declared Namekian Tokui-Waza under the digest)."""
+rulebook; 90 with a declared Namekian Tokui-Waza under the digest).
+
+Decisions: rules note R1, rules note R18 (docs/ccg/rules-notes.md).
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,9 @@ Life Deck and the Sensei Deck has that style (a Freestyle deck: none), and
 at least one styled card of it is there besides the Mastery. The digest lets
 only its listed Main Personalities declare Saiyan or Namekian. At most one
 Mastery, which needs a declaration of its own style.
+
+Decisions: rules note R3, rules note R7, rules note R8, rules note R19
+(docs/ccg/rules-notes.md).
 """
 
 from __future__ import annotations
