@@ -250,7 +250,7 @@ CASES: list[Case] = [
             swap(CUT),
         ),
         ALL,
-        said="Goku's named card: 4 only in a Goku deck",
+        said="a named card of Goku: 4 only in a Goku deck",
         name="COPIES-named-for-another",
     ),
     Case(
@@ -730,3 +730,62 @@ def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
                 line = finding.as_line("deck.txt")
                 said = f"{finding.rule}: {finding.message} ({finding.source})"
                 assert line == f"deck.txt:{finding.line}: {said}"
+
+
+def _pack(tmp_path: Path, *cards: dict[str, object]) -> Library:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "extra.ccg.json").write_text(json.dumps({"cards": list(cards)}))
+    return load_library([HERE / "pack", pack], include_env_packs=False)
+
+
+def _trunks_deck(extra: str) -> list[str]:
+    """Trunks levels 1 to 3 (2 and 3 written, not known), style-less cards."""
+    lines = base_lines("goku-plain")
+    for level in (1, 2, 3):
+        lines = swap(f"1 Goku Level {level}", f"1 Trunks Level {level}")(lines)
+    lines = swap("1 Gohan Level 1 (Saiyan #164)")(lines)
+    return swap("3 Fortify Your Spirit (Saiyan #31)", extra)(lines)
+
+
+def test_separate_characters_and_named_cards(tmp_path: Path) -> None:
+    both = _pack(tmp_path, {"id": "kid-trunks-kick", "title": "Kid Trunks Kick"})
+    lines = _trunks_deck("4 Kid Trunks Kick")
+
+    def about_the_kick(profile: str) -> list[str]:
+        return [
+            f"{f.rule}: {f.message}"
+            for f in verdict(both, lines, profile).problems
+            if "Kid Trunks Kick" in f.message
+        ]
+
+    # The errata: "regardless of where that name appears in the title".
+    assert about_the_kick(E01) == []
+    # The digest: Kid Trunks is a separate character, not Trunks.
+    assert about_the_kick(DIG) == [
+        "COPIES: 4 copies of 'Kid Trunks Kick'; 3 at most (a named card of Kid Trunks: "
+        "4 only in a Kid Trunks deck)"
+    ]
+
+
+def test_separate_characters_do_not_combine_levels(library: Library) -> None:
+    lines = swap("1 Gohan Level 1 (Saiyan #164)")(base_lines("goku-plain"))
+    lines = swap("1 Goku Level 1", "1 Gohan Level 1 (Saiyan #164)")(lines)
+    lines = swap("1 Goku Level 2", "1 Gohan Level 2 (Saiyan #165)")(lines)
+    lines = swap("1 Goku Level 3", "1 Future Gohan Level 3")(lines)
+    result = verdict(library, lines, DIG)
+    said = [f.message for f in result.problems if f.rule == "MP-ONE-CHARACTER"]
+    assert said == [
+        "'Future Gohan Level 3' is Future Gohan, but the Main Personality is Gohan "
+        "(Gohan and Future Gohan are separate characters)"
+    ]
+
+
+def test_mighty_mask_uses_goten_only_cards_under_the_digest(tmp_path: Path) -> None:
+    both = _pack(tmp_path, {"id": "goten-trick", "title": "Goten Trick", "only": ["Goten"]})
+    lines = base_lines("goku-plain")
+    for level in (1, 2, 3):
+        lines = swap(f"1 Goku Level {level}", f"1 Mighty Mask Level {level}")(lines)
+    lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(lines)
+    assert "ONLY" not in {f.rule for f in verdict(both, lines, DIG).warnings}
+    assert "ONLY" in {f.rule for f in verdict(both, lines, E01).warnings}

@@ -73,12 +73,12 @@ async def test_counts_change_and_the_problems_follow(library: Library, deck_file
         assert findings(pilot) == ["No problem and no warning under errata-2001."]
         await highlight(pilot, "Senzu Bean", by_keys=True)
         await pilot.press("minus")
-        assert "goku.txt * · errata-2001 · 49 cards · NOT LEGAL: 1 problem(s)" in status(pilot)
+        assert "goku.txt * · errata-2001 · 49 cards · 1 problem" in status(pilot)
         [said] = findings(pilot)
         assert said.startswith("deck SIZE-MIN: 49 cards; a deck holds at least 50")
         assert said.endswith("(Errata 7 June 2001, Deck Size 1)")
         await pilot.press("plus", "plus")
-        assert "51 cards · NOT LEGAL" in status(pilot)
+        assert "51 cards · 1 problem" in status(pilot)
         assert findings(pilot)[0].startswith("L39 COPIES: 4 copies of 'Senzu Bean'; 3 at most")
         await pilot.press("minus")
         assert "50 cards · LEGAL" in status(pilot)
@@ -208,3 +208,13 @@ async def test_the_main_menu_opens_the_deck_screen(catalog: Catalog, tmp_path: P
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.query_one("#menu-options", OptionList) is not None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_snapshot_deck_screen(
+    library: Library, snap_compare: Any, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A path relative to the repository, so that the path box reads the same anywhere.
+    monkeypatch.chdir(GOKU.parent.parent.parent.parent)
+    deck = Path("tests/ccg/screens/raditz-problems.txt")
+    assert snap_compare(DeckApp(library, deck), terminal_size=size)

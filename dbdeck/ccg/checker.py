@@ -232,10 +232,16 @@ def _resolve(line: CardLine, deck: DeckView, report: Report) -> Facts:
             report.warning(
                 "PRINTING",
                 line.line,
-                f"no printing {line.saga} #{line.number} of {quoted(chosen.title)} is known "
+                f"no printing {_printing(line)} of {quoted(chosen.title)} is known "
                 f"(known: {known}); read as {quoted(chosen.title)}",
             )
     return facts_of(chosen, profile, library)
+
+
+def _printing(line: CardLine) -> str:
+    """``Saiyan #75`` or ``Frieza Promo 1``, as the line gives it."""
+    number = line.number or ""
+    return f"{line.saga} {'' if number[:1].isalpha() else '#'}{number}"
 
 
 def _has_printing(card: CardRecord, saga: str, number: str | None) -> bool:
@@ -250,7 +256,7 @@ def _unknown(line: CardLine, deck: DeckView, report: Report) -> Facts:
     if line.saga is not None:
         same = [c for c in library.cards.values() if _has_printing(c, line.saga, line.number)]
         if same:
-            hint = f"; {line.saga} #{line.number} is {quoted(same[0].title)}"
+            hint = f"; {_printing(line)} is {quoted(same[0].title)}"
     if not hint:
         close = library.suggestions(line.title)
         hint = f"; did you mean {' or '.join(quoted(t) for t in close)}?" if close else ""

@@ -75,6 +75,9 @@ class Profile:
     """From the Frieza Saga on, a name in the card's text names it."""
     saibaimen_copies: int | None = None
     """Copies of each Saibaimen card allowed (``None``: one per level)."""
+    also_uses: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Personalities that may use other characters' "(name) only" cards:
+    the digest's Mighty Mask uses Goten-only and Kid Trunks-only cards."""
     ginyu_force_members: str | None = None
     """The reference list of the Ginyu Force's members."""
     capture_allies: str = ""
@@ -160,6 +163,7 @@ PROFILES: Final[Mapping[ProfileName, Profile]] = MappingProxyType(
             named_apart=_frozen(Cell="Cell Jr."),
             named_in_text=True,
             saibaimen_copies=3,
+            also_uses=MappingProxyType({"Mighty Mask": ("Goten", "Kid Trunks")}),
             ginyu_force_members="ginyu-force-members",
             capture_allies="capture-allies-digest",
             captured_ball_powers="all-or-none",

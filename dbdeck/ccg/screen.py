@@ -252,9 +252,9 @@ class DeckScreen(Screen[None]):
         if verdict.legal:
             text.append("LEGAL", style="bold green")
         else:
-            text.append(f"NOT LEGAL: {len(verdict.problems)} problem(s)", style="bold red")
+            text.append(_plural(len(verdict.problems), "problem"), style="bold red")
         if verdict.warnings:
-            text.append(f" · {len(verdict.warnings)} warning(s)", style="yellow")
+            text.append(f", {_plural(len(verdict.warnings), 'warning')}", style="yellow")
         self.query_one("#status", Static).update(text)
 
     def _current(self) -> int | None:
@@ -372,6 +372,10 @@ class DeckScreen(Screen[None]):
             self.app.push_screen(ConfirmDiscard(), answered)
         else:
             self.dismiss(None)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _is_shipped(path: Path) -> bool:

@@ -103,7 +103,7 @@ def _limit(deck: DeckView, holders: list[Entry], restricted: set[str], report: R
         "COPIES",
         at,
         f"{total} copies of {quoted(title)}; 3 at most"
-        + (f" ({others}'s named card: 4 only in a {others} deck)" if others else ""),
+        + (f" (a named card of {others}: 4 only in a {others} deck)" if others else ""),
     )
 
 

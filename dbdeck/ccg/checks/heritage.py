@@ -22,7 +22,6 @@ __all__ = ["check"]
 
 _HERITAGES = ("Saiyan Heritage", "Namekian Heritage")
 _OLD_SAIYAN = {"villains", "goku", "gohan"}
-_MIGHTY_MASK_ALSO = {"goten", "kid trunks"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +80,9 @@ def _can_use(deck: DeckView, person: _Person, who: str) -> bool | None:
         return None if list_id is None else fold(person.name) in members(deck, list_id)
     if key == fold(person.name):
         return True
-    # The digest: Mighty Mask may use Goten-only and Kid Trunks-only cards.
-    return (
-        deck.profile.name == "digest"
-        and fold(person.name) == "mighty mask"
-        and key in _MIGHTY_MASK_ALSO
+    return any(
+        fold(user) == fold(person.name) and key in {fold(o) for o in others}
+        for user, others in deck.profile.also_uses.items()
     )
 
 
