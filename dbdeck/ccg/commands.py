@@ -26,6 +26,7 @@ __all__ = [
     "cmd_schema",
     "cmd_show",
     "describe_card",
+    "describe_character",
     "library_or_report",
 ]
 

@@ -162,7 +162,9 @@ class DeckScreen(Screen[None]):
         table.add_column("Qty", key="count", width=4)
         table.add_column("Card", key="title")
         self.set_class(self.app.size.width >= _WIDE, "wide")
-        self._open(self.path if self.path is not None else sample_deck())
+        if not self._open(self.path if self.path is not None else sample_deck()):
+            self.path = None
+            self._refresh(rebuild=True)  # an empty deck, the reason in a notification
         table.focus()
 
     def on_resize(self, event: events.Resize) -> None:
