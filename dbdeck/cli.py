@@ -157,6 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
     scenario_commands.required = True
     run = scenario_commands.add_parser("run", help="run scenario files and check them")
     run.add_argument("files", nargs="+", type=Path, metavar="FILE")
+
+    from dbdeck.ccg.cli import add_commands  # the second game: the Dragon Ball Z CCG
+
+    add_commands(commands)
     return parser
 
 
@@ -259,6 +263,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return commands.cmd_schema(args.output)
     if args.command == "scenario":
         return _run_scenarios(args.files)
+    if args.command == "ccg":
+        from dbdeck.ccg.cli import run
+
+        return run(args)
     if args.command == "sim":
         return _run_sim(args)
     if args.command == "play":

@@ -23,11 +23,14 @@ from fuzzing import deadline, fuzz_settings
 from hypothesis import HealthCheck, event, given
 from hypothesis import strategies as st
 
-from dbdeck.cards.catalog import CardSetError, load_catalog, shipped_cards_dir
+from dbdeck.cards.catalog import CCG_SUFFIX, CardSetError, load_catalog, shipped_cards_dir
 from dbdeck.cli import main
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
-SHIPPED_FILES = sorted(shipped_cards_dir().rglob("*.json"))
+# The second game's files (cards/ccg/*.ccg.json) are not this loader's.
+SHIPPED_FILES = sorted(
+    p for p in shipped_cards_dir().rglob("*.json") if not p.name.endswith(CCG_SUFFIX)
+)
 SHIPPED_CARDS: list[dict[str, Any]] = [
     card for path in SHIPPED_FILES for card in json.loads(path.read_text("utf-8"))["cards"]
 ]

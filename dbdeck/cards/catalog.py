@@ -42,6 +42,7 @@ from dbdeck.cards.models import (
 )
 
 __all__ = [
+    "CCG_SUFFIX",
     "MAX_CARD_FILE_BYTES",
     "CardSetError",
     "Catalog",
@@ -55,7 +56,13 @@ __all__ = [
     "pack_dirs_from_env",
     "read_regular_file",
     "shipped_cards_dir",
+    "validation_problems",
 ]
+
+CCG_SUFFIX = ".ccg.json"
+"""How the files of the second game (the Dragon Ball Z CCG, ``dbdeck.ccg``)
+end: one pack folder (and ``cards/`` itself) may hold both games' files, and
+each game reads only its own."""
 
 PACKS_ENV = "DBDECK_PACKS"
 """Environment variable listing extra pack folders, separated by the OS path
@@ -225,7 +232,7 @@ def _card_files(folders: Iterable[Path], problems: list[Problem]) -> Iterator[Pa
             continue
         files, unreadable = files_below(folder, ".json")
         problems += [Problem(str(path), message) for path, message in unreadable]
-        yield from files
+        yield from (path for path in files if not path.name.endswith(CCG_SUFFIX))
 
 
 # --- reading untrusted files ---------------------------------------------------
@@ -386,13 +393,14 @@ def _load_file(path: Path, problems: list[Problem]) -> list[tuple[str, Card]]:
     try:
         parsed = _file_adapter().validate_json(data)
     except ValidationError as exc:
-        problems += _explain(name, text, exc)
+        problems += validation_problems(name, text, exc)
         return []
     return [(name, card) for card in parsed.cards]
 
 
-def _explain(name: str, text: str, exc: ValidationError) -> list[Problem]:
-    """Turn a pydantic error into problems naming the card and field.
+def validation_problems(name: str, text: str, exc: ValidationError) -> list[Problem]:
+    """Turn a pydantic error on a file ``{"cards": [...]}`` into problems
+    naming the file, the card (by its ``id``) and the field.
 
     ``text`` has passed ``json_limits_problem``, so ``json`` parses it
     without deep recursion or an over-long integer.

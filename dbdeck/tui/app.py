@@ -82,6 +82,7 @@ class MainMenu(Screen[None]):
                 self._continue_option(),
                 Option("Rules reference", id="rules"),
                 Option("Card browser", id="cards"),
+                Option("CCG → Decks", id="ccg-decks"),
                 Option("Quit", id="quit"),
                 id="menu-options",
             )
@@ -157,6 +158,10 @@ class MainMenu(Screen[None]):
             from dbdeck.tui.reference import CardBrowser
 
             app.push_screen(CardBrowser(app.catalog))
+        elif choice == "ccg-decks":
+            from dbdeck.ccg.screen import open_deck_screen
+
+            open_deck_screen(app)
         elif choice == "quit":
             app.exit()
 

@@ -1,0 +1,293 @@
+"""The deck legality checker: a parsed deck, a library and a profile in, a
+verdict out.
+
+Each family of rules is one module of ``dbdeck.ccg.checks`` with a
+``check(deck, report)`` function; this module resolves the deck's lines to
+card facts, runs them in order and collects what they report. A problem
+makes the deck illegal; a warning (an unknown title, a card its Main
+Personality can never use, a fact only a pack could give) does not.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from dbdeck.ccg.deckfile import CardLine, DeckFile, Section
+from dbdeck.ccg.facts import Facts, facts_of, unknown_facts
+from dbdeck.ccg.library import CardRecord, Library
+from dbdeck.ccg.models import Alignment
+from dbdeck.ccg.profiles import Profile
+from dbdeck.ccg.rules import applies, source
+from dbdeck.ccg.titles import DECLARABLE, fold, quoted
+
+__all__ = ["DeckView", "Entry", "Finding", "Report", "Verdict", "check_deck"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem or warning: a line, a rule, what is wrong and the source."""
+
+    line: int
+    """The line of the deck file, from 1; 0 for the deck as a whole."""
+    rule: str
+    """The rule's id."""
+    message: str
+    """What is wrong, in words."""
+    source: str
+    """The rule's source under the profile checked."""
+
+    def as_line(self, deck: str, *, warning: bool = False) -> str:
+        """``DECK:LINE: RULE-ID: message (source)`` (``DECK:LINE: warning:
+        RULE-ID: …`` for a warning)."""
+        kind = "warning: " if warning else ""
+        return f"{deck}:{self.line}: {kind}{self.rule}: {self.message} ({self.source})"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{line, rule, message, source}``."""
+        return {
+            "line": self.line,
+            "rule": self.rule,
+            "message": self.message,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the checker says of one deck."""
+
+    profile: str
+    problems: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    cards: int
+    """The deck's size as the size rules count it."""
+
+    @property
+    def legal(self) -> bool:
+        """No problem (warnings allowed)."""
+        return not self.problems
+
+
+class Report:
+    """What the checks report, each finding tagged with its rule's source."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.problems: list[Finding] = []
+        self.warnings: list[Finding] = []
+
+    def applies(self, rule: str) -> bool:
+        """Whether the profile has the rule."""
+        return applies(rule, self.profile.name)
+
+    def problem(self, rule: str, line: int, message: str) -> None:
+        """A problem of ``rule`` (which the profile must have)."""
+        self.problems.append(Finding(line, rule, message, source(rule, self.profile.name)))
+
+    def warning(self, rule: str, line: int, message: str) -> None:
+        """A warning of ``rule``."""
+        self.warnings.append(Finding(line, rule, message, source(rule, self.profile.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A card line resolved to facts."""
+
+    line: CardLine
+    facts: Facts
+
+    @property
+    def count(self) -> int:
+        """Copies on the line."""
+        return self.line.count
+
+    @property
+    def at(self) -> int:
+        """The line number."""
+        return self.line.line
+
+
+@dataclass(slots=True)
+class DeckView:
+    """A deck resolved under one profile: what every check reads."""
+
+    file: DeckFile
+    library: Library
+    profile: Profile
+    tournament: bool
+    entries: list[Entry] = field(default_factory=list)
+    declared: str | None = None
+    """The declared style, spelled as the rules spell it; ``None`` for none
+    (or for a declaration that is no style: ``TW-STYLE`` reports it)."""
+
+    def section(self, section: Section) -> list[Entry]:
+        """The lines of a section that hold at least one copy."""
+        return [e for e in self.entries if e.line.section == section and e.count > 0]
+
+    def counted(self) -> Iterator[Entry]:
+        """The lines the size rules count: the Main Personality, the
+        Mastery, the Sensei and the Life Deck (not the Sensei Deck)."""
+        for entry in self.entries:
+            if entry.count > 0 and entry.line.section != "Sensei Deck":
+                yield entry
+
+    @property
+    def size(self) -> int:
+        """The deck's size as the size rules count it."""
+        return sum(e.count for e in self.counted())
+
+    @property
+    def main_personality(self) -> list[Entry]:
+        """The Main Personality's personality cards."""
+        return [e for e in self.section("Main Personality") if e.facts.is_personality]
+
+    @property
+    def mp_name(self) -> str | None:
+        """The Main Personality's character: the one most of its cards are
+        of (the first such, on a tie)."""
+        names = [e.facts.personality for e in self.main_personality if e.facts.personality]
+        if not names:
+            return None
+        counts = Counter(fold(n) for n in names)
+        return max(names, key=lambda n: counts[fold(n)])
+
+    @property
+    def has_sensei_deck(self) -> bool:
+        """Whether the profile's rules know Sensei Decks (else the
+        ``[Sensei Deck]`` is no part of the deck)."""
+        return applies("SENSEI-ONE", self.profile.name)
+
+    def in_deck(self) -> Iterator[Entry]:
+        """Every line with a copy that is part of the deck: every section,
+        the Sensei Deck only under the rules that have one."""
+        for entry in self.entries:
+            if entry.count > 0 and (entry.line.section != "Sensei Deck" or self.has_sensei_deck):
+                yield entry
+
+    def is_mp(self, name: str | None) -> bool:
+        """Whether ``name`` is the Main Personality's character."""
+        return name is not None and self.mp_name is not None and fold(name) == fold(self.mp_name)
+
+    @property
+    def mp_cards(self) -> list[Entry]:
+        """The Main Personality cards of its one character."""
+        return [e for e in self.main_personality if self.is_mp(e.facts.personality)]
+
+    @property
+    def mp_levels(self) -> set[int]:
+        """Every level the Main Personality's cards cover."""
+        return {level for e in self.mp_cards for level in e.facts.levels}
+
+    @property
+    def mp_alignment(self) -> Alignment | None:
+        """The Main Personality's alignment (``rogue`` under the digest)."""
+        known = [e.facts.alignment for e in self.mp_cards if e.facts.alignment is not None]
+        return known[0] if known else None
+
+    @property
+    def allies(self) -> list[Entry]:
+        """The Life Deck's personality cards: the Allies."""
+        return [e for e in self.section("Life Deck") if e.facts.is_personality]
+
+    def header(self, section: Section) -> int:
+        """The line of a section's header, or 0."""
+        return self.file.headers.get(section, 0)
+
+
+def check_deck(
+    file: DeckFile, library: Library, profile: Profile, *, tournament: bool = False
+) -> Verdict:
+    """Check a parsed deck against every rule of ``profile``."""
+    from dbdeck.ccg.checks import FAMILIES
+
+    report = Report(profile)
+    for problem in file.problems:
+        report.problem("DECK-FORMAT", problem.line, problem.message)
+    deck = DeckView(file, library, profile, tournament)
+    deck.entries = [Entry(line, _resolve(line, deck, report)) for line in file.cards]
+    deck.declared = _declared(deck, report)
+    for family in FAMILIES:
+        family(deck, report)
+    order = sorted(report.problems, key=lambda f: (f.line, f.rule))
+    warnings = sorted(report.warnings, key=lambda f: (f.line, f.rule))
+    return Verdict(profile.name, tuple(order), tuple(warnings), deck.size)
+
+
+def _resolve(line: CardLine, deck: DeckView, report: Report) -> Facts:
+    """The facts of a card line; an unknown title or printing is a warning."""
+    library, profile = deck.library, deck.profile
+    matches = library.find(line.title)
+    if not matches:
+        return _unknown(line, deck, report)
+    chosen = matches[0]
+    if line.saga is not None:
+        printed = [m for m in matches if _has_printing(m, line.saga, line.number)]
+        if printed:
+            chosen = printed[0]
+        else:
+            known = ", ".join(m.printing for m in matches if m.printing) or "none known"
+            report.warning(
+                "PRINTING",
+                line.line,
+                f"no printing {_printing(line)} of {quoted(chosen.title)} is known "
+                f"(known: {known}); read as {quoted(chosen.title)}",
+            )
+    return facts_of(chosen, profile, library)
+
+
+def _printing(line: CardLine) -> str:
+    """``Saiyan #75`` or ``Frieza Promo 1``, as the line gives it."""
+    number = line.number or ""
+    return f"{line.saga} {'' if number[:1].isalpha() else '#'}{number}"
+
+
+def _has_printing(card: CardRecord, saga: str, number: str | None) -> bool:
+    if card.saga is None or fold(card.saga) != fold(saga):
+        return False
+    return number is None or number == card.number or number in card.other_numbers
+
+
+def _unknown(line: CardLine, deck: DeckView, report: Report) -> Facts:
+    library = deck.library
+    hint = ""
+    if line.saga is not None:
+        same = [c for c in library.cards.values() if _has_printing(c, line.saga, line.number)]
+        if same:
+            hint = f"; {_printing(line)} is {quoted(same[0].title)}"
+    if not hint:
+        close = library.suggestions(line.title)
+        hint = f"; did you mean {' or '.join(quoted(t) for t in close)}?" if close else ""
+    facts = unknown_facts(line.title, deck.profile, library)
+    kind = "a personality card, its other facts unknown" if facts.is_personality else "type unknown"
+    report.warning(
+        "UNKNOWN-CARD", line.line, f"unknown card {quoted(line.title)}{hint} (counted; {kind})"
+    )
+    return facts
+
+
+def _declared(deck: DeckView, report: Report) -> str | None:
+    written = deck.file.tokui_waza
+    if written is None:
+        return None
+    spelled = next((s for s in DECLARABLE if s.casefold() == fold(written)), None)
+    line = deck.file.tokui_waza_line or 0
+    if spelled is not None and spelled in deck.profile.styles:
+        return spelled
+    choices = ", ".join(deck.profile.styles)
+    if spelled is not None:
+        report.problem(
+            "TW-STYLE",
+            line,
+            f"{spelled} Tokui-Waza is not in these rules (it is the digest's); declare one of "
+            f"{choices}, or none",
+        )
+    else:
+        report.problem(
+            "TW-STYLE",
+            line,
+            f"{quoted(written)} is no martial arts style; declare one of {choices}, or none",
+        )
+    return None

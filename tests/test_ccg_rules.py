@@ -1,0 +1,791 @@
+"""One test deck per deck rule: a legal deck, and the smallest change that
+breaks that one rule, under every profile that has the rule; where the
+profiles differ, what the same change does under the others.
+
+The legal decks are ``tests/ccg/*.txt`` and the samples in ``cards/ccg/decks``;
+cards the source documents do not give facts for (a Sensei's capacity, a
+High-Tech card) come from the test pack ``tests/ccg/pack``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from dbdeck.ccg.checker import Verdict, check_deck
+from dbdeck.ccg.deckfile import parse_deck
+from dbdeck.ccg.library import Library, load_library
+from dbdeck.ccg.profiles import PROFILES
+from dbdeck.ccg.rules import RULES
+
+HERE = Path(__file__).parent / "ccg"
+SAMPLES = Path(__file__).parent.parent / "cards" / "ccg" / "decks"
+ALL = ("errata-2001", "saiyan-2000", "digest")
+E01, S00, DIG = ALL
+
+Edit = Callable[[list[str]], list[str]]
+
+
+def swap(old: str, *new: str) -> Edit:
+    """Replace the one line ``old`` with ``new`` (none: remove it)."""
+
+    def edit(lines: list[str]) -> list[str]:
+        assert lines.count(old) == 1, f"{old!r} is not one line of the deck"
+        at = lines.index(old)
+        return lines[:at] + list(new) + lines[at + 1 :]
+
+    return edit
+
+
+def under(header: str, *new: str) -> Edit:
+    """Add ``new`` right after the section header ``header``."""
+
+    def edit(lines: list[str]) -> list[str]:
+        at = lines.index(header)
+        return lines[: at + 1] + list(new) + lines[at + 1 :]
+
+    return edit
+
+
+def declare(style: str | None) -> Edit:
+    """Make the deck's [Tokui-Waza] declare ``style`` (or nothing)."""
+
+    def edit(lines: list[str]) -> list[str]:
+        at = lines.index("[Tokui-Waza]")
+        rest = lines[at + 1 :]
+        while rest and rest[0].strip() and not rest[0].startswith("["):
+            rest = rest[1:]
+        return [*lines[: at + 1], *([style] if style else []), *rest]
+
+    return edit
+
+
+@dataclass(frozen=True)
+class Case:
+    """``base`` changed by ``edits`` breaks ``rule`` alone under ``broken``."""
+
+    rule: str
+    base: str
+    edits: tuple[Edit, ...]
+    broken: tuple[str, ...]
+    legal: tuple[str, ...] = ()
+    """Profiles under which the changed deck is still legal."""
+    instead: dict[str, str] = field(default_factory=dict)
+    """Profiles under which the change breaks one other rule instead."""
+    tournament: bool = False
+    said: str = ""
+    """A phrase the problem's message holds."""
+    name: str = ""
+
+    def __str__(self) -> str:
+        return self.name or f"{self.rule}-{self.base}"
+
+
+KT = "2 King Kai Training (Saiyan #79)"
+KT1 = "1 King Kai Training (Saiyan #79)"
+CUT = "2 Cutting the Tail (Saiyan #200)"
+CUT1 = "1 Cutting the Tail (Saiyan #200)"
+YAMCHA = "1 Yamcha Level 1"
+SAIB1 = "1 Saibaimen Level 1"
+LIFE = "[Life Deck]"
+MP = "[Main Personality]"
+
+CASES: list[Case] = [
+    Case("DECK-FORMAT", "goku", (under(LIFE, "three Senzu Bean"),), ALL, said="QUANTITY TITLE"),
+    Case(
+        "DECK-FORMAT",
+        "goku",
+        (lambda lines: [*lines, "[Side Deck]", "3 Senzu Bean"],),
+        ALL,
+        said="unknown section",
+        name="section",
+    ),
+    Case(
+        "DECK-SECTION",
+        "goku",
+        (swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)"), under(MP, "1 Senzu Bean")),
+        ALL,
+    ),
+    Case(
+        "SIZE-MIN", "goku", (swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)"),), ALL
+    ),
+    Case(
+        "SIZE-MAX",
+        "goku-75",
+        (under(LIFE, "1 Goku Anger Attack (Saiyan #46)"),),
+        (E01, DIG),
+        legal=(S00,),
+        said="at most 75",
+    ),
+    Case(
+        "SIZE-MAX",
+        "goku-75",
+        (under(LIFE, "1 Goku Anger Attack (Saiyan #46)"),),
+        (S00,),
+        tournament=True,
+        said="tournament deck holds at most 75",
+        name="SIZE-MAX-tournament",
+    ),
+    Case(
+        "SIZE-MAX",
+        "piccolo-namekian-90",
+        (under(LIFE, "1 Senzu Bean (Saiyan #43)"),),
+        (DIG,),
+        legal=(S00,),
+        said="Namekian Tokui-Waza a deck holds at most 90",
+        name="SIZE-MAX-namekian",
+    ),
+    Case(
+        "SIZE-MAX",
+        "piccolo-namekian-90",
+        (declare(None),),
+        (DIG,),
+        legal=(S00,),
+        said="90 only with a declared Namekian",
+        name="SIZE-MAX-not-namekian",
+    ),
+    Case(
+        "MP-LEVELS",
+        "raditz",
+        (swap("1 Raditz Level 4", "1 Raditz Level 5"),),
+        ALL,
+        said="not consecutive",
+    ),
+    Case(
+        "MP-LEVELS",
+        "raditz",
+        (swap("1 Raditz Level 1 (Saiyan #183)"), under(LIFE, "1 Hidden Power Level (Saiyan #17)")),
+        ALL,
+        said="lacks level 1",
+        name="MP-LEVELS-missing",
+    ),
+    Case("MP-ONE-CHARACTER", "raditz", (under(MP, "1 Nappa Level 4"), swap(CUT, CUT1)), ALL),
+    Case(
+        "MP-ONE-CHARACTER",
+        "ginyu",
+        (
+            under(MP, "1 Jeice Level 1 (Frieza #37)"),
+            swap("3 Red Lunge Punch (Saiyan #6)", "2 Red Lunge Punch (Saiyan #6)"),
+        ),
+        (DIG,),
+        instead={E01: "MP-ONE-CHARACTER", S00: "MP-ONE-CHARACTER"},
+        said="cannot form the Ginyu Force",
+        name="MP-ONE-CHARACTER-ginyu",
+    ),
+    Case(
+        "MP-PER-LEVEL",
+        "raditz",
+        (swap("1 Raditz Level 4", "2 Raditz Level 4"), swap(CUT, CUT1)),
+        ALL,
+    ),
+    Case(
+        "MP-PER-LEVEL",
+        "goku",
+        (under(MP, "1 Goku Level 2 High-Tech"), swap(KT, KT1)),
+        ALL,
+        said="",
+        name="MP-PER-LEVEL-high-tech",
+    ),
+    Case(
+        "MP-HIGH-TECH-LEVELS",
+        "goku",
+        (swap("1 Goku Level 1", "1 Goku Levels 1-2 High-Tech"),),
+        (DIG,),
+        instead={E01: "MP-PER-LEVEL", S00: "MP-PER-LEVEL"},
+    ),
+    Case(
+        "ALLY-LEVEL",
+        "goku",
+        (swap("1 Gohan Level 1 (Saiyan #164)", "1 Gohan Level 2 (Saiyan #165)"),),
+        ALL,
+    ),
+    Case("ALLY-ALIGNMENT", "goku", (swap(YAMCHA, "1 Nappa Level 1 (Saiyan #185)"),), ALL),
+    Case(
+        "ALLY-ALIGNMENT",
+        "goku",
+        (swap(YAMCHA, "1 Vegeta Level 1 (Saiyan #184)"),),
+        (E01, S00),
+        legal=(DIG,),
+        name="ALLY-ALIGNMENT-rogue",
+    ),
+    Case("ALLY-MAJIN", "goku", (swap(YAMCHA, "1 Majin Vegeta Level 1"),), (DIG,), legal=(E01, S00)),
+    Case("ALLY-MP-CHARACTER", "goku", (swap(YAMCHA, "1 Goku Level 1"),), ALL),
+    Case(
+        "ALLY-PER-LEVEL",
+        "raditz",
+        (swap("1 Vegeta Level 1 (Saiyan #184)", "2 Vegeta Level 1 (Saiyan #184)"), swap(CUT, CUT1)),
+        ALL,
+    ),
+    Case(
+        "ALLY-PER-LEVEL",
+        "raditz",
+        (swap(SAIB1, "3 Saibaimen Level 1"), swap(CUT)),
+        (S00,),
+        legal=(E01, DIG),
+        name="ALLY-PER-LEVEL-saibaimen",
+    ),
+    Case(
+        "ALLY-HIGH-TECH",
+        "goku",
+        (swap("1 Krillin Level 1 (Saiyan #182)", "1 Krillin Level 1 High-Tech"),),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "COPIES",
+        "goku",
+        (swap("3 Senzu Bean (Saiyan #43)", "4 Senzu Bean (Saiyan #43)"), swap(KT, KT1)),
+        ALL,
+    ),
+    Case(
+        "COPIES",
+        "raditz",
+        (
+            swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)"),
+            under(LIFE, "4 Goku's Touch (Saiyan #48)"),
+            swap(CUT),
+        ),
+        ALL,
+        said="a named card of Goku: 4 only in a Goku deck",
+        name="COPIES-named-for-another",
+    ),
+    Case(
+        "COPIES",
+        "cell",
+        (
+            swap("3 Cell Jr. Attack", "4 Cell Jr. Attack"),
+            swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)"),
+        ),
+        (DIG,),
+        legal=(E01, S00),
+        name="COPIES-cell-jr-not-named-for-cell",
+    ),
+    Case(
+        "COPIES",
+        "goku",
+        (
+            swap("3 Goku's Surprise Attack (Saiyan #24)"),
+            swap("1 Orange Tripping Drill (Saiyan #130)"),
+            under(LIFE, "4 Surprise Kamehameha"),
+        ),
+        (S00,),
+        legal=(E01, DIG),
+        name="COPIES-named-in-text",
+    ),
+    Case(
+        "COPIES-NAMED",
+        "goku",
+        (
+            swap("4 Goku's Physical Attack (Saiyan #25)", "5 Goku's Physical Attack (Saiyan #25)"),
+            swap(KT, KT1),
+        ),
+        ALL,
+    ),
+    Case(
+        "LIMIT-ONE",
+        "goku",
+        (
+            swap("1 Orange Tripping Drill (Saiyan #130)", "2 Orange Lifting Drill (Saiyan #126)"),
+            swap("1 Orange Spontaneous Drill (Saiyan #137)"),
+        ),
+        (E01, DIG),
+        legal=(S00,),
+        said="Errata 7 June 2001, Saiyan #126",
+    ),
+    Case(
+        "LIMIT-ONE",
+        "goku",
+        (swap("2 Hero Advantage (Saiyan #195)", "2 One Shot Wonder"),),
+        ALL,
+        said="by its text",
+        name="LIMIT-ONE-printed",
+    ),
+    Case(
+        "LIMIT-ONE",
+        "raditz",
+        (swap(CUT, "2 Garlic Jr.'s Kyokaika Technique"),),
+        (E01, DIG),
+        legal=(S00,),
+        said="unless Garlic Jr. is the Main Personality",
+        name="LIMIT-ONE-unless",
+    ),
+    Case(
+        "RESTRICTED",
+        "raditz",
+        (
+            swap("1 Nappa's Energy Aura (Saiyan #120)", "2 Nappa's Energy Aura (Saiyan #120)"),
+            swap(CUT, CUT1),
+        ),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "RESTRICTED",
+        "nappa",
+        (
+            swap("1 Nappa's Energy Aura (Saiyan #120)", "4 Nappa's Energy Aura (Saiyan #120)"),
+            swap("3 Ribs Broken (Saiyan #217)"),
+        ),
+        (E01, DIG),
+        legal=(S00,),
+        said="even in its own character's deck",
+        name="RESTRICTED-named",
+    ),
+    Case(
+        "BANNED",
+        "goku",
+        (swap("1 Goku's Lucky Break (Saiyan #202)", "1 Dream Machine Battle (Saiyan #242)"),),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "DRAGON-BALL-COPIES",
+        "goku",
+        (swap("1 Earth Dragon Ball 1", "2 Earth Dragon Ball 1"), swap(KT, KT1)),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "DRAGON-BALL-COPIES",
+        "goku",
+        (swap(KT, KT1, "1 Dragonball 3"),),
+        (E01, DIG),
+        legal=(S00,),
+        name="DRAGON-BALL-COPIES-spelled-otherwise",
+    ),
+    Case("TW-STYLE", "goku", (declare("Purple"),), ALL, said="no martial arts style"),
+    Case(
+        "TW-STYLE",
+        "goku-plain",
+        (declare("Freestyle"),),
+        (E01, S00),
+        legal=(DIG,),
+        name="TW-STYLE-freestyle",
+    ),
+    Case(
+        "TW-OFF-STYLE",
+        "goku",
+        (swap("1 Orange Tripping Drill (Saiyan #130)", "1 Red Knee Pick Drill (Saiyan #128)"),),
+        ALL,
+    ),
+    Case(
+        "TW-OFF-STYLE",
+        "goku-plain",
+        (declare("Freestyle"), swap(KT, KT1, "1 Red Knee Pick Drill (Saiyan #128)")),
+        (DIG,),
+        instead={E01: "TW-STYLE", S00: "TW-STYLE"},
+        said="Freestyle Tokui-Waza deck holds no styled card",
+        name="TW-OFF-STYLE-freestyle",
+    ),
+    Case(
+        "TW-OFF-STYLE",
+        "goku-sensei",
+        (
+            under("[Sensei Deck]", "1 Red Knee Pick Drill (Saiyan #128)"),
+            swap("2 Turtle Training", "1 Turtle Training"),
+        ),
+        (DIG,),
+        legal=(E01, S00),
+        said="in the Sensei Deck",
+        name="TW-OFF-STYLE-sensei-deck",
+    ),
+    Case("TW-STYLED-CARD", "goku-plain", (declare("Red"),), (E01, DIG), legal=(S00,)),
+    Case(
+        "TW-LIST",
+        "goku-plain",
+        (declare("Namekian"), swap(KT, KT1, "1 Namekian Energy Drill (Trunks #61)")),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "MASTERY-ONE",
+        "goku",
+        (lambda lines: [*lines, "[Mastery]", "2 Orange Style Mastery"], swap(KT)),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "MASTERY-NEEDS-TW",
+        "goku-plain",
+        (lambda lines: [*lines, "[Mastery]", "1 Orange Style Mastery"],),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "MASTERY-STYLE",
+        "goku",
+        (lambda lines: [*lines, "[Mastery]", "1 Red Style Mastery (Trunks #144)"],),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "HERITAGE",
+        "krillin",
+        (swap("3 Hero Advantage (Saiyan #195)", "3 Saiyan Energy Defense (Saiyan #92)"),),
+        (E01, DIG),
+        legal=(S00,),
+        said="Saiyan Heritage only",
+    ),
+    Case(
+        "HERITAGE",
+        "pikkon",
+        (swap("3 Test Card 15", "3 Namekian Heritage Focus"),),
+        (DIG,),
+        legal=(E01, S00),
+        said="Pikkon may declare Namekian Tokui-Waza but is not of Namekian Heritage",
+        name="HERITAGE-pikkon",
+    ),
+    Case(
+        "SENSEI-ONE",
+        "goku-sensei",
+        (swap("1 Master Roshi Sensei", "2 Master Roshi Sensei"), swap(KT, KT1)),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "SENSEI-NEEDED",
+        "goku-sensei",
+        (swap("1 Master Roshi Sensei"), under(LIFE, "1 Test Card 1")),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "SENSEI-CAPACITY",
+        "goku-sensei",
+        (swap("2 Turtle Training", "3 Turtle Training"),),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "SENSEI-CONTENTS",
+        "goku-sensei",
+        (swap("2 Turtle Training", "1 Turtle Training", "1 Plain Pack Card"),),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "SAIBAIMEN-COPIES",
+        "raditz",
+        (swap(SAIB1, "4 Saibaimen Level 1"), swap(CUT), swap("1 Vegeta's Smirk")),
+        (E01, DIG),
+        instead={S00: "ALLY-PER-LEVEL"},
+    ),
+    Case(
+        "SAIBAIMEN-MP",
+        "saibaimen",
+        (
+            under(LIFE, SAIB1),
+            swap("3 Red Knee Pick Drill (Saiyan #128)", "2 Red Knee Pick Drill (Saiyan #128)"),
+        ),
+        (E01, DIG),
+        instead={S00: "ALLY-MP-CHARACTER"},
+    ),
+    Case("CELL-JR", "raditz", (swap(SAIB1, "1 Cell Jr. 1 Level 1"),), (DIG,), legal=(E01, S00)),
+    Case(
+        "ALLY-PER-LEVEL",
+        "cell",
+        (
+            swap("1 Cell Jr. 1 Level 1", "3 Cell Jr. 1 Level 1"),
+            swap("3 Senzu Bean (Saiyan #43)", "1 Senzu Bean (Saiyan #43)"),
+        ),
+        (E01, S00),
+        legal=(DIG,),
+        name="ALLY-PER-LEVEL-cell-jr",
+    ),
+    Case(
+        "GINYU-FORCE",
+        "ginyu",
+        (
+            under(LIFE, "1 Jeice Level 1 (Frieza #37)"),
+            swap("3 Red Lunge Punch (Saiyan #6)", "2 Red Lunge Punch (Saiyan #6)"),
+        ),
+        (DIG,),
+        legal=(E01, S00),
+    ),
+    Case(
+        "BATTLE-SIMULATOR",
+        "goku",
+        (swap("1 Goku's Lucky Break (Saiyan #202)", "1 Battle Simulator Training"),),
+        (E01, DIG),
+        legal=(S00,),
+    ),
+    Case(
+        "KID-TRUNKS-STARTER",
+        "raditz",
+        (swap(SAIB1, "1 Kid Trunks Level 1"),),
+        (DIG,),
+        instead={E01: "ALLY-ALIGNMENT", S00: "ALLY-ALIGNMENT"},
+    ),
+]
+
+# Rules that only ever warn.
+WARNING_RULES = {"UNKNOWN-CARD", "PRINTING", "ONLY", "PROFILE-SCOPE"}
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    """The shipped library with the test pack."""
+    return load_library([HERE / "pack"], include_env_packs=False)
+
+
+def base_lines(base: str) -> list[str]:
+    path = SAMPLES / f"{base}.txt" if base in ("goku", "raditz") else HERE / f"{base}.txt"
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def verdict(library: Library, lines: list[str], profile: str, tournament: bool = False) -> Verdict:
+    return check_deck(
+        parse_deck("\n".join(lines)), library, PROFILES[profile], tournament=tournament
+    )  # type: ignore[index]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_one_change_breaks_one_rule(library: Library, case: Case) -> None:
+    lines = base_lines(case.base)
+    changed = lines
+    for edit in case.edits:
+        changed = edit(changed)
+    for profile in ALL:
+        before = verdict(library, lines, profile, case.tournament)
+        if profile in case.broken or profile in case.legal or profile in case.instead:
+            assert before.legal, (profile, [f.as_line(case.base) for f in before.problems])
+        after = verdict(library, changed, profile, case.tournament)
+        rules = [f.rule for f in after.problems]
+        if profile in case.broken:
+            assert set(rules) == {case.rule}, (profile, [f.as_line("deck") for f in after.problems])
+            assert all(case.said in f.message for f in after.problems), after.problems
+        elif profile in case.legal:
+            assert after.legal, (profile, [f.as_line("deck") for f in after.problems])
+        elif profile in case.instead:
+            assert set(rules) == {case.instead[profile]}, (profile, rules)
+
+
+def test_every_rule_has_a_breaking_deck_under_every_profile_that_has_it() -> None:
+    covered = {(c.rule, p) for c in CASES for p in c.broken}
+    missing = [
+        (rule.id, profile)
+        for rule in RULES.values()
+        if rule.id not in WARNING_RULES
+        for profile in rule.sources
+        if (rule.id, profile) not in covered
+    ]
+    assert missing == []
+
+
+def test_the_test_decks_are_legal_under_every_profile(library: Library) -> None:
+    expected_illegal = {("piccolo-namekian-90", E01)}
+    for path in sorted(HERE.glob("*.txt")):
+        for profile in ALL:
+            result = verdict(library, path.read_text().splitlines(), profile)
+            assert result.legal == ((path.stem, profile) not in expected_illegal), (
+                path.name,
+                profile,
+            )
+
+
+@pytest.mark.parametrize("deck", ["goku", "raditz"])
+@pytest.mark.parametrize("profile", ALL)
+def test_the_sample_decks_are_legal_and_quiet(deck: str, profile: str) -> None:
+    shipped = load_library(include_env_packs=False)
+    result = verdict(shipped, base_lines(deck), profile)
+    assert result.legal and result.cards == 50
+    assert result.warnings == ()
+
+
+# --- warnings ---------------------------------------------------------------------
+
+
+def warned(library: Library, lines: list[str], profile: str = E01) -> list[str]:
+    result = verdict(library, lines, profile)
+    assert result.legal, result.problems
+    return [f"{f.rule}: {f.message}" for f in result.warnings]
+
+
+def test_an_unknown_title_warns_with_suggestions_and_still_counts(library: Library) -> None:
+    lines = swap(KT, "2 King Kai Trainin")(base_lines("goku"))
+    [said] = warned(library, lines)
+    assert said.startswith(
+        "UNKNOWN-CARD: unknown card 'King Kai Trainin'; did you mean 'King Kai Training'"
+    )
+    assert verdict(library, lines, E01).cards == 50
+    over = swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)", "4 Senzu Bean")(
+        base_lines("goku")
+    )
+    assert {f.rule for f in verdict(library, over, E01).problems} == {"COPIES"}
+
+
+def test_an_unknown_personality_still_counts_as_a_personality(library: Library) -> None:
+    lines = swap("1 Gohan Level 1 (Saiyan #164)", "1 Gohan Level 3")(base_lines("goku"))
+    result = verdict(library, lines, E01)
+    assert [f.rule for f in result.problems] == ["ALLY-LEVEL"]
+    assert [f.rule for f in result.warnings] == ["UNKNOWN-CARD"]
+
+
+def test_a_wrong_printing_warns(library: Library) -> None:
+    lines = swap("3 Senzu Bean (Saiyan #43)", "3 Senzu Bean (Frieza #43)")(base_lines("goku"))
+    [said] = warned(library, lines)
+    assert said.startswith("PRINTING: no printing Frieza #43 of 'Senzu Bean'")
+
+
+def test_the_other_number_of_a_card_is_its_printing(library: Library) -> None:
+    lines = swap("1 Vegeta Level 1 (Saiyan #184)", "1 Vegeta Level 1 (Saiyan #173)")(
+        base_lines("raditz")
+    )
+    assert warned(library, lines) == []
+
+
+def test_a_card_the_main_personality_can_never_use_warns(library: Library) -> None:
+    lines = swap(CUT, "2 Hero Advantage (Saiyan #195)")(base_lines("raditz"))
+    [said] = warned(library, lines)
+    assert (
+        said
+        == "ONLY: 'Hero Advantage' is Heroes only: the Main Personality Raditz can never use it"
+    )
+    assert warned(library, lines, S00) == []  # the Heroes-only ruling is of 2001
+
+
+def test_a_name_only_card_an_ally_can_use(library: Library) -> None:
+    lines = swap("3 Hero Advantage (Saiyan #195)", "3 Krillin Only Trick")(base_lines("krillin"))
+    assert warned(library, lines) == []
+    lines = swap("2 Hero Advantage (Saiyan #195)", "2 Krillin Only Trick")(base_lines("goku"))
+    [said] = warned(library, lines)
+    assert said.endswith("Goku can never use it; only the Ally 'Krillin Level 1' can")
+
+
+def test_a_heritage_card_only_an_ally_can_use_warns(library: Library) -> None:
+    lines = swap("1 Yamcha Level 1", "1 Gohan Level 1 (Saiyan #164)")(base_lines("krillin"))
+    lines = swap("3 Hero Advantage (Saiyan #195)", "3 Saiyan Energy Defense (Saiyan #92)")(lines)
+    [said] = warned(library, lines)
+    assert said.startswith("HERITAGE: 'Saiyan Energy Defense' is Saiyan Heritage only")
+    assert "only the Ally 'Gohan Level 1' can use it" in said
+
+
+def test_villains_goku_and_gohan_only_reads_as_saiyan_heritage(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    card = {
+        "id": "old-saiyan-card",
+        "title": "Old Saiyan Card",
+        "only": ["Villains", "Goku", "Gohan"],
+    }
+    (pack / "old.ccg.json").write_text(json.dumps({"cards": [card]}))
+    both = load_library([HERE / "pack", pack], include_env_packs=False)
+    lines = swap("3 Hero Advantage (Saiyan #195)", "3 Old Saiyan Card")(base_lines("krillin"))
+    assert {f.rule for f in verdict(both, lines, E01).problems} == {"HERITAGE"}
+    result = verdict(both, lines, S00)
+    assert result.legal and [f.rule for f in result.warnings] == ["ONLY"]
+
+
+def test_a_rogue_main_personality_is_not_guessed(library: Library) -> None:
+    lines = [
+        "[Main Personality]",
+        "1 Vegeta Level 1 (Saiyan #184)",
+        "1 Vegeta Level 2",
+        "1 Vegeta, Saiyan Prince Level 4",
+        "[Life Deck]",
+        "1 Krillin Level 1 (Saiyan #182)",
+    ]
+    result = verdict(library, lines, DIG)
+    assert "ALLY-ALIGNMENT" not in {f.rule for f in result.problems}
+    assert any("is a Rogue" in f.message for f in result.warnings)
+    assert "ALLY-ALIGNMENT" in {f.rule for f in verdict(library, lines, E01).problems}
+
+
+def test_a_sensei_without_capacity_or_marks_is_said_unchecked(library: Library) -> None:
+    lines = [
+        *base_lines("goku"),
+        "[Sensei]",
+        "1 Master Roshi Sensei",
+        "[Sensei Deck]",
+        "1 Senzu Bean",
+    ]
+    lines = swap("3 Senzu Bean (Saiyan #43)", "2 Senzu Bean (Saiyan #43)")(lines)
+    said = warned(library, lines, DIG)
+    assert said == [
+        "SENSEI-CONTENTS: whether 'Senzu Bean' is marked for a Sensei Deck is printed on the "
+        "card: not checked without a pack"
+    ]
+
+
+def test_saiyan_2000_knows_no_mastery(library: Library) -> None:
+    lines = [*base_lines("goku"), "[Mastery]", "1 Red Style Mastery (Trunks #144)"]
+    [said] = warned(library, lines, S00)
+    assert said.startswith("PROFILE-SCOPE: these rules have no Mastery cards")
+
+
+def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
+    for case in CASES:
+        changed = base_lines(case.base)
+        for edit in case.edits:
+            changed = edit(changed)
+        for profile in ALL:
+            result = verdict(library, changed, profile)
+            for finding in (*result.problems, *result.warnings):
+                assert finding.rule in RULES
+                assert finding.source == RULES[finding.rule].sources[profile]  # type: ignore[index]
+                line = finding.as_line("deck.txt")
+                said = f"{finding.rule}: {finding.message} ({finding.source})"
+                assert line == f"deck.txt:{finding.line}: {said}"
+
+
+def _pack(tmp_path: Path, *cards: dict[str, object]) -> Library:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "extra.ccg.json").write_text(json.dumps({"cards": list(cards)}))
+    return load_library([HERE / "pack", pack], include_env_packs=False)
+
+
+def _trunks_deck(extra: str) -> list[str]:
+    """Trunks levels 1 to 3 (2 and 3 written, not known), style-less cards."""
+    lines = base_lines("goku-plain")
+    for level in (1, 2, 3):
+        lines = swap(f"1 Goku Level {level}", f"1 Trunks Level {level}")(lines)
+    lines = swap("1 Gohan Level 1 (Saiyan #164)")(lines)
+    return swap("3 Fortify Your Spirit (Saiyan #31)", extra)(lines)
+
+
+def test_separate_characters_and_named_cards(tmp_path: Path) -> None:
+    both = _pack(tmp_path, {"id": "kid-trunks-kick", "title": "Kid Trunks Kick"})
+    lines = _trunks_deck("4 Kid Trunks Kick")
+
+    def about_the_kick(profile: str) -> list[str]:
+        return [
+            f"{f.rule}: {f.message}"
+            for f in verdict(both, lines, profile).problems
+            if "Kid Trunks Kick" in f.message
+        ]
+
+    # The errata: "regardless of where that name appears in the title".
+    assert about_the_kick(E01) == []
+    # The digest: Kid Trunks is a separate character, not Trunks.
+    assert about_the_kick(DIG) == [
+        "COPIES: 4 copies of 'Kid Trunks Kick'; 3 at most (a named card of Kid Trunks: "
+        "4 only in a Kid Trunks deck)"
+    ]
+
+
+def test_separate_characters_do_not_combine_levels(library: Library) -> None:
+    lines = swap("1 Gohan Level 1 (Saiyan #164)")(base_lines("goku-plain"))
+    lines = swap("1 Goku Level 1", "1 Gohan Level 1 (Saiyan #164)")(lines)
+    lines = swap("1 Goku Level 2", "1 Gohan Level 2 (Saiyan #165)")(lines)
+    lines = swap("1 Goku Level 3", "1 Future Gohan Level 3")(lines)
+    result = verdict(library, lines, DIG)
+    said = [f.message for f in result.problems if f.rule == "MP-ONE-CHARACTER"]
+    assert said == [
+        "'Future Gohan Level 3' is Future Gohan, but the Main Personality is Gohan "
+        "(Gohan and Future Gohan are separate characters)"
+    ]
+
+
+def test_mighty_mask_uses_goten_only_cards_under_the_digest(tmp_path: Path) -> None:
+    both = _pack(tmp_path, {"id": "goten-trick", "title": "Goten Trick", "only": ["Goten"]})
+    lines = base_lines("goku-plain")
+    for level in (1, 2, 3):
+        lines = swap(f"1 Goku Level {level}", f"1 Mighty Mask Level {level}")(lines)
+    lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(lines)
+    assert "ONLY" not in {f.rule for f in verdict(both, lines, DIG).warnings}
+    assert "ONLY" in {f.rule for f in verdict(both, lines, E01).warnings}
