@@ -55,11 +55,6 @@ def _ozaru(enemy: str) -> str:
 class VegetaNappaRules(VillainRules):
     """Vegeta and Nappa's own rules (rulebook, the Villain's section)."""
 
-    def __init__(self) -> None:
-        from dbdeck.engine.game import register_tasks
-
-        register_tasks([(TASK, self._act_task)])
-
     # --- setup ------------------------------------------------------------------------
 
     def setup(self, g: Game) -> None:
@@ -359,3 +354,13 @@ def _ozaru_bonus(g: Game, op_type: type) -> int:
     return sum(
         int(getattr(op, "amount", 0)) for op in g.card(OZARU).effects if isinstance(op, op_type)
     )
+
+
+def _saiyan_acts(g: Game, task: dict[str, Any]) -> None:
+    rules = g.hooks
+    assert isinstance(rules, VegetaNappaRules)
+    rules._act_task(g, task)
+
+
+TASKS = [(TASK, _saiyan_acts)]
+"""Registered with the engine's other tasks when the engine is imported."""
