@@ -11,6 +11,7 @@ from dbdeck.cards import effects as fx
 from dbdeck.engine import combat, moves, rules
 from dbdeck.engine.combat import alive, enemies_of, friends_of, guardian_for
 from dbdeck.engine.state import VILLAIN, CharacterState, Unit
+from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -174,7 +175,7 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
         task["targets"] = keys
         g.log(
             "attack",
-            f"{g.name(source)} attacks with {g.name(uid)}"
+            f"{agree(g.name(source), 'attacks', 'attack')} with {g.name(uid)}"
             + (f" ({', '.join(g.name(k) for k in keys)})" if keys else "")
             + ".",
             card=s.card_ids[uid],
@@ -279,7 +280,8 @@ def _clash_options(g: Game, target: str, damage: int) -> list[dict[str, Any]]:
             value = sum(g.energy_value(u) for u in spent)
             options.append(
                 {
-                    "label": f"Clash with {g.name(p.uid)} (Time {slot}), adding {n} Energy card(s)"
+                    "label": f"Clash with {g.name(p.uid)} (Time {slot}), adding "
+                    f"{count(n, 'Energy card')}"
                     f" worth {value}",
                     "value": {"slot": slot, "energy": spent},
                 }
@@ -484,7 +486,7 @@ def _room(g: Game, task: dict[str, Any]) -> None:
             task,
             "room",
             ch.id,
-            f"{g.name('c:' + ch.id)} has trained {ch.room_tokens} turn(s) in the Room of "
+            f"{g.name('c:' + ch.id)} has trained {count(ch.room_tokens, 'turn')} in the Room of "
             "Spirit and Time.",
             [
                 {"label": "Stay and train another turn", "value": "stay"},
@@ -494,13 +496,14 @@ def _room(g: Game, task: dict[str, Any]) -> None:
         return
     if task.get("choice") == "stay":
         ch.room_tokens += 1
-        g.log("room", f"{g.name('c:' + ch.id)} trains on ({ch.room_tokens} token(s)).")
+        g.log("room", f"{g.name('c:' + ch.id)} trains on ({count(ch.room_tokens, 'token')}).")
         return
     tokens = ch.room_tokens
     room = next((u for u in ch.training if u.uid == ch.room_card), None)
     ch.room_tokens = -1
     g.log(
-        "room", f"{g.name('c:' + ch.id)} leaves the Room of Spirit and Time after {tokens} turn(s)."
+        "room",
+        f"{g.name('c:' + ch.id)} leaves the Room of Spirit and Time after {count(tokens, 'turn')}.",
     )
     g.state.step = "char_energy"
     if room is None:

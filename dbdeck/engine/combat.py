@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.engine import rules
 from dbdeck.engine.rules import damage_of, max_health, side_of
 from dbdeck.engine.state import VILLAIN
+from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -131,7 +132,7 @@ def hit(
         notes.append(f"{reduced - dealt} more is lost")
     g.log(
         "damage",
-        f"{g.name(source)} deals {dealt}{word} damage to {g.name(target)}"
+        f"{agree(g.name(source), 'deals', 'deal')} {dealt}{word} damage to {g.name(target)}"
         + (f" ({'; '.join(notes)})" if notes else "")
         + ".",
         source=source,
@@ -267,7 +268,12 @@ def _move_balls(g: Game, keys: set[str], to: str) -> None:
             moved += 1
     if moved:
         where = g.name(to) if to else "unclaimed"
-        g.log("balls", f"{moved} Dragon Ball(s) pass to {where}.", to=to, count=moved)
+        g.log(
+            "balls",
+            f"{count(moved, 'Dragon Ball')} {'passes' if moved == 1 else 'pass'} to {where}.",
+            to=to,
+            count=moved,
+        )
 
 
 def give_balls(g: Game, source: str, target: str, count: int = 1) -> int:
@@ -402,7 +408,9 @@ def _steal_task(g: Game, task: dict[str, Any]) -> None:
     hurt = sum("damage" in f for f in faces)
     g.log(
         "roll",
-        f"{g.name('c:' + ch.id)} rolls {task['dice']} Steal dice: " + ", ".join(faces) + ".",
+        f"{g.name('c:' + ch.id)} rolls {count(task['dice'], 'Steal die')}: "
+        + ", ".join(faces)
+        + ".",
         dice=faces,
     )
     key = f"c:{ch.id}"
@@ -418,7 +426,12 @@ def _steal_task(g: Game, task: dict[str, Any]) -> None:
             break
         took += give_balls(g, source, key)
     if took:
-        g.log("balls", f"{g.name(key)} steals {took} Dragon Ball(s).", to=key, count=took)
+        g.log(
+            "balls",
+            f"{agree(g.name(key), 'steals', 'steal')} {count(took, 'Dragon Ball')}.",
+            to=key,
+            count=took,
+        )
     if hurt:
         hit(g, VILLAIN, key, hurt, "unavoidable", is_attack=False)
 
@@ -438,7 +451,8 @@ def end(g: Game, winner: str, reason: str) -> None:
     s.pending = None
     g.log(
         "game-over",
-        f"{'The Characters' if winner == 'players' else g.name(VILLAIN)} win: {reason}",
+        f"{agree('The Characters' if winner == 'players' else g.name(VILLAIN), 'wins', 'win')}: "
+        f"{reason}",
         winner=winner,
     )
 
@@ -483,7 +497,9 @@ def check_end(g: Game, *, health: bool = False) -> None:
             else:
                 villain_balls += 1
     if "controls-all-dragon-balls" in conditions and villain_balls == 7:
-        end(g, "villain", f"{g.name(VILLAIN)} controls all seven Dragon Balls.")
+        end(
+            g, "villain", f"{agree(g.name(VILLAIN), 'controls', 'control')} all seven Dragon Balls."
+        )
         return
     g.hooks.check_victory(g)
     if not s.winner and players_balls == 7 and not any(t["t"] == "wish" for t in s.stack):

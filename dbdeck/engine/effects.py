@@ -17,6 +17,7 @@ from dbdeck.engine import combat, moves, rules
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.rules import side_of
 from dbdeck.engine.state import VILLAIN, Bonus, CharacterState
+from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -390,7 +391,7 @@ def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
         if took:
             g.log(
                 "balls",
-                f"{g.name(taker)} takes {took} unclaimed Dragon Ball(s).",
+                f"{agree(g.name(taker), 'takes', 'take')} {count(took, 'unclaimed Dragon Ball')}.",
                 to=taker,
                 count=took,
             )
@@ -399,7 +400,11 @@ def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
             if pool:
                 victim = max(pool, key=lambda k: balls_of(g, k))
                 give_balls(g, victim, taker)
-                g.log("balls", f"{g.name(taker)} steals a Dragon Ball from {g.name(victim)}.")
+                g.log(
+                    "balls",
+                    f"{agree(g.name(taker), 'steals', 'steal')} a Dragon Ball from "
+                    f"{g.name(victim)}.",
+                )
 
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
 
@@ -409,7 +414,11 @@ def _drop_ball(g: Game, op: fx.DropDragonBall, task: dict[str, Any]) -> None:
         holder = VILLAIN if key.startswith("e:") else key
         dropped = give_balls(g, holder, "", op.count)
         if dropped:
-            g.log("balls", f"{g.name(key)} drops {dropped} Dragon Ball(s).", count=dropped)
+            g.log(
+                "balls",
+                f"{agree(g.name(key), 'drops', 'drop')} {count(dropped, 'Dragon Ball')}.",
+                count=dropped,
+            )
 
     with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
 
@@ -421,7 +430,11 @@ def _steal_ball(g: Game, op: fx.StealDragonBall, task: dict[str, Any]) -> None:
         holder = VILLAIN if key.startswith("e:") else key
         took = give_balls(g, holder, taker, op.count)
         if took:
-            g.log("balls", f"{g.name(taker)} steals {took} Dragon Ball(s) from {g.name(key)}.")
+            g.log(
+                "balls",
+                f"{agree(g.name(taker), 'steals', 'steal')} {count(took, 'Dragon Ball')} "
+                f"from {g.name(key)}.",
+            )
 
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import moves
 from dbdeck.engine.state import CharacterState
+from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -269,7 +270,7 @@ def _villain_balls(g: Game) -> None:
             s.balls[i] = "v"
             moved += 1
     if moved:
-        g.log("balls", f"The Minions hand {moved} Dragon Ball(s) to {g.name('v')}.")
+        g.log("balls", f"The Minions hand {count(moved, 'Dragon Ball')} to {g.name('v')}.")
     s.step = "villain_minions"
 
 
@@ -304,7 +305,7 @@ def _villain_ready(g: Game) -> None:
         unit.exhausted = False
     if s.villain.extra_turns > 0:
         s.villain.extra_turns -= 1
-        g.log("turn", f"{g.name('v')} takes another turn.")
+        g.log("turn", f"{agree(g.name('v'), 'takes', 'take')} another turn.")
         s.step = "villain_start"
         return
     s.step = "reveal"

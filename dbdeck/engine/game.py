@@ -31,6 +31,7 @@ from dbdeck.engine.state import (
     state_from_data,
     to_data,
 )
+from dbdeck.engine.words import count
 
 __all__ = [
     "DIFFICULTIES",
@@ -311,7 +312,7 @@ class Game:
 
         label = f"{self.name(key)} ({rules.remaining(self, key)}/{rules.max_health(self, key)}"
         balls = sum(1 for holder in self.state.balls if holder == key)
-        return label + (f", {balls} Dragon Ball(s))" if balls else ")")
+        return label + (f", {count(balls, 'Dragon Ball')})" if balls else ")")
 
     def location_card(self) -> Any:
         """The Location in play, or ``None``."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.engine import combat, rules
+from dbdeck.engine import combat, rules, words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.rules import buy_cost, can_buy_exclusive, can_use_exclusive, limit
 from dbdeck.engine.state import CharacterState, Unit
@@ -51,7 +51,7 @@ def draw(g: Game, ch: CharacterState, count: int) -> int:
     if drawn:
         g.log(
             "draw",
-            f"{g.name('c:' + ch.id)} draws {drawn} card(s).",
+            f"{g.name('c:' + ch.id)} draws {words.count(drawn, 'card')}.",
             private_to=ch.id,
             character=ch.id,
             count=drawn,
@@ -76,7 +76,7 @@ def remove_from_market(g: Game, market: str, count: int) -> None:
     m = g.state.markets[market]
     for _ in range(min(count, len(m.deck))):
         g.state.box.append(m.deck.pop())
-    g.log("market", f"{count} card(s) leave the {market} deck.")
+    g.log("market", f"{words.count(count, 'card')} leave the {market} deck.")
 
 
 def kind_matches(g: Game, uid: int, kind: str) -> bool:
@@ -419,9 +419,8 @@ def _check_boost(g: Game, ch: CharacterState, a: Action) -> str | None:
     if prepared is None:
         return "boost a Technique prepared on your Time Track"
     if len(prepared.boosters) >= g.card(prepared.uid).max_boosters:
-        return (
-            f"{g.name(prepared.uid)} takes at most {g.card(prepared.uid).max_boosters} booster(s)"
-        )
+        most = words.count(g.card(prepared.uid).max_boosters, "booster")
+        return f"{g.name(prepared.uid)} takes at most {most}"
     return None
 
 
@@ -460,7 +459,7 @@ def _affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:
         if isinstance(op, (fx.Discard, fx.Destroy)) and op.source != "this-card":
             found = pile_candidates(g, ch, op.source, op.card_kind, voluntary=True)
             if len(found) < op.count:
-                return f"you need {op.count} {op.card_kind} card(s) to pay for it"
+                return f"you need {words.count(op.count, op.card_kind + ' card')} to pay for it"
     return None
 
 
@@ -517,7 +516,8 @@ def _check_steal(g: Game, ch: CharacterState, a: Action) -> str | None:
     if not 1 <= dice <= MAX_STEAL_DICE:
         return f"roll 1 to {MAX_STEAL_DICE} Steal dice"
     if ch.energy < dice:
-        return f"{dice} dice cost {dice} Energy; you have {ch.energy}"
+        verb = "costs" if dice == 1 else "cost"
+        return f"{words.count(dice, 'die')} {verb} {dice} Energy; you have {ch.energy}"
     if combat.side_balls(g, "villain") == 0:
         return "neither the Villain nor its Minions control a Dragon Ball"
     return None
@@ -528,7 +528,7 @@ def _check_buy_ball(g: Game, ch: CharacterState, a: Action) -> str | None:
         return "no Dragon Ball is unclaimed"
     allowed = 1 + rules.card_bonus(g, ch, "extra-dragon-ball")
     if ch.dragon_balls_bought >= allowed:
-        return f"you may buy {allowed} Dragon Ball(s) per turn"
+        return f"you may buy {words.count(allowed, 'Dragon Ball')} per turn"
     cost = max(0, g.card(ch.id).dragon_ball_cost + rules.cost_bonus(g, ch, "dragon-ball"))
     if ch.energy < cost:
         return f"a Dragon Ball costs {cost} Energy; you have {ch.energy}"

@@ -17,6 +17,7 @@ from dbdeck.cards.models import AttackBody, Event
 from dbdeck.engine import combat, moves, rules
 from dbdeck.engine.state import VILLAIN, Prepared
 from dbdeck.engine.villains.base import VillainRules
+from dbdeck.engine.words import agree, count, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -124,7 +125,7 @@ class Androids1920Rules(VillainRules):
             "players",
             f"Android Activation: {g.name('e:' + android)} takes a card at random from whose hand?",
             [
-                {"label": f"{g.name('c:' + ch.id)} ({len(ch.hand)} card(s))", "value": ch.id}
+                {"label": f"{g.name('c:' + ch.id)} ({count(len(ch.hand), 'card')})", "value": ch.id}
                 for ch in hands
             ],
         )
@@ -168,7 +169,11 @@ class Androids1920Rules(VillainRules):
             super().reveal(g, uid)
             return
         android = self.active_android(g)
-        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        g.log(
+            "reveal",
+            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            card=card.id,
+        )
         g.state.villain.discard.append(uid)
         if card.effects:
             actor = f"e:{android}" if android else VILLAIN

@@ -20,6 +20,7 @@ from dbdeck.cards.models import (
 )
 from dbdeck.engine import combat, moves
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
+from dbdeck.engine.words import agree, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -103,7 +104,7 @@ class VillainRules:
         v = g.state.villain
         if not v.deck:
             if not v.discard:
-                g.log("activate", f"{g.name(VILLAIN)} has no card to play.")
+                g.log("activate", f"{agree(g.name(VILLAIN), 'has', 'have')} no card to play.")
                 return
             v.deck = v.discard
             v.discard = []
@@ -115,7 +116,11 @@ class VillainRules:
         """Resolve one revealed Villain card."""
         v = g.state.villain
         card = g.card(uid)
-        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        g.log(
+            "reveal",
+            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            card=card.id,
+        )
         if isinstance(card, Minion):
             v.minions.append(Unit(uid))
         elif isinstance(card, Attack):
@@ -168,7 +173,7 @@ class VillainRules:
         v.discard.append(uid)
         g.log(
             "transform",
-            f"{g.name(VILLAIN)} transforms: Phase {card.to_phase}.",
+            f"{agree(g.name(VILLAIN), 'transforms', 'transform')}: Phase {card.to_phase}.",
             phase=card.to_phase,
         )
         if card.effects:

@@ -9,6 +9,7 @@ from dbdeck.cards.models import AttackBody
 from dbdeck.engine import combat, rules
 from dbdeck.engine.state import VILLAIN
 from dbdeck.engine.villains.base import VillainRules
+from dbdeck.engine.words import count, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -89,7 +90,7 @@ class RaditzRules(VillainRules):
         g.log(
             "roll",
             f"Kidnapped Victim: 2D6 rolls {total} ({dice[0]}, {dice[1]}) against "
-            f"{tokens} Victim token(s).",
+            f"{count(tokens, 'Victim token')}.",
             dice=dice,
             total=total,
         )
@@ -124,7 +125,7 @@ class RaditzRules(VillainRules):
         Help) wins the game for Raditz when it is revealed (rules note R5)."""
         board = g.card(g.state.villain_id)
         if any(v.condition == "card-revealed" and v.card == card_id for v in board.victory):
-            combat.end(g, "villain", f"{g.name(VILLAIN)} reveals {g.card(card_id).name}.")
+            combat.end(g, "villain", sentence(f"{g.name(VILLAIN)} reveals {g.card(card_id).name}"))
 
     # --- Extreme Mode: Raditz's Choice ------------------------------------------------
 

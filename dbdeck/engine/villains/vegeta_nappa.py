@@ -16,6 +16,7 @@ from dbdeck.cards.models import AttackBody, Event, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.villains.base import VillainRules
+from dbdeck.engine.words import agree, count, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -89,7 +90,11 @@ class VegetaNappaRules(VillainRules):
         if parts is None:
             super().reveal(g, uid)
             return
-        g.log("reveal", f"{g.name(VILLAIN)} reveals {card.name}.", card=card.id)
+        g.log(
+            "reveal",
+            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            card=card.id,
+        )
         if not parts:
             g.state.villain.discard.append(uid)
             return
@@ -191,7 +196,7 @@ class VegetaNappaRules(VillainRules):
             v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
             g.log(
                 "tokens",
-                f"{g.name('e:' + VEGETA)} gains Coldness: {v.tokens['coldness']} token(s).",
+                f"{g.name('e:' + VEGETA)} gains Coldness: {count(v.tokens['coldness'], 'token')}.",
                 counter=counter,
                 value=v.tokens["coldness"],
             )
