@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tables import app_for, choose, quiet_table, table_of, turn_game
 from textual.app import ComposeResult
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select
 
@@ -26,53 +26,12 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen
+from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
 from dbdeck.tui.table import Seating, TableScreen
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-
-def turn_game(catalog: Catalog) -> Game:
-    """Goku's Actions phase: Freezer has landed, no Guard, a known hand."""
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
-    lay_table(
-        game,
-        {
-            "active": "goku",
-            "turn_deck": ["2", "1"],
-            "villain": {"arrived": True, "minions": []},
-            "markets": {"techniques": ["energy-arm", "sokidan", "kikoho", "ki-barrage"]},
-            "characters": {
-                "goku": {
-                    "hand": ["sokidan", "punch-and-kick", "tear-apart", "energy", "energy"],
-                    "deck": ["energy"] * 8,
-                }
-            },
-        },
-    )
-    return game
-
-
-def app_for(game: Game, pace: float = 0.0) -> DbdeckApp:
-    return DbdeckApp(
-        game.catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=pace)
-    )
-
-
-async def choose(pilot: Pilot[Any], label: str) -> None:
-    """Highlight the action whose label starts with ``label`` and press Enter."""
-    screen = pilot.app.screen
-    assert isinstance(screen, TableScreen)
-    listing = screen.query_one("#action-list", OptionList)
-    listing.focus()
-    for index in range(listing.option_count):
-        option = listing.get_option_at_index(index)
-        if option.id is not None and screen.offers[int(option.id)].label.startswith(label):
-            listing.highlighted = index
-            await pilot.press("enter")
-            await pilot.pause()
-            return
-    raise AssertionError(f"no action {label!r}")
+__all__ = ["quiet_table"]  # the fixture, used by every test here
 
 
 async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
@@ -104,7 +63,7 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await pilot.press("e")
         await pilot.pause()
         assert game.state.active == "krillin"
-        log = pilot.app.screen.query_one("#log")
+        log = table_of(pilot.app).query_one("#log")
         assert any("Combo" in str(line) for line in log.lines)  # type: ignore[attr-defined]
 
 
@@ -121,7 +80,7 @@ async def test_refused_keys_say_why(catalog: Catalog) -> None:
         await pilot.press("p")
         await pilot.pause()
         notes = [n.message for n in pilot.app._notifications]
-        assert "No Energy card to play." in notes
+        assert "There is no Energy card in Goku's hand." in notes
 
 
 async def test_villain_decision_opens_a_dialog(catalog: Catalog) -> None:
@@ -328,7 +287,7 @@ async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
     game = turn_game(catalog)
     game.state.turn_deck = ["1", "V1"]  # after Goku: the Villain, then Goku
     # A long first pause, so that a loaded machine still sees it; then short ones.
-    async with app_for(game, pace=2).run_test(size=(160, 50)) as pilot:
+    async with app_for(game, pace=2, confirm_end_turn=False).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
@@ -346,7 +305,7 @@ async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
 async def test_space_shows_the_rest_of_the_villain_turn(catalog: Catalog) -> None:
     game = turn_game(catalog)
     game.state.turn_deck = ["1", "V1"]
-    async with app_for(game, pace=30).run_test(size=(160, 50)) as pilot:
+    async with app_for(game, pace=30, confirm_end_turn=False).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
@@ -372,24 +331,34 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
     app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        for _ in range(2000):
+        for _ in range(4000):
             if game.over:
                 break
+            screen = app.screen
+            if isinstance(screen, TurnBanner):  # another player's turn: read, then Enter
+                screen.action_ready()
+                await pilot.pause()
+                continue
+            if isinstance(screen, DecisionDialog) and not screen.for_decision:
+                # The end of a turn with Energy left is confirmed: end it.
+                assert screen.title_text.startswith("End ")
+                screen.dismiss(1)
+                await pilot.pause()
+                continue
             wanted = greedy(game, rng)
             if game.state.pending is not None:
-                assert isinstance(app.screen, DecisionDialog)
-                listing = app.screen.query_one(OptionList)
+                assert isinstance(screen, DecisionDialog) and screen.for_decision
+                listing = screen.query_one(OptionList)
                 listing.highlighted = wanted.option
                 listing.action_select()
             else:
-                table = app.screen
-                assert isinstance(table, TableScreen)
-                listing = table.query_one("#action-list", OptionList)
+                assert isinstance(screen, TableScreen)
+                listing = screen.query_one("#action-list", OptionList)
                 index = next(
                     i
                     for i in range(listing.option_count)
                     if listing.get_option_at_index(i).id is not None
-                    and table.offers[int(listing.get_option_at_index(i).id)].action == wanted
+                    and screen.offers[int(listing.get_option_at_index(i).id)].action == wanted
                 )
                 listing.focus()
                 listing.highlighted = index

@@ -64,7 +64,7 @@ class ActionCommands(Provider):
                 yield Hit(
                     score,
                     matcher.highlight(offer.label),
-                    lambda a=offer.action: table.play(a),
+                    lambda o=offer: table.take(o),
                     help="Game action",
                 )
 

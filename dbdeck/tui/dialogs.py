@@ -17,7 +17,18 @@ from dbdeck.cards.render import card_panel
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
 
-__all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
+__all__ = [
+    "ComboDialog",
+    "DecisionDialog",
+    "HandoffScreen",
+    "HelpScreen",
+    "InspectorScreen",
+    "TurnBanner",
+]
+
+ARM_SECONDS = 0.4
+"""How long a turn's announcement ignores Enter: a key typed while the
+previous turn played out must not pass it unread."""
 
 
 class DecisionDialog(ModalScreen[int | None]):
@@ -156,7 +167,52 @@ class CardPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HandoffScreen(ModalScreen[None]):
+class _Armed(ModalScreen[None]):
+    """A screen that ignores Enter for a moment after it shows: a key typed
+    while the previous turn played out must not pass it unread."""
+
+    BINDINGS = [Binding("enter", "ready", "Ready")]
+
+    arm_seconds = ARM_SECONDS
+    """Enter is ignored for this long after the screen shows."""
+
+    armed = False
+
+    def on_mount(self) -> None:
+        if self.arm_seconds <= 0:
+            self.armed = True
+        else:
+            self.set_timer(self.arm_seconds, self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+
+    def action_ready(self) -> None:
+        """Close, once shown long enough to be read."""
+        if self.armed:
+            self.dismiss(None)
+
+
+class TurnBanner(_Armed):
+    """A new turn of another player: it is announced, and the table takes no
+    key until the player has read it and pressed Enter."""
+
+    BINDINGS = [Binding("enter", "ready", "Play")]
+
+    def __init__(self, title: str, lines: list[Text]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="turn-banner"):
+            yield Label(Text(self.title_text, style="bold"))
+            for line in self.lines:
+                yield Static(line)
+            yield Static(Text("Press Enter to play.", style="italic"))
+
+
+class HandoffScreen(_Armed):
     """Hot-seat: every hand is hidden, and nothing can be played, until the
     next player takes the keyboard."""
 
@@ -174,9 +230,6 @@ class HandoffScreen(ModalScreen[None]):
                 f"Pass the keyboard to {self.player}. {self.player}: press Enter when you "
                 "are ready to see your hand."
             )
-
-    def action_ready(self) -> None:
-        self.dismiss(None)
 
 
 HELP = """\

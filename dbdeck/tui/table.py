@@ -32,7 +32,9 @@ from dbdeck.tui.dialogs import (
     HandoffScreen,
     HelpScreen,
     InspectorScreen,
+    TurnBanner,
 )
+from dbdeck.tui.settings import load_settings, save_settings
 from dbdeck.tui.widgets import (
     CardChosen,
     CharacterBoard,
@@ -73,6 +75,8 @@ class TableScreen(Screen[None]):
         Binding("i", "inspect", "Inspect"),
         Binding("h", "toggle_hide", "Hide hands", show=False),
         Binding("u", "undo", "Undo"),
+        Binding("g", "suggest", "Suggest"),
+        Binding("x", "settings", "Settings", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("r", "rules", "Rules"),
@@ -98,6 +102,10 @@ class TableScreen(Screen[None]):
         self.shown_panel = "actions"
         self._turn_of = ""
         self._answered = -1
+        self._since: list[LogLine] = []
+        """The log lines since this screen last acted (a turn's banner shows them)."""
+        self.settings = load_settings()
+        """The player's settings (asking before a turn ends …)."""
 
     # --- layout ------------------------------------------------------------------------
 
@@ -168,6 +176,9 @@ class TableScreen(Screen[None]):
                 self.app.push_screen(HandoffScreen(handoff.player, handoff.characters), self._taken)
             return
         if view.decision is not None and self._decision_offers():
+            if view.decision.moot is not None:
+                self._answer_moot(view)
+                return
             self._open_decision()
         else:
             self._announce_turn()
@@ -248,7 +259,9 @@ class TableScreen(Screen[None]):
             options.append(Option(Text(f"— {group} —", style="bold"), disabled=True))
             options += [Option(o.label, id=str(i)) for i, o in members]
         listing.add_options(options)
-        listing.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        # Nothing is highlighted after a change: a stray Enter (one more than
+        # a dialog needed) must never play whatever action now sits there.
+        listing.highlighted = None
 
     # --- the log -------------------------------------------------------------------------
 
@@ -256,6 +269,7 @@ class TableScreen(Screen[None]):
         """Write log lines, styled by their kind."""
         log = self.query_one("#log", RichLog)
         for line in lines:
+            self._since.append(line)
             log.write(Text(line.text, style=LOG_STYLES.get(line.kind, "")))
 
     def say(self, text: Text) -> None:
@@ -266,6 +280,7 @@ class TableScreen(Screen[None]):
 
     def play(self, action: Action) -> Outcome:
         """Send an action; a refused one shows the reason."""
+        self._since = []
         outcome = self.backend.send(action)
         if not outcome.accepted:
             self.notify(
@@ -280,27 +295,143 @@ class TableScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#action-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
-            self.play(self.offers[int(event.option.id)].action)
+            self.take(self.offers[int(event.option.id)])
+
+    def take(self, offer: Offer) -> None:
+        """Take an offer chosen by the player (from the list, the palette, a
+        card's menu): ending the turn asks first when something is left."""
+        if offer.action.type == "end-turn":
+            self.end_turn(offer.action)
+        else:
+            self.play(offer.action)
 
     def _of_kind(self, kind: str) -> list[Offer]:
         return [o for o in self.offers if o.action.type == kind]
 
-    def _nothing(self, why: str) -> None:
-        """Say why a key does nothing."""
+    def _nothing(self, kind: str, fallback: str = "") -> None:
+        """Say why a key does nothing: the engine's reason for ``kind``."""
         if self.backend.handoff() is not None:
             self.notify("Pass the keyboard first.", severity="warning")
-        elif not self.offers:
-            self.notify("It is not your turn to act.", severity="warning")
-        else:
-            self.notify(why, severity="warning")
+            return
+        reason = self.view.why(kind) or self._not_now() or fallback
+        self.notify(reason or "Not possible now.", title="Not possible", severity="warning")
+
+    def _not_now(self) -> str:
+        """Why this screen may not act at all now, from what it shows."""
+        view = self.view
+        if view.over:
+            return "The game is over."
+        if view.paused or view.active == "villain":
+            return f"It is {view.villain.name}'s turn."
+        if not self.offers:
+            board = view.character(view.actor)
+            if board is not None:
+                return f"It is {self.seating.player(board.id)}'s turn, with {board.name}."
+            return "Nobody at this screen may act now."
+        if view.decision is not None:
+            return f"A decision comes first: {view.decision.prompt}"
+        return ""
 
     def action_end_turn(self) -> None:
-        """End the turn."""
+        """End the turn (asking first when Energy or playable cards are left)."""
         offers = self._of_kind("end-turn")
         if not offers:
-            self._nothing("It is not your turn to end.")
+            self._nothing("end-turn", "It is not your turn to end.")
             return
-        self.play(offers[0].action)
+        self.end_turn(offers[0].action)
+
+    def left_undone(self) -> list[str]:
+        """What the active Character could still do this turn, in words (the
+        end-turn confirmation lists it)."""
+        left: list[str] = []
+        hand = self.view.hand(self.view.active)
+        if hand is not None and hand.energy:
+            left.append(f"{hand.energy} Energy unspent")
+        energy = self._of_kind("play-energy")
+        if energy:
+            cards = len({o.action.card for o in energy})
+            left.append(f"{cards} Energy card{'s' if cards > 1 else ''} still in hand")
+        for kind, verb in (("play", "put into play"), ("prepare", "prepare")):
+            names = sorted(
+                {
+                    self._card_name(o.action.card)
+                    for o in self._of_kind(kind)
+                    if o.action.card is not None
+                }
+            )
+            if names:
+                left.append(f"{verb} {', '.join(names)}")
+        attacks = sorted(
+            {self._card_name(u) for o in self._of_kind("attack") for u in o.action.cards}
+        )
+        if attacks:
+            left.append(f"attack with {', '.join(attacks)}")
+        if self._of_kind("boost"):
+            left.append("boost a prepared Technique")
+        return left
+
+    def end_turn(self, action: Action) -> None:
+        """End the turn; with something left undone, ask first (unless the
+        player turned the question off)."""
+        left = self.left_undone()
+        if not left or not (self.settings.confirm_end_turn and self.seating.confirm_end_turn):
+            self.play(action)
+            return
+        board = self.view.character(self.view.active)
+        name = board.name if board is not None else "this Character"
+        body = f"{name} could still: " + "; ".join(left) + "."
+
+        def answer(choice: int | None) -> None:
+            if choice == 2:
+                self.settings.confirm_end_turn = False
+                save_settings(self.settings)
+                self.notify("The end of a turn is no longer confirmed (x: settings).")
+            if choice in (1, 2):
+                self.play(action)
+
+        self.app.push_screen(
+            DecisionDialog(
+                f"End {name}'s turn?",
+                body,
+                ["Keep playing", "End the turn", "End the turn, and stop asking"],
+                cancellable=True,
+            ),
+            answer,
+        )
+
+    def action_settings(self) -> None:
+        """The table's settings: ask before a turn ends, or not."""
+        ask = self.settings.confirm_end_turn
+        labels = [
+            f"Ask before ending a turn with Energy or cards left: {'on' if ask else 'off'}"
+            " (Enter to switch)",
+            "Close",
+        ]
+
+        def answer(choice: int | None) -> None:
+            if choice == 0:
+                self.settings.confirm_end_turn = not ask
+                save_settings(self.settings)
+                self.notify(f"Ask before ending a turn: {'off' if ask else 'on'}.")
+
+        self.app.push_screen(DecisionDialog("Settings", "", labels, cancellable=True), answer)
+
+    def action_suggest(self) -> None:
+        """The coach: the bot's move now, highlighted, and why."""
+        hint = self.backend.suggest()
+        if hint.action is None:
+            self.notify(hint.why, title="Coach", severity="information")
+            return
+        self.notify(f"{hint.label}. {hint.why}", title="Coach suggests", timeout=15)
+        listing = self.query_one("#action-list", OptionList)
+        for index in range(listing.option_count):
+            option = listing.get_option_at_index(index)
+            if option.id is not None and self.offers[int(option.id)].action == hint.action:
+                if self.has_class("compact"):
+                    self.action_panel("actions")
+                listing.highlighted = index
+                listing.focus()
+                return
 
     def action_play_energy(self) -> None:
         """Play every Energy card of the hand (one per view at a shared table)."""
@@ -312,13 +443,13 @@ class TableScreen(Screen[None]):
             if self.backend.shared:
                 break
         if not played:
-            self._nothing("No Energy card to play.")
+            self._nothing("play-energy")
 
     def action_attack(self) -> None:
         """Build an attack or a Combo, then choose its target."""
         attacks = self._of_kind("attack")
         if not attacks:
-            self._nothing("No attack is possible now.")
+            self._nothing("attack")
             return
 
         def done(action: Action | None) -> None:
@@ -328,11 +459,16 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ComboDialog(self.view, attacks, self.backend.catalog), done)
 
     def _pick(
-        self, title: str, prompt: str, offers: list[Offer], labels: list[str] | None = None
+        self,
+        title: str,
+        prompt: str,
+        offers: list[Offer],
+        labels: list[str] | None = None,
+        kind: str = "",
     ) -> None:
         """A dialog to choose one of ``offers`` (then played)."""
         if not offers:
-            self._nothing(f"No {title.lower()} is possible now.")
+            self._nothing(kind, f"No {title.lower()} is possible now.")
             return
         shown = labels or [o.label for o in offers]
 
@@ -347,7 +483,7 @@ class TableScreen(Screen[None]):
         offers = self._of_kind(kind)
         cards = sorted({getattr(o.action, key) for o in offers})
         if len(cards) <= 1:
-            self._pick(title, then, offers)
+            self._pick(title, then, offers, kind=kind)
             return
 
         def chosen(index: int | None) -> None:
@@ -386,7 +522,8 @@ class TableScreen(Screen[None]):
             "Steal",
             "How many Steal dice (1 Energy each)?",
             offers,
-            [f"{o.action.amount} dice" for o in offers],
+            [f"{o.label}: {o.preview}" if o.preview else o.label for o in offers],
+            kind="steal",
         )
 
     def action_jump(self, group: str) -> None:
@@ -400,7 +537,8 @@ class TableScreen(Screen[None]):
                 listing.highlighted = index
                 listing.focus()
                 return
-        self._nothing(f"No {group} action now.")
+        kind = {"Buy": "buy"}.get(group, "")
+        self._nothing(kind, f"No {group} action now.")
 
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
@@ -538,7 +676,11 @@ class TableScreen(Screen[None]):
             title = "The players decide"
         else:
             title = f"{self.seating.player(decision.decider)} — {decision.decider_name} decides"
-        labels = [f"{o.label}  [Grim Rule]" if o.grim else o.label for o in decision.options]
+        labels = [
+            o.label + (f" — {o.preview}" if o.preview else "") + ("  [Grim Rule]" if o.grim else "")
+            for o in decision.options
+        ]
+        prompt = decision.prompt + (f"\n{decision.about}" if decision.about else "")
         version = view.version
 
         def answer(option: int | None) -> None:
@@ -551,7 +693,7 @@ class TableScreen(Screen[None]):
                 self._answered = -1
                 self.refresh_table()
 
-        dialog = DecisionDialog(title, decision.prompt, labels, for_decision=True)
+        dialog = DecisionDialog(title, prompt, labels, for_decision=True)
         self.app.push_screen(dialog, answer)
 
     def ask_again(self) -> None:
@@ -569,22 +711,51 @@ class TableScreen(Screen[None]):
         if self.view.decision is None or not self._decision_offers():
             screen.dismiss(None)
 
+    def _answer_moot(self, view: TableView) -> None:
+        """A decision whose answer cannot matter is answered without asking
+        (a joined table; a local one never shows such a decision)."""
+        decision = view.decision
+        assert decision is not None and decision.moot is not None
+        if self._answered == view.version:
+            return
+        self._answered = view.version
+        self.say(Text(f"Not asked, as only one answer matters: {decision.prompt}", style="dim"))
+        self.play(Action("choose", option=decision.moot))
+
     def _taken(self, _: None) -> None:
+        self._turn_of = self.view.active  # the hand-off announced the turn
         self.backend.take_keyboard()
         self.refresh_table()
 
     def _announce_turn(self) -> None:
+        """A new turn: a toast for the same player; for another player's
+        turn, a banner that takes no key until read (turns chain: a key
+        meant for one turn must never act on the next)."""
         active = self.view.active
         if not self.announces_turns or active in ("", "villain") or active == self._turn_of:
             return
-        self._turn_of = active
+        before, self._turn_of = self._turn_of, active
         board = self.view.character(active)
         name = board.name if board is not None else active
         if self.backend.shared:
             if self.view.hand(active) is not None:
                 self.notify(f"Your turn: {name}", title="Your turn")
             return
-        self.notify(f"{self.seating.player(active)} — {name}", title="Next turn")
+        player = self.seating.player(active)
+        if not before or self.seating.player(before) == player or not self.offers:
+            self.notify(f"{player} — {name}", title="Next turn")
+            return
+        if isinstance(self.app.screen, TurnBanner):
+            return
+        order = self.view.turn_order
+        lines = [Text(f"{player}, it is your turn with {name}.")]
+        if self._since:
+            lines.append(Text("Since the last turn:", style="bold"))
+            lines += [
+                Text(f"  {line.text}", style=LOG_STYLES.get(line.kind, ""))
+                for line in self._since[-8:]
+            ]
+        self.app.push_screen(TurnBanner(f"Round {order.round} — {name}'s turn", lines))
 
     def _announce_end(self) -> None:
         view = self.view
