@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
@@ -22,6 +21,7 @@ from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
 from dbdeck.tui.settings import SETTINGS_ENV
 from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.widgets import ActionPanel
 
 __all__ = ["app_for", "choose", "quiet_table", "table_of", "turn_game"]
 
@@ -70,11 +70,11 @@ def table_of(app: DbdeckApp) -> TableScreen:
 async def choose(pilot: Pilot[Any], label: str) -> None:
     """Highlight the action whose label starts with ``label`` and press Enter."""
     screen = table_of(pilot.app)  # type: ignore[arg-type]
-    listing = screen.query_one("#action-list", OptionList)
+    listing = screen.query_one(ActionPanel)
     listing.focus()
     for index in range(listing.option_count):
         option = listing.get_option_at_index(index)
-        if option.id is not None and screen.offers[int(option.id)].label.startswith(label):
+        if option.id is not None and listing.lines[int(option.id)].label.startswith(label):
             listing.highlighted = index
             await pilot.press("enter")
             await pilot.pause()

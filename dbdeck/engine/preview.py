@@ -34,6 +34,7 @@ __all__ = [
     "Hit",
     "StealOdds",
     "attack_preview",
+    "decision_card",
     "decision_stakes",
     "moot_answer",
     "steal_odds",
@@ -263,6 +264,14 @@ def _attack_task(game: Game) -> dict[str, Any] | None:
     if stack and stack[-1].get("t") == "vattack":
         return stack[-1]
     return None
+
+
+def decision_card(game: Game) -> str:
+    """The card id of the Villain attack a pending decision is about, or empty."""
+    task = _attack_task(game)
+    if game.state.pending is None or task is None:
+        return ""
+    return str(game.state.card_ids[int(task["uid"])])
 
 
 def decision_stakes(game: Game) -> tuple[str, list[str]]:

@@ -353,6 +353,8 @@ class DecisionPanel:
     moot: int | None = None
     """The answer to give without asking, for a seat that may answer: the
     only option, or one of options that all leave the game the same."""
+    about_card: str = ""
+    """The card id of the attack decided about (for the inspector), or empty."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -394,6 +394,7 @@ def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
         count=len(pending.options),
         about=about,
         moot=preview.moot_answer(game) if mine else None,
+        about_card=preview.decision_card(game),
     )
 
 

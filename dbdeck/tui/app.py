@@ -355,6 +355,12 @@ class DbdeckApp(App[None]):
         start: Screen[None] | None = None,
     ) -> None:
         super().__init__()
+        from dbdeck.tui.widgets import glyphs
+
+        if glyphs.ASCII:
+            from dbdeck.tui.ascii import AsciiFilter
+
+            self._filters.append(AsciiFilter())
         self.catalog = catalog
         self.start_game = session.game if session is not None else game
         self.session = session
@@ -389,6 +395,27 @@ class DbdeckApp(App[None]):
             self.session = session
 
         return LocalBackend(source, seating, on_crash=reloaded)
+
+    def after_game(self, choice: str) -> None:
+        """What follows a game's summary: ``new``, ``replay``, ``menu`` or ``quit``."""
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "replay":
+            if self.session is None:
+                self.notify("Only a saved game can be replayed.", severity="warning")
+                return
+            from dbdeck.tui.local import ReplayBackend
+            from dbdeck.tui.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(ReplayBackend(self.catalog, self.session.data())))
+            return
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.switch_screen(MainMenu())
+        if choice == "new":
+            self.push_screen(SetupWizard(self.catalog))
 
     def on_unmount(self) -> None:
         if self.session is not None:

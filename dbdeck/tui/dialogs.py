@@ -13,9 +13,10 @@ from textual.widgets import Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.render import card_panel
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.widgets.card import card_picture
 
 __all__ = [
     "ComboDialog",
@@ -33,9 +34,18 @@ previous turn played out must not pass it unread."""
 
 class DecisionDialog(ModalScreen[int | None]):
     """A choice: one the rules hand to a player or to the table (it must be
-    answered), or one step of building an action (Escape cancels it)."""
+    answered), or one step of building an action (Escape cancels it).
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    ``disabled`` lines are shown below the answers and cannot be chosen:
+    what the rules forbid now, with the reason. ``i`` reads a card: the
+    one the decision is about (``card``), else one chosen among
+    ``inspect`` (label, card id) entries.
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("i", "inspect", "Inspect", show=False),
+    ]
 
     def __init__(
         self,
@@ -45,38 +55,82 @@ class DecisionDialog(ModalScreen[int | None]):
         *,
         cancellable: bool = False,
         for_decision: bool = False,
+        disabled: list[str] | None = None,
+        inspect: list[tuple[str, str]] | None = None,
+        card: str = "",
     ) -> None:
         super().__init__()
         self.title_text = title
         self.prompt = prompt
         self.options = options
+        self.forbidden = disabled or []
+        """Lines shown disabled: what cannot be done now, and why."""
         self.cancellable = cancellable
         self.for_decision = for_decision
         """A decision of the game (closed by the table once answered elsewhere)."""
+        self.inspect_entries = inspect or []
+        self.card = card
 
     def compose(self) -> ComposeResult:
+        cross = "x" if glyphs.ASCII else "✗"
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
-            yield Static(self.prompt)
-            yield OptionList(
-                *[Option(o, id=str(i)) for i, o in enumerate(self.options)], id="choices"
-            )
+            if self.prompt:
+                yield Static(self.prompt)
+            choices = [Option(o, id=str(i)) for i, o in enumerate(self.options)]
+            choices += [
+                Option(Text(f"{cross} {line}", style="dim"), disabled=True)
+                for line in self.forbidden
+            ]
+            yield OptionList(*choices, id="choices")
+            keys = "Up/Down, then Enter: choose" if self.for_decision else "Enter: choose"
+            keys += "  Escape: cancel" if self.cancellable else ""
+            if self.card or self.inspect_entries:
+                keys += "  i: read a card"
+            yield Static(Text(keys, style="dim"), classes="keys")
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        listing = self.query_one(OptionList)
+        listing.focus()
+        if self.for_decision:
+            # A decision of the game comes unasked: an Enter typed for what
+            # came before must not answer it. Up or Down first.
+            listing.highlighted = None
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id or 0))
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
         """Escape cancels building an action; a decision must be answered."""
         if self.cancellable:
             self.dismiss(None)
 
+    def action_inspect(self) -> None:
+        """Read the card the decision is about, or choose one to read."""
+        catalog = getattr(self.app, "catalog", None)
+        if catalog is None:
+            return
+        card = catalog.cards.get(self.card) if self.card else None
+        if card is not None:
+            self.app.push_screen(InspectorScreen(card, catalog))
+            return
+        if not self.inspect_entries:
+            return
+
+        def show(card_id: str | None) -> None:
+            chosen = catalog.cards.get(card_id) if card_id else None
+            if chosen is not None:
+                self.app.push_screen(InspectorScreen(chosen, catalog))
+
+        self.app.push_screen(CardPicker(self.inspect_entries), show)
+
 
 class ComboDialog(ModalScreen[Action | None]):
     """Build an attack: pick Physical Techniques (a Combo when several), then
-    the target."""
+    the target, each target showing the damage it would take (after Armor,
+    Damage Reduction and a Guardian's interception, as the engine foresees
+    it)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -84,37 +138,71 @@ class ComboDialog(ModalScreen[Action | None]):
         super().__init__()
         self.view = view
         self.catalog = catalog
-        self.actions = [o.action for o in attacks if o.action.type == "attack"]
+        self.offers = [o for o in attacks if o.action.type == "attack"]
+        self.targets = sorted({o.action.target for o in self.offers if o.action.target})
 
     def compose(self) -> ComposeResult:
-        cards = sorted({u for a in self.actions for u in a.cards})
-        targets = sorted({a.target for a in self.actions if a.target})
+        cards = sorted({u for o in self.offers for u in o.action.cards})
         with Vertical(classes="dialog"):
             yield Label(
-                Text("Attack: choose the Techniques (Space), then the target (Enter)", style="bold")
+                Text("Attack: tick the Techniques (Space), then the target (Enter)", style="bold")
             )
             yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
             yield Label("Target")
-            yield OptionList(*[Option(self.view.name_of(t), id=t) for t in targets], id="targets")
+            yield OptionList(id="targets")
+            yield Static(Text("Tab: to the targets  Escape: cancel", style="dim"), classes="keys")
 
     def _card_label(self, uid: int) -> str:
         seen = self.view.card(uid)
         if seen is None:
-            return f"card {uid}"
+            return "a card"
         card: Any = self.catalog.cards.get(seen.card)
         kind = getattr(card, "damage_kind", "basic")
         extra = "" if kind == "basic" else f" {kind.upper()}"
         return f"{seen.name} ({getattr(card, 'damage', 0)}{extra})"
 
+    def chosen(self) -> tuple[int, ...]:
+        """The ticked Techniques."""
+        return tuple(sorted(self.query_one(SelectionList).selected))
+
+    def offer_for(self, target: str) -> Offer | None:
+        """The attack of the ticked Techniques on ``target``, if legal."""
+        chosen = self.chosen()
+        return next(
+            (
+                o
+                for o in self.offers
+                if tuple(sorted(o.action.cards)) == chosen and o.action.target == target
+            ),
+            None,
+        )
+
+    def _show_targets(self) -> None:
+        listing = self.query_one("#targets", OptionList)
+        listing.clear_options()
+        for target in self.targets:
+            offer = self.offer_for(target)
+            name = self.view.name_of(target)
+            if offer is None:
+                label = Text(f"{name}", style="dim")
+                listing.add_option(Option(label, id=target, disabled=not self.chosen()))
+            else:
+                listing.add_option(Option(f"{name} — {offer.preview}", id=target))
+        enabled = [i for i, t in enumerate(self.targets) if self.offer_for(t) is not None]
+        listing.highlighted = enabled[0] if enabled else None
+
     def on_mount(self) -> None:
+        self._show_targets()
         self.query_one(SelectionList).focus()
 
+    def on_selection_list_selected_changed(self) -> None:
+        self._show_targets()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        chosen = tuple(sorted(self.query_one(SelectionList).selected))
-        for action in self.actions:
-            if tuple(sorted(action.cards)) == chosen and action.target == event.option.id:
-                self.dismiss(action)
-                return
+        offer = self.offer_for(str(event.option.id))
+        if offer is not None:
+            self.dismiss(offer.action)
+            return
         self.notify(
             "Choose one or more Physical Techniques first (Space to tick).", severity="warning"
         )
@@ -135,7 +223,7 @@ class InspectorScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide"):
-            yield Static(card_panel(self.card, self.catalog))
+            yield Static(card_picture(self.card, self.catalog))
 
     def action_close(self) -> None:
         self.dismiss(None)
