@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,7 @@ class MainMenu(Screen[None]):
             yield OptionList(
                 Option("New game", id="new"),
                 self._continue_option(),
+                Option("How to play", id="howto"),
                 Option("Rules reference", id="rules"),
                 Option("Card browser", id="cards"),
                 Option("Quit", id="quit"),
@@ -152,7 +154,11 @@ class MainMenu(Screen[None]):
         elif choice == "rules":
             from dbdeck.tui.reference import RulesScreen
 
-            app.push_screen(RulesScreen())
+            app.push_screen(RulesScreen(app.catalog))
+        elif choice == "howto":
+            from dbdeck.tui.howto import HowToPlay
+
+            app.push_screen(HowToPlay())
         elif choice == "cards":
             from dbdeck.tui.reference import CardBrowser
 
@@ -166,7 +172,10 @@ class SetupWizard(Screen[None]):
     1-4 Characters and their players (and the solo starting Ally), with the
     level rule explained as you choose."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+s", "start", "Start the game", priority=True),
+    ]
 
     def __init__(self, catalog: Catalog, seed: int | None = None) -> None:
         super().__init__()
@@ -182,7 +191,7 @@ class SetupWizard(Screen[None]):
         locations = [("None", "none"), ("Random", "random")] + [
             (loc.name, loc.id) for loc in self.catalog.locations()
         ]
-        allies = [("None (solo, level 6+)", "none")] + [
+        allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
             if isinstance(a, Ally)
@@ -209,7 +218,7 @@ class SetupWizard(Screen[None]):
                 yield Select(
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
-                yield Label("Starting Ally")
+                yield Label("Starting Ally", id="starting-ally-label")
                 yield Select(allies, value="none", allow_blank=False, id="starting-ally")
             for seat in range(1, 5):
                 with Horizontal():
@@ -225,7 +234,7 @@ class SetupWizard(Screen[None]):
             with Horizontal():
                 yield Label("Seed")
                 yield Input(value=str(self.seed), id="seed")
-                yield Button("Start", variant="primary", id="start")
+                yield Button("Start (Ctrl+S)", variant="primary", id="start")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -290,16 +299,39 @@ class SetupWizard(Screen[None]):
             starting_ally=None if ally == "none" else ally,
         )
 
+    def _ally_allowed(self, setup: Setup) -> bool:
+        """Whether the rules allow a starting Ally for this setup (one
+        Character against a Villain of level 6 or more), as the engine says."""
+        if setup.starting_ally is not None:
+            problem = setup_problem(self.catalog, setup) or ""
+            return "starting Ally is only for" not in problem
+        probe = next((a.id for a in self.catalog.of_kind("ally")), None)
+        if probe is None or not setup.characters:
+            return False
+        problem = setup_problem(self.catalog, replace(setup, starting_ally=probe)) or ""
+        return "starting Ally is only for" not in problem
+
     def _explain(self) -> None:
         """Say what the engine says of the setup as chosen: the level rule as
-        it applies (green), and the reason the game cannot start (red)."""
+        it applies (green), and the reason the game cannot start (red). The
+        starting Ally shows only where the rules allow one."""
         # The seed never decides whether a setup is allowed.
         setup = self._setup(seed=0)
+        allowed = self._ally_allowed(setup)
+        for name in ("#starting-ally", "#starting-ally-label"):
+            self.query_one(name).display = allowed
+        if not allowed and setup.starting_ally is not None:
+            self.query_one("#starting-ally", Select).value = "none"
+            setup = replace(setup, starting_ally=None)
         problem = setup_problem(self.catalog, setup)
         text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
         if problem is not None:
             text.append(f"\nCannot start: {problem}.", style="bold red")
         self.query_one("#levels", Static).update(text)
+
+    def action_start(self) -> None:
+        """Ctrl+S: start the game as chosen."""
+        self._start()
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:

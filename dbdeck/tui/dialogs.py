@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -45,6 +46,7 @@ class DecisionDialog(ModalScreen[int | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("i", "inspect", "Inspect", show=False),
+        Binding("g", "suggest", "Suggest", show=False),
     ]
 
     def __init__(
@@ -58,8 +60,14 @@ class DecisionDialog(ModalScreen[int | None]):
         disabled: list[str] | None = None,
         inspect: list[tuple[str, str]] | None = None,
         card: str = "",
+        highlight: int | None = None,
+        coach: Callable[[], tuple[int | None, str]] | None = None,
     ) -> None:
         super().__init__()
+        self.coach = coach
+        """Asked by ``g``: the answer the bot would give, and why."""
+        self.highlight = highlight
+        """The option highlighted first (a cancellable choice highlights its first)."""
         self.title_text = title
         self.prompt = prompt
         self.options = options
@@ -87,6 +95,8 @@ class DecisionDialog(ModalScreen[int | None]):
             keys += "  Escape: cancel" if self.cancellable else ""
             if self.card or self.inspect_entries:
                 keys += "  i: read a card"
+            if self.coach is not None:
+                keys += "  g: suggest"
             yield Static(Text(keys, style="dim"), classes="keys")
 
     def on_mount(self) -> None:
@@ -96,6 +106,8 @@ class DecisionDialog(ModalScreen[int | None]):
             # A decision of the game comes unasked: an Enter typed for what
             # came before must not answer it. Up or Down first.
             listing.highlighted = None
+        elif self.highlight is not None:
+            listing.highlighted = self.highlight
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
@@ -105,6 +117,16 @@ class DecisionDialog(ModalScreen[int | None]):
         """Escape cancels building an action; a decision must be answered."""
         if self.cancellable:
             self.dismiss(None)
+
+    def action_suggest(self) -> None:
+        """The coach's answer, highlighted, and why."""
+        if self.coach is None:
+            return
+        option, why = self.coach()
+        if option is not None:
+            self.query_one(OptionList).highlighted = option
+        self.app.clear_notifications()
+        self.notify(why, title="Coach suggests", timeout=8)
 
     def action_inspect(self) -> None:
         """Read the card the decision is about, or choose one to read."""
@@ -323,36 +345,59 @@ class HandoffScreen(_Armed):
 HELP = """\
 Keys on the table
 
-  Enter      apply the action highlighted in the action list
-  Up/Down    move in the action list (every legal action is listed)
-  e          end the turn
+  Tab, Shift+Tab  move between the panels
+  1-6        the hand, markets, Character boards, Villain, action list, log
+             (shown first where they do not all fit)
+  arrows     move between the cards of a board (Up/Down: its rows)
+  Enter      a card's menu: what it can do now, and what not and why;
+             in the action list, the highlighted action
+  Space      in the hand: select a Physical Technique for a Combo;
+             during the Villain's turn: show the rest of it at once
   p          play every Energy card in the hand
-  a          attack: build a Combo and choose its target
-  t          prepare an Energy Technique: choose it, then its Time slot
-  o          boost a prepared Technique: choose it, then the Energy card
-  s          attempt a Steal: choose how many dice
-  b          jump to the Buy actions
-  i          inspect a card on the table
-  1-4        compact layout: show Markets, Characters, Actions or Log
-  h          hide or show hands between turns (hot-seat)
+  b          go to the markets, on the first card you can buy
+  d          buy an unclaimed Dragon Ball
+  a          attack: with the selected cards, choose the target; else build
+             a Combo (each target shows the damage it would take)
+  t          prepare an Energy Technique (choose it, then its Time slot)
+  o          boost a prepared Technique with an Energy card
+  s          attempt a Steal: choose how many dice (the odds are shown)
+  x          exhaust a card in play for its effect
+  y          use the Character's special ability
+  e          end the turn (asked first when Energy or cards are left)
+  g          the coach: the move the bot would make now, and why
   u          undo the last action (back to the last revealed hidden
              information: a draw, a shuffle, a die, a revealed card)
-  space      show the rest of the Villain's turn at once
-  r          rules reference
+  i          read the card under the cursor, or choose one
+  h          hide or show hands between turns (hot-seat)
+  S          settings (ask before ending a turn, or not)
+  G          the game's summary, once it is over
+  r          rules reference (each Villain's rules too)
   c          card browser
-  ?          this help
+  ?          this help; H: how to play
   ctrl+p     command palette (every legal action, searchable)
-  q          quit
+  q          quit (every action is saved)
 
 Decisions the rules hand to a player or to the table (targets, Wildcards,
-Block, Power Clash, the Wish) open a dialog: choose with Up/Down and Enter.
+Block, Power Clash, the Wish) open a dialog: nothing is highlighted at
+first, so choose with Up/Down, then Enter; i reads the card at stake.
+A key that can do nothing now says why.
 """
 
 
 class HelpScreen(ModalScreen[None]):
     """Every key of the table."""
 
-    BINDINGS = [Binding("escape,question_mark,enter", "close", "Close")]
+    BINDINGS = [
+        Binding("escape,question_mark,enter", "close", "Close"),
+        Binding("H", "how_to_play", "How to play"),
+    ]
+
+    def action_how_to_play(self) -> None:
+        """The How to play screen."""
+        from dbdeck.tui.howto import HowToPlay
+
+        self.dismiss(None)
+        self.app.push_screen(HowToPlay())
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide"):

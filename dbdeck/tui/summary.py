@@ -63,6 +63,7 @@ class SummaryScreen(ModalScreen[str | None]):
             yield Static(f"{view.title}: {played}.")
             yield Static(self._table())
             yield OptionList(*[Option(label, id=key) for key, label in CHOICES], id="next")
+            yield Static(Text("Up/Down, then Enter", style="dim"), classes="keys")
 
     def _table(self) -> Table:
         table = Table(expand=False, box=None, padding=(0, 2))
@@ -91,7 +92,11 @@ class SummaryScreen(ModalScreen[str | None]):
         return table
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        listing = self.query_one(OptionList)
+        listing.focus()
+        # The summary comes unasked: an Enter meant for the last action must
+        # not pass it unread. Up or Down first.
+        listing.highlighted = None
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -83,7 +83,18 @@ PANELS = {
 BODY = ("markets", "characters", "actions", "log")
 """The switchable panels of the body."""
 
-KIND_OF_MARKET_CARD = "buy"
+KIND_WORDS = {
+    "attack": "Attack",
+    "prepare": "Prepare",
+    "boost": "Boost",
+    "play": "Put into play",
+    "exhaust": "Exhaust",
+    "destroy": "Destroy for its effect",
+    "market-discard": "Send to the bottom of its deck",
+    "give-ball": "Give a Dragon Ball",
+    "buy": "Buy",
+}
+"""What each kind of a card's action is called in its menu."""
 
 
 class TableScreen(Screen[None]):
@@ -171,6 +182,8 @@ class TableScreen(Screen[None]):
         self.settings = load_settings()
         """The player's settings (asking before a turn ends …)."""
         self._summed = False
+        self._suggested: Offer | None = None
+        """The coach's last suggestion (highlighted where it is offered)."""
 
     # --- layout ------------------------------------------------------------------------
 
@@ -282,22 +295,21 @@ class TableScreen(Screen[None]):
             if view.decision.moot is not None:
                 self._answer_moot(view)
                 return
-            self._open_decision()
+            # Another player's turn is announced before its first question.
+            if not self._announce_turn():
+                self._open_decision()
         else:
             self._announce_turn()
 
     def _draw(self, view: TableView) -> None:
         self.query_one(VillainBoard).panel = view.villain
-        self.query_one(TurnOrderBoard).order = view.turn_order
-        self.query_one(TurnOrderBoard).characters = view.characters
+        self.query_one(TurnOrderBoard).show(view.turn_order, view.characters)
         self.query_one(DragonBallTracker).balls = view.balls
         status = self.query_one(StatusBar)
         status.round = view.turn_order.round
         status.turn = self._whose_turn(view)
         status.balls = view.balls
-        markets = self.query_one(MarketRows)
-        markets.markets = view.markets
-        markets.ball_purchase = self._ball_purchase(view)
+        self.query_one(MarketRows).show(view.markets, self._ball_purchase(view))
         for panel in view.characters:
             board = self.query_one(f"#char-{panel.id}", CharacterBoard)
             board.panel = panel
@@ -399,8 +411,17 @@ class TableScreen(Screen[None]):
             return "the players"
         return f"{self.seating.player(decision.decider)} — {decision.decider_name}"
 
+    def _say(self, where: str, text: Text) -> None:
+        """Show ``text`` in a line of the screen, when it changed (an update
+        lays the screen out again)."""
+        line = self.query_one(where, Static)
+        shown = line.content
+        if isinstance(shown, Text) and shown.plain == text.plain and shown.spans == text.spans:
+            return
+        line.update(text)
+
     def _fill_actions(self) -> None:
-        self.query_one("#prompt", Static).update(self.status_text(self.view))
+        self._say("#prompt", self.status_text(self.view))
         self.query_one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
         self.query_one("#card-line", Static).update(Text(self.focused_card, style="dim"))
         self.query_one(ActionPanel).show([] if self.view.decision is not None else self.offers)
@@ -423,6 +444,7 @@ class TableScreen(Screen[None]):
     def play(self, action: Action) -> Outcome:
         """Send an action; a refused one shows the reason."""
         self._since = []
+        self._suggested = None
         outcome = self.backend.send(action)
         if not outcome.accepted:
             self.notify(
@@ -456,14 +478,17 @@ class TableScreen(Screen[None]):
         self.choose_offer(title, entry.prompt, list(entry.offers))
 
     def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
-        """A dialog to choose one of ``offers``, each with what it would do."""
+        """A dialog to choose one of ``offers``, each with what it would do
+        (the coach's suggestion highlighted, when it is one of them)."""
         labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
+        first = offers.index(self._suggested) if self._suggested in offers else None
 
         def done(index: int | None) -> None:
             if index is not None:
                 self.take(offers[index])
 
-        self.app.push_screen(DecisionDialog(title, prompt, labels, cancellable=True), done)
+        dialog = DecisionDialog(title, prompt, labels, cancellable=True, highlight=first)
+        self.app.push_screen(dialog, done)
 
     def _of_kind(self, kind: str) -> list[Offer]:
         return [o for o in self.offers if o.action.type == kind]
@@ -549,12 +574,15 @@ class TableScreen(Screen[None]):
             if choice in (1, 2):
                 self.play(action)
 
+        # Keep playing is highlighted, unless the coach was asked and said to end.
+        coached = self._suggested is not None and self._suggested.action == action
         self.app.push_screen(
             DecisionDialog(
                 f"End {name}'s turn?",
                 body,
                 ["Keep playing", "End the turn", "End the turn, and stop asking"],
                 cancellable=True,
+                highlight=1 if coached else 0,
             ),
             answer,
         )
@@ -762,9 +790,11 @@ class TableScreen(Screen[None]):
         if hint.action is None:
             self.notify(hint.why, title="Coach", severity="information")
             return
-        self.notify(f"{hint.label}. {hint.why}", title="Coach suggests", timeout=15)
+        self.app.clear_notifications()
+        self.notify(f"{hint.label}. {hint.why}", title="Coach suggests", timeout=8)
         listing = self.query_one(ActionPanel)
         offer = next((o for o in self.offers if o.action == hint.action), None)
+        self._suggested = offer
         index = listing.index_of(offer) if offer is not None else None
         if index is not None:
             if self.layout_size == "narrow":
@@ -791,7 +821,7 @@ class TableScreen(Screen[None]):
     def _card_focused(self, event: CardFocused) -> None:
         """Say what the card under the cursor is, and what it can do now."""
         self.focused_card = self.describe(event.uid, event.where) if event.uid is not None else ""
-        self.query_one("#card-line", Static).update(Text(self.focused_card, style="dim"))
+        self._say("#card-line", Text(self.focused_card, style="dim"))
 
     def describe(self, uid: int, where: str) -> str:
         """One line on a card of the table: what it is, what it can do, why not."""
@@ -877,7 +907,8 @@ class TableScreen(Screen[None]):
                 disabled.append(f"Buy ({offered.price}): {offered.why_not}")
         for note in view.notes_for(uid):
             if not any(o.action.type == note.kind for o in offers):
-                disabled.append(f"{note.kind.replace('-', ' ').capitalize()}: {note.reason}")
+                kind = KIND_WORDS.get(note.kind, note.kind.replace("-", " ").capitalize())
+                disabled.append(f"{kind}: {note.reason}")
         labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
         read = f"Read {card.name} (i)"
 
@@ -963,7 +994,7 @@ class TableScreen(Screen[None]):
         """The rules reference."""
         from dbdeck.tui.reference import RulesScreen
 
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(self.backend.catalog))
 
     def action_cards(self) -> None:
         """The card browser."""
@@ -1006,6 +1037,11 @@ class TableScreen(Screen[None]):
                 self._answered = -1
                 self.refresh_table()
 
+        def coach() -> tuple[int | None, str]:
+            hint = self.backend.suggest()
+            option = hint.action.option if hint.action is not None else None
+            return option, (f"{hint.label}. {hint.why}" if hint.label else hint.why)
+
         dialog = DecisionDialog(
             title,
             prompt,
@@ -1013,6 +1049,7 @@ class TableScreen(Screen[None]):
             for_decision=True,
             inspect=self.inspect_entries(),
             card=decision.about_card,
+            coach=coach,
         )
         self.app.push_screen(dialog, answer)
 
@@ -1047,29 +1084,33 @@ class TableScreen(Screen[None]):
         self.backend.take_keyboard()
         self.refresh_table()
 
-    def _announce_turn(self) -> None:
+    def _announce_turn(self) -> bool:
         """A new turn: a toast for the same player; for another player's
         turn, a banner that takes no key until read (turns chain: a key
-        meant for one turn must never act on the next)."""
+        meant for one turn must never act on the next). Whether a banner
+        now stands in the way (the table goes on once it is read)."""
         active = self.view.active
+        if isinstance(self.app.screen, TurnBanner):
+            return True
         if not self.announces_turns or active in ("", "villain") or active == self._turn_of:
-            return
+            return False
         before, self._turn_of = self._turn_of, active
         board = self.view.character(active)
         name = board.name if board is not None else active
-        self.query_one(HandBoard).selected = frozenset()
+        hand = self.query_one(HandBoard)
+        hand.selected = frozenset()
+        if hand.display:
+            hand.focus()  # a new turn starts from the hand
         if self.backend.shared:
             if self.view.hand(active) is not None:
                 self.notify(f"Your turn: {name}", title="Your turn")
-            return
+            return False
         player = self.seating.player(active)
         if not before:
-            return  # the first turn: the status line says whose it is
+            return False  # the first turn: the status line says whose it is
         if self.seating.player(before) == player or not self.offers:
             self.notify(f"{player} — {name}", title="Next turn")
-            return
-        if isinstance(self.app.screen, TurnBanner):
-            return
+            return False
         order = self.view.turn_order
         lines = [Text(f"{player}, it is your turn with {name}.")]
         if self._since:
@@ -1078,7 +1119,9 @@ class TableScreen(Screen[None]):
                 Text(f"  {line.text}", style=LOG_STYLES.get(line.kind, ""))
                 for line in self._since[-8:]
             ]
-        self.app.push_screen(TurnBanner(f"Round {order.round} — {name}'s turn", lines))
+        banner = TurnBanner(f"Round {order.round} — {name}'s turn", lines)
+        self.app.push_screen(banner, lambda _: self.refresh_table())
+        return True
 
     def _announce_end(self) -> None:
         view = self.view

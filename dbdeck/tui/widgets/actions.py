@@ -81,6 +81,10 @@ def entries(offers: list[Offer]) -> list[Entry]:
             combo = " (Combo)" if " + " in cards else ""
             key = ("attack", f"Attack with {cards.removesuffix(' (Combo)')}{combo}")
             prompts[key] = f"Attack with {cards.removesuffix(' (Combo)')}: which target?"
+        elif kind == "play" and offer.action.cards and ", destroying " in offer.label:
+            name = offer.label.removeprefix("Play ").split(", destroying ")[0]
+            key = ("play", f"Play {name}, destroying a card to make room")
+            prompts[key] = f"Play {name}: which card is destroyed to make room?"
         elif kind == "prepare":
             name = offer.label.removeprefix("Prepare ").split(" at Time ")[0]
             key = ("prepare", f"Prepare {name}")
@@ -125,7 +129,11 @@ class ActionPanel(OptionList):
     def show(self, offers: list[Offer]) -> None:
         """List ``offers``; nothing is highlighted, so that a stray Enter
         plays nothing."""
-        self.lines = entries(offers)
+        lines = entries(offers)
+        if lines == self.lines and self.option_count:
+            self.highlighted = None
+            return  # the same list: drawing it again costs more than the rest
+        self.lines = lines
         options: list[Option] = []
         group = ""
         for index, entry in enumerate(self.lines):

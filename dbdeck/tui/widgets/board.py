@@ -109,17 +109,16 @@ class Board(Static, can_focus=True):
         the cursor shows while the board has the focus."""
         width = self.content_region.width or max(20, self.app.size.width - 4)
         self._width = width
-        if self._cursor_uid is not None:
-            # Keep the cursor on the same card when the panel changes under it.
-            probe = Items(None)
-            self.picture(width, probe)
-            uids = [i.uid for i in probe.items]
-            if self._cursor_uid in uids:
-                self.cursor = uids.index(self._cursor_uid)
         if focused is None:
             focused = self.has_focus
         items = Items(self.cursor if focused else None)
         picture = self.picture(width, items)
+        uids = [i.uid for i in items.items]
+        if focused and self._cursor_uid in uids and uids.index(self._cursor_uid) != self.cursor:
+            # Keep the cursor on the same card when the panel changes under it.
+            self.cursor = uids.index(self._cursor_uid)
+            items = Items(self.cursor)
+            picture = self.picture(width, items)
         self.items = items.items
         if self.items:
             self.cursor = max(0, min(self.cursor, len(self.items) - 1))

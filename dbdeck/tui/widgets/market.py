@@ -58,6 +58,14 @@ class MarketRows(Board):
         """Redraw with a new Dragon Ball purchase."""
         self.redraw()
 
+    def show(self, markets: tuple[MarketPanel, ...], purchase: BallPurchase | None) -> None:
+        """New markets and Dragon Ball purchase, drawn once."""
+        if markets == self.markets and purchase == self.ball_purchase:
+            return
+        self.set_reactive(MarketRows.markets, markets)
+        self.set_reactive(MarketRows.ball_purchase, purchase)
+        self.redraw()
+
     def picture(self, width: int, items: Items) -> RenderableType:
         """The rows' picture."""
         lines: list[Text] = []

@@ -33,6 +33,14 @@ class TurnOrderBoard(Board, can_focus=False):
         """Redraw with new order tokens."""
         self.redraw()
 
+    def show(self, order: TurnOrderPanel, characters: tuple[CharacterPanel, ...]) -> None:
+        """A new turn order and new order tokens, drawn once."""
+        if order == self.order and characters == self.characters:
+            return
+        self.set_reactive(TurnOrderBoard.order, order)
+        self.set_reactive(TurnOrderBoard.characters, characters)
+        self.redraw()
+
     def picture(self, width: int, items: Items) -> RenderableType:
         """The board's picture."""
         order = self.order
