@@ -380,3 +380,13 @@ async def test_ascii_mode_draws_only_ascii(
                     odd = {c for c in content.plain if ord(c) > 127}
                     assert not odd, (widget, odd)
                 assert all(ord(c) < 128 for c in str(getattr(widget, "border_title", "") or ""))
+
+
+def test_every_market_keeps_its_own_colour_at_16_colours() -> None:
+    from rich.color import Color, ColorSystem
+
+    standard = {
+        market: Color.parse(colour).downgrade(ColorSystem.STANDARD).number
+        for market, colour in glyphs.TILE_COLOURS.items()
+    }
+    assert len(set(standard.values())) == len(standard), standard

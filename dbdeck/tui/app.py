@@ -15,7 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -198,7 +198,9 @@ class SetupWizard(Screen[None]):
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
-            with Horizontal():
+            # Label and control pairs in a grid: four columns (two pairs a
+            # line) where there is room, two below 100 columns.
+            with Grid(id="wizard-grid"):
                 yield Label("Villain")
                 yield Select(villains, value="freezer", allow_blank=False, id="villain")
                 yield Label("Difficulty")
@@ -208,20 +210,17 @@ class SetupWizard(Screen[None]):
                     allow_blank=False,
                     id="difficulty",
                 )
-            with Horizontal():
                 yield Label("Location")
                 yield Select(locations, value="none", allow_blank=False, id="location")
-                yield Checkbox("Extreme Mode", id="extreme")
-                yield Checkbox("Hide hands between turns", id="hide")
-            with Horizontal():
                 yield Label("Scenario")
                 yield Select(
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
-                yield Label("Starting Ally", id="starting-ally-label")
-                yield Select(allies, value="none", allow_blank=False, id="starting-ally")
-            for seat in range(1, 5):
-                with Horizontal():
+                yield Label("Options")
+                yield Checkbox("Extreme Mode", id="extreme")
+                yield Label("")
+                yield Checkbox("Hide hands between turns", id="hide")
+                for seat in range(1, 5):
                     yield Label(f"Character {seat}")
                     yield Select(
                         characters,
@@ -229,9 +228,12 @@ class SetupWizard(Screen[None]):
                         id=f"char-{seat}",
                         value="goku" if seat == 1 else "krillin" if seat == 2 else Select.NULL,
                     )
+                    yield Label(f"Player {seat}")
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
+                yield Label("Starting Ally", id="starting-ally-label")
+                yield Select(allies, value="none", allow_blank=False, id="starting-ally")
             yield Static(id="levels")
-            with Horizontal():
+            with Horizontal(id="wizard-start"):
                 yield Label("Seed")
                 yield Input(value=str(self.seed), id="seed")
                 yield Button("Start (Ctrl+S)", variant="primary", id="start")
@@ -240,6 +242,10 @@ class SetupWizard(Screen[None]):
     def on_mount(self) -> None:
         self.title = "New game"
         self._explain()
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < 100, "-narrow")
 
     def _scenarios(self, villain: str) -> list[tuple[str, str]]:
         """The usual game, then the Villain's scenario cards (A Different Future)."""

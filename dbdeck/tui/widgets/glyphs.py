@@ -47,15 +47,16 @@ def set_ascii(on: bool) -> None:
 
 
 TILE_COLOURS = {
-    "allies": "bright_magenta",
+    "allies": "hot_pink",
     "techniques": "dodger_blue1",
     "energy": "green3",
     "equipment": "dark_orange",
     "training": "yellow1",
     "sixth": "cyan",
 }
-"""Each market's colour: at 16 colours bright magenta, bright blue, green,
-bright red, bright yellow and cyan."""
+"""Each market's colour. Down to 256 colours they are the cards' own; at 16
+colours they become bright magenta, bright blue, green, bright red, bright
+yellow and cyan: six different colours still."""
 
 
 def ball() -> str:
