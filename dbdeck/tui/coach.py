@@ -5,7 +5,8 @@ always a move the table offers. Its plan each turn (see ``dbdeck.bots``):
 defend the Dragon Balls, put cards into play, prepare Energy Techniques,
 attack with every Physical Technique at once, then spend what Energy is
 left on the dearest card it can buy. The one-line reason says which part of
-that plan the move is.
+that plan the move is (the rules reference says it in full: ``COACH_RULES``
+in ``tui/reference.py``).
 """
 
 from __future__ import annotations
@@ -19,22 +20,7 @@ from dbdeck.engine.game import Game
 from dbdeck.engine.view import plain_words
 from dbdeck.tui.backend import Suggestion
 
-__all__ = ["COACH_RULES", "suggest"]
-
-COACH_RULES = """\
-The coach (key g) shows the move the greedy bot would make now, and why.
-The bot plays only legal moves. In the Actions phase it weighs them in this
-order: put Allies, Equipment and Training into play; prepare Energy
-Techniques (the earliest slot first); attach boosters; exhaust cards for
-their effects; attack with as many Physical Techniques at once as it can
-(a Combo is one attack, so Armor counts once), aiming at a Minion that
-holds Dragon Balls, then a Guardian, then the Villain; use the special
-ability; buy an unclaimed Dragon Ball when the Villain holds three or more,
-or Steal when he holds four or more and its health allows; play Energy;
-buy the dearest card it can afford; end the turn. For the players' choice
-of who takes a Villain attack, it picks whoever survives it best, sparing
-the Characters and the Allies that hold Dragon Balls."""
-"""What the bot considers, for the rules reference."""
+__all__ = ["suggest"]
 
 
 def suggest(game: Game) -> Suggestion:

@@ -16,7 +16,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import CardKind
 from dbdeck.tui.dialogs import InspectorScreen
 
-__all__ = ["RULES", "CardBrowser", "RulesScreen"]
+__all__ = ["COACH_RULES", "RULES", "CardBrowser", "RulesScreen", "villain_rules"]
 
 RULES: list[tuple[str, str]] = [
     (
@@ -142,6 +142,23 @@ of 10. A filled ball is a held Dragon Ball, an empty one an unclaimed one.""",
 races, special cards and glossary."""
 
 
+COACH_RULES = """\
+The coach (key g) shows the move the greedy bot would make now, and why.
+The bot plays only legal moves. In the Actions phase it weighs them in this
+order: put Allies, Equipment and Training into play; prepare Energy
+Techniques (the earliest slot first); attach boosters; exhaust cards for
+their effects; attack with as many Physical Techniques at once as it can
+(a Combo is one attack, so Armor counts once), aiming at a Minion that
+holds Dragon Balls, then a Guardian, then the Villain; use the special
+ability; buy an unclaimed Dragon Ball when the Villain holds three or more,
+or Steal when he holds four or more and its health allows; play Energy;
+buy the dearest card it can afford; end the turn. For the players' choice
+of who takes a Villain attack, it picks whoever survives it best, sparing
+the Characters and the Allies that hold Dragon Balls."""
+"""What the coach's bot considers (``tui/coach.py`` plays by it), for the
+rules reference."""
+
+
 def villain_rules(catalog: Catalog) -> list[tuple[str, str]]:
     """Each Villain's own rules, from its board: what it is, how the game is
     set up against it (its arrival), its phases, its death effect, its
@@ -171,8 +188,6 @@ class RulesScreen(Screen[None]):
         self.sections = list(RULES)
         if catalog is not None:
             self.sections += villain_rules(catalog)
-        from dbdeck.tui.coach import COACH_RULES
-
         self.sections.append(("The coach (suggest key g)", COACH_RULES))
 
     def compose(self) -> ComposeResult:
