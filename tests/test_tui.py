@@ -332,8 +332,18 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
                 actions.action_select()
             await pilot.pause()
         assert game.over, "the game did not end"
+        await pilot.pause()
         prompt = str(table_of(app).query_one("#prompt").render())
         assert "win" in prompt
+        from dbdeck.tui.summary import SummaryScreen
+
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)  # the game ends on its summary
+        assert summary.headline().startswith(
+            "The Characters win!" if game.state.winner == "players" else "Freezer wins."
+        )
+        assert summary.tally is not None
+        assert sum(c.bought for c in summary.tally.characters.values()) > 0
 
 
 async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: Path) -> None:

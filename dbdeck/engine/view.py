@@ -148,7 +148,18 @@ def log_lines(
     """Events as ``seat`` may read them: words only (an event's data can
     name cards of a hand or a deck, so it never leaves the engine)."""
     del game, seat, every_hand  # every event's text is written for the whole table
-    return tuple(LogLine(e.type, plain_words(e.text)) for e in events)
+    return tuple(LogLine(e.type, _said(e)) for e in events)
+
+
+def _said(event: Event) -> str:
+    """An event's words as the log prints them."""
+    text = plain_words(event.text)
+    if event.type == "game-over" and not text.startswith("The Characters "):
+        # "Freezer win: all..." reads "Freezer wins: All..."
+        who, _, why = text.partition(" win: ")
+        if why:
+            text = f"{who} wins: {why[:1].upper()}{why[1:]}"
+    return text
 
 
 _COUNTED = re.compile(r"\b(\d+) ((?:[A-Za-z-]+ )*?[A-Za-z-]+)\(s\)")

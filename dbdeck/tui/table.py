@@ -307,6 +307,7 @@ class TableScreen(Screen[None]):
         self.query_one(DragonBallTracker).balls = view.balls
         status = self.query_one(StatusBar)
         status.round = view.turn_order.round
+        status.left = view.turn_order.left
         status.turn = self._whose_turn(view)
         status.balls = view.balls
         self.query_one(MarketRows).show(view.markets, self._ball_purchase(view))
@@ -812,6 +813,9 @@ class TableScreen(Screen[None]):
             action = offer.action
             if action.type == "attack":
                 if action.cards == (uid,):
+                    found.append(offer)
+            elif action.type == "give-ball":
+                if action.source == f"a:{uid}":  # an Ally giving its Dragon Balls
                     found.append(offer)
             elif uid in (action.card, action.on) or uid in action.cards:
                 found.append(offer)

@@ -18,11 +18,17 @@ class StatusBar(Static):
     """``Round 2 · Goku's turn (Ann) · ●●○○○○○ Goku 1, Freezer 1, 5 unclaimed``."""
 
     round: reactive[int] = reactive(0)
+    left: reactive[int] = reactive(-1)
+    """Turn-order cards still face down (``-1``: not said)."""
     turn: reactive[str] = reactive("")
     """Whose turn, in words (``Goku's turn (Ann)``)."""
     balls: reactive[tuple[BallView, ...]] = reactive(())
 
     def watch_round(self) -> None:
+        """Redraw."""
+        self.redraw()
+
+    def watch_left(self) -> None:
         """Redraw."""
         self.redraw()
 
@@ -42,6 +48,8 @@ class StatusBar(Static):
         """Draw the line to the widget's width."""
         width = self.content_region.width or 80
         line = styled(f"Round {self.round}", "bold")
+        if self.left >= 0 and width >= 100:
+            line.append(f" ({self.left} turn card{'' if self.left == 1 else 's'} left)")
         if self.turn:
             line.append(f" {sep()} ")
             line.append(self.turn, style="bold reverse")
