@@ -43,6 +43,13 @@ __all__ = [
 CHANCE_SAMPLES = 8
 """Other random generators an outcome is tried under when it depends on chance."""
 
+WAITS = {
+    "block": "the target may Block first",
+    "power-clash": "a Power Clash may be offered first",
+    "target": "a target is chosen first",
+}
+"""What a preview says when the copy stops at a question before any damage."""
+
 MOOT_OPTIONS = 12
 """Decisions with more options are always asked (comparing them costs too much)."""
 
@@ -70,7 +77,8 @@ class Hit:
     defeats: bool
     """Whether the taker is defeated or eliminated by it (on every try)."""
     waits: str
-    """A decision the copy stopped at before any damage (a Block), or empty."""
+    """The kind of question the copy stopped at before any damage (a Block),
+    in words, or empty."""
 
     @property
     def chance(self) -> bool:
@@ -84,7 +92,7 @@ class Hit:
     def words(self, game: Game) -> str:
         """The hit in one line: ``3 damage to Guard (the Guardian takes it)``."""
         if not self.taker:
-            return f"stops first: {self.waits}" if self.waits else "deals no damage"
+            return self.waits if self.waits else "deals no damage"
         kind = "" if self.kind == "basic" else f" {self.kind.upper()}"
         text = f"{self.amount()}{kind} damage to {game.name(self.taker)}"
         notes = []
@@ -155,8 +163,10 @@ def _observe(game: Game, action: Action, aimed: str, pick: Pick) -> Hit:
     hits = [(g, pick(events)) for g, events in tries]
     dealt = [h for _, h in hits if h is not None]
     if not dealt:
+        # Only the kind of the question, never its prompt: a copy's prompt
+        # could name a card the seat may not see (one drawn on the copy).
         pending = tries[0][0].state.pending
-        waits = pending.prompt if pending is not None else ""
+        waits = WAITS.get(pending.kind, "a choice comes first") if pending is not None else ""
         return Hit(aimed, "", 0, 0, 0, 0, "basic", False, waits)
     first = dealt[0]
     taker = str(first.data.get("target", ""))
