@@ -3,7 +3,7 @@
 Prints median and spread of:
 
 * launch to first drawn table: ``dbdeck play`` started in a pseudo-terminal,
-  until the action prompt is on screen (interpreter start-up included);
+  until the prompt naming the next steps is on screen (interpreter start-up included);
 * key press to redrawn table: in a headless Textual app, from a key that
   applies an action (play an Energy card) until the screen is idle again.
 
@@ -66,7 +66,7 @@ def first_frame() -> float:
     while time.perf_counter() - start < 30:
         if select.select([main], [], [], 0.01)[0]:
             seen += os.read(main, 65536)
-            if b"choose an action" in seen:
+            if b"end the turn (e)" in seen:
                 elapsed = time.perf_counter() - start
                 break
     os.write(main, b"q")

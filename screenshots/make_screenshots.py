@@ -2,9 +2,15 @@
 
     python screenshots/make_screenshots.py
 
-Writes table.svg (mid-game), wizard.svg, inspector.svg, villain-turn.svg,
-handoff.svg (hot-seat: the keyboard passes, every hand hidden) and rules.svg
-next to this script, at 160×50.
+Writes, next to this script: table.svg (a game against Freezer at 120×40,
+the size most terminals open at), table-80x24.svg and table-200x60.svg (the
+same table at the smallest and a large size), card-menu.svg (a hand card's
+actions, with what it cannot do and why), combo.svg (a Combo's targets with
+the damage each would take), steal.svg (the Steal dice with their odds),
+villain-turn.svg (the players choose who takes a Villain attack), turn.svg
+(another player's turn announced), summary.svg (the end of a game),
+handoff.svg (hot-seat: the keyboard passes, every hand hidden), wizard.svg,
+inspector.svg, rules.svg, how-to-play.svg and ascii.svg (``DBDECK_ASCII=1``).
 """
 
 from __future__ import annotations
@@ -12,41 +18,46 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import tempfile
 from pathlib import Path
 
 os.environ.pop("NO_COLOR", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 from dbdeck.bots import greedy
-from dbdeck.cards.catalog import load_catalog
+from dbdeck.cards.catalog import Catalog, load_catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
+from dbdeck.tui.howto import HowToPlay
 from dbdeck.tui.table import Seating
+from dbdeck.tui.widgets import glyphs
 
 HERE = Path(__file__).resolve().parent
-SIZE = (160, 50)
+SIZE = (120, 40)
+PLAYERS = {"goku": "Ann", "krillin": "Bob"}
+
+TurnBanner.arm_seconds = 0
+HandoffScreen.arm_seconds = 0
 
 
-async def shoot(app: DbdeckApp, name: str, keys: tuple[str, ...] = ()) -> None:
-    async with app.run_test(size=SIZE) as pilot:
+async def shoot(
+    app: DbdeckApp, name: str, keys: tuple[str, ...] = (), size: tuple[int, int] = SIZE
+) -> None:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
+        await pilot.pause(0.2)
         app.save_screenshot(f"{name}.svg", str(HERE))
     print(f"wrote {HERE / (name + '.svg')}")
 
 
-def mid_game(catalog: object) -> Game:
-    game = Game.new(
-        catalog,
-        Setup(
-            characters=["goku", "krillin"],
-            villain="freezer",  # type: ignore[arg-type]
-            seed=8,
-        ),
-    )
+def mid_game(catalog: Catalog) -> Game:
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=8))
     rng = random.Random(8)
     while (
         game.state.turn < 14
@@ -57,15 +68,30 @@ def mid_game(catalog: object) -> Game:
     return game
 
 
-async def main() -> None:
-    catalog = load_catalog(include_env_packs=False)
-    seating = Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0)
-    await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "table")
-    await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard")
-    await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "inspector", ("i", "enter"))
-    villain = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
+def turn_game(catalog: Catalog) -> Game:
+    """Goku's Actions phase against a Freezer who has landed with his Guard."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
     lay_table(
-        villain,
+        game,
+        {
+            "active": "goku",
+            "turn_deck": ["2", "1"],
+            "villain": {"arrived": True, "minions": ["freezer-guard"], "dragon_balls": 3},
+            "characters": {
+                "goku": {
+                    "hand": ["sokidan", "punch-and-kick", "tear-apart", "energy", "energy"],
+                    "deck": ["energy"] * 8,
+                }
+            },
+        },
+    )
+    return game
+
+
+def villain_turn(catalog: Catalog) -> Game:
+    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
+    lay_table(
+        game,
         {
             "active": "villain",
             "turn_deck": ["1"],
@@ -77,12 +103,49 @@ async def main() -> None:
             "characters": {"krillin": {"allies": ["mai-ally"]}},
         },
     )
-    await shoot(
-        DbdeckApp(catalog, villain, Seating(players={"krillin": "Ann"}, pace=0)), "villain-turn"
-    )
-    await shoot(DbdeckApp(catalog, mid_game(catalog), seating), "rules", ("r", *"wish"))
-    hidden = Seating(players={"goku": "Ann", "krillin": "Bob"}, hide_hands=True, pace=0)
-    await shoot(DbdeckApp(catalog, mid_game(catalog), hidden), "handoff")
+    return game
+
+
+def app(game: Game, **seating: object) -> DbdeckApp:
+    players = seating.pop("players", PLAYERS)
+    return DbdeckApp(game.catalog, game, Seating(players=players, pace=0, **seating))  # type: ignore[arg-type]
+
+
+async def main() -> None:
+    catalog = load_catalog(include_env_packs=False)
+    await shoot(app(mid_game(catalog)), "table")
+    await shoot(app(mid_game(catalog)), "table-80x24", size=(80, 24))
+    await shoot(app(mid_game(catalog)), "table-200x60", size=(200, 60))
+    await shoot(app(turn_game(catalog)), "card-menu", ("right", "right", "right", "enter"))
+    await shoot(app(turn_game(catalog)), "combo", ("right", "space", "right", "space", "a"))
+    await shoot(app(turn_game(catalog)), "steal", ("p", "s"))
+    await shoot(app(villain_turn(catalog), players={"krillin": "Ann"}), "villain-turn")
+    await shoot(app(turn_game(catalog), confirm_end_turn=False), "turn", ("e",))
+    await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard")
+    await shoot(app(mid_game(catalog)), "inspector", ("right", "i"))
+    await shoot(app(mid_game(catalog)), "rules", ("r", *"wish"))
+    await shoot(DbdeckApp(catalog, start=HowToPlay()), "how-to-play")
+    await shoot(app(mid_game(catalog), hide_hands=True), "handoff")
+    with tempfile.TemporaryDirectory() as folder:
+        setup = Setup(
+            characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=109
+        )
+        session = Session.start(catalog, setup, Path(folder), save_id="end", players=PLAYERS)
+        rng = random.Random(109)
+        while not session.game.over:
+            session.apply(greedy(session.game, rng))
+            while session.game.state.paused:
+                session.resume_villain()
+        session.close()
+        resumed = Session.resume(catalog, Path(folder), "end")
+        seating = Seating(players=PLAYERS, pace=0)
+        await shoot(
+            DbdeckApp(catalog, session=resumed, seating=seating, saves=Path(folder)), "summary"
+        )
+        resumed.close()
+    glyphs.set_ascii(True)
+    await shoot(app(mid_game(catalog)), "ascii")
+    glyphs.set_ascii(False)
 
 
 if __name__ == "__main__":

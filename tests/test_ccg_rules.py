@@ -538,9 +538,8 @@ def base_lines(base: str) -> list[str]:
 
 
 def verdict(library: Library, lines: list[str], profile: str, tournament: bool = False) -> Verdict:
-    return check_deck(
-        parse_deck("\n".join(lines)), library, PROFILES[profile], tournament=tournament
-    )  # type: ignore[index]
+    chosen = PROFILES[profile]  # type: ignore[index]
+    return check_deck(parse_deck("\n".join(lines)), library, chosen, tournament=tournament)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

@@ -9,6 +9,7 @@ gets through until that player presses Enter.
 from __future__ import annotations
 
 from screen_text import widget_texts
+from tables import quiet_table
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
@@ -19,6 +20,8 @@ from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import Seating, TableScreen
+
+__all__ = ["quiet_table"]  # the fixture, used by every test here
 
 
 def table_game(catalog: Catalog) -> Game:
@@ -53,7 +56,9 @@ def secrets(game: Game, character: str) -> set[str]:
 
 async def test_hand_offs_hide_every_hand_and_block_every_action(catalog: Catalog) -> None:
     game = table_game(catalog)
-    seating = Seating(players={"goku": "Ann", "krillin": "Bob"}, hide_hands=True, pace=0)
+    seating = Seating(
+        players={"goku": "Ann", "krillin": "Bob"}, hide_hands=True, pace=0, confirm_end_turn=False
+    )
     app = DbdeckApp(catalog, game, seating)
     ann, bob = secrets(game, "goku"), secrets(game, "krillin")
     assert ann and bob
@@ -118,7 +123,8 @@ async def test_without_hidden_hands_the_keyboard_follows_the_turn(catalog: Catal
     """One person playing both (no ``--hide-hands``): no hand-off, each
     Character's hand shows on its turn."""
     game = table_game(catalog)
-    app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Ann"}, pace=0))
+    seating = Seating(players={"goku": "Ann", "krillin": "Ann"}, pace=0, confirm_end_turn=False)
+    app = DbdeckApp(catalog, game, seating)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)

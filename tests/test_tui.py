@@ -13,66 +13,26 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from tables import app_for, choose, quiet_table, table_of, turn_game
 from textual.app import ComposeResult
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.table_view import Offer
 from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen
+from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
 from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.widgets import ActionPanel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-
-def turn_game(catalog: Catalog) -> Game:
-    """Goku's Actions phase: Freezer has landed, no Guard, a known hand."""
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
-    lay_table(
-        game,
-        {
-            "active": "goku",
-            "turn_deck": ["2", "1"],
-            "villain": {"arrived": True, "minions": []},
-            "markets": {"techniques": ["energy-arm", "sokidan", "kikoho", "ki-barrage"]},
-            "characters": {
-                "goku": {
-                    "hand": ["sokidan", "punch-and-kick", "tear-apart", "energy", "energy"],
-                    "deck": ["energy"] * 8,
-                }
-            },
-        },
-    )
-    return game
-
-
-def app_for(game: Game, pace: float = 0.0) -> DbdeckApp:
-    return DbdeckApp(
-        game.catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=pace)
-    )
-
-
-async def choose(pilot: Pilot[Any], label: str) -> None:
-    """Highlight the action whose label starts with ``label`` and press Enter."""
-    screen = pilot.app.screen
-    assert isinstance(screen, TableScreen)
-    listing = screen.query_one("#action-list", OptionList)
-    listing.focus()
-    for index in range(listing.option_count):
-        option = listing.get_option_at_index(index)
-        if option.id is not None and screen.offers[int(option.id)].label.startswith(label):
-            listing.highlighted = index
-            await pilot.press("enter")
-            await pilot.pause()
-            return
-    raise AssertionError(f"no action {label!r}")
+__all__ = ["quiet_table"]  # the fixture, used by every test here
 
 
 async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
@@ -104,8 +64,8 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await pilot.press("e")
         await pilot.pause()
         assert game.state.active == "krillin"
-        log = pilot.app.screen.query_one("#log")
-        assert any("Combo" in str(line) for line in log.lines)  # type: ignore[attr-defined]
+        log = table_of(pilot.app).query_one("#log")
+        assert any("Combo" in str(line) for line in log.lines)
 
 
 async def test_refused_keys_say_why(catalog: Catalog) -> None:
@@ -121,7 +81,7 @@ async def test_refused_keys_say_why(catalog: Catalog) -> None:
         await pilot.press("p")
         await pilot.pause()
         notes = [n.message for n in pilot.app._notifications]
-        assert "No Energy card to play." in notes
+        assert "There is no Energy card in Goku's hand." in notes
 
 
 async def test_villain_decision_opens_a_dialog(catalog: Catalog) -> None:
@@ -138,7 +98,7 @@ async def test_villain_decision_opens_a_dialog(catalog: Catalog) -> None:
     async with app_for(game).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         assert isinstance(pilot.app.screen, DecisionDialog)
-        await pilot.press("down", "enter")  # Mai takes it
+        await pilot.press("down", "down", "enter")  # nothing highlighted first; Mai takes it
         await pilot.pause()
         assert game.state.character("krillin").allies == []
         assert game.state.pending is None
@@ -149,14 +109,22 @@ async def test_inspector_and_compact_layout(catalog: Catalog) -> None:
     async with app_for(game).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = pilot.app.screen
-        assert screen.has_class("compact")
-        await pilot.press("1")
+        assert isinstance(screen, TableScreen)
+        assert screen.has_class("compact") and screen.layout_size == "narrow"
+        await pilot.press("2")
         assert screen.query_one("#markets").has_class("shown")
-        await pilot.press("i")
+        assert screen.focused is screen.query_one("#market-rows")
+        await pilot.press("i")  # the card under the markets' cursor: Allies' first
         await pilot.pause()
-        await pilot.press("enter")  # the first card of the list: the hand's Sokidan
+        inspector = pilot.app.screen
+        assert isinstance(inspector, InspectorScreen)
+        assert inspector.card.id == screen.view.markets[0].row[0].card.card
+        await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(pilot.app.screen, InspectorScreen)
+        await pilot.press("1", "right", "i")  # the hand's second card: Punch and Kick
+        await pilot.pause()
+        inspector = pilot.app.screen
+        assert isinstance(inspector, InspectorScreen) and inspector.card.id == "punch-and-kick"
         await pilot.press("escape")
         await pilot.pause()
         await pilot.resize_terminal(160, 50)
@@ -212,56 +180,6 @@ async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
         assert game.state.villain.tokens.get("despair") == 2
 
 
-# --- snapshots -------------------------------------------------------------------------------
-
-
-def wizard_app(catalog: Catalog) -> DbdeckApp:
-    """The app opened on the setup wizard with a fixed seed."""
-    return DbdeckApp(catalog, start=SetupWizard(catalog, seed=42))
-
-
-SIZES = [(80, 24), (160, 50)]
-
-
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
-def test_snapshot_table(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size)
-
-
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
-def test_snapshot_wizard(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(wizard_app(catalog), terminal_size=size)
-
-
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
-def test_snapshot_inspector(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size, press=["i", "enter"])
-
-
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
-def test_snapshot_villain_turn(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
-    lay_table(
-        game,
-        {
-            "active": "villain",
-            "turn_deck": ["1"],
-            "villain": {
-                "arrived": True,
-                "minions": ["freezer-guldo"],
-                "deck": ["freezer-crushing-grip"],
-            },
-            "characters": {"krillin": {"allies": ["mai-ally"]}},
-        },
-    )
-    assert snap_compare(app_for(game), terminal_size=size)
-
-
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x50"])
-def test_snapshot_rules(catalog: Catalog, snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(app_for(turn_game(catalog)), terminal_size=size, press=["r", *"armor"])
-
-
 # --- the installed command in a pseudo-terminal ----------------------------------------------
 
 
@@ -300,14 +218,14 @@ def test_installed_play_command_draws_the_table(tmp_path: Path) -> None:
     seen = b""
     deadline = time.monotonic() + 30
     try:
-        while time.monotonic() < deadline and b"choose an action" not in seen:
+        while time.monotonic() < deadline and b"end the turn (e)" not in seen:
             ready, _, _ = select.select([main], [], [], 0.5)
             if ready:
                 try:
                     seen += os.read(main, 65536)
                 except OSError:
                     break
-        assert b"Freezer" in seen and b"choose an action" in seen
+        assert b"Freezer" in seen and b"end the turn (e)" in seen
         os.write(main, b"q")
         # Keep draining the terminal: a full pty buffer would block the app.
         deadline = time.monotonic() + 20
@@ -328,7 +246,7 @@ async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
     game = turn_game(catalog)
     game.state.turn_deck = ["1", "V1"]  # after Goku: the Villain, then Goku
     # A long first pause, so that a loaded machine still sees it; then short ones.
-    async with app_for(game, pace=2).run_test(size=(160, 50)) as pilot:
+    async with app_for(game, pace=2, confirm_end_turn=False).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
@@ -346,7 +264,7 @@ async def test_villain_turn_unfolds_step_by_step(catalog: Catalog) -> None:
 async def test_space_shows_the_rest_of_the_villain_turn(catalog: Catalog) -> None:
     game = turn_game(catalog)
     game.state.turn_deck = ["1", "V1"]
-    async with app_for(game, pace=30).run_test(size=(160, 50)) as pilot:
+    async with app_for(game, pace=30, confirm_end_turn=False).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
@@ -372,32 +290,60 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
     app = DbdeckApp(catalog, game, Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        for _ in range(2000):
+        picking: Offer | None = None
+        for _ in range(6000):
             if game.over:
                 break
+            screen = app.screen
+            if isinstance(screen, TurnBanner):  # another player's turn: read, then Enter
+                screen.action_ready()
+                await pilot.pause()
+                continue
+            if isinstance(screen, DecisionDialog) and not screen.for_decision:
+                if screen.title_text.startswith("End "):
+                    screen.dismiss(1)  # the end of a turn with Energy left is confirmed
+                else:  # a line of several actions: the wanted one is chosen
+                    assert picking is not None
+                    listing = screen.query_one(OptionList)
+                    listing.highlighted = next(
+                        i
+                        for i in range(listing.option_count)
+                        if str(listing.get_option_at_index(i).prompt).startswith(picking.label)
+                    )
+                    listing.action_select()
+                    picking = None
+                await pilot.pause()
+                continue
             wanted = greedy(game, rng)
             if game.state.pending is not None:
-                assert isinstance(app.screen, DecisionDialog)
-                listing = app.screen.query_one(OptionList)
+                assert isinstance(screen, DecisionDialog) and screen.for_decision
+                listing = screen.query_one(OptionList)
                 listing.highlighted = wanted.option
                 listing.action_select()
             else:
-                table = app.screen
-                assert isinstance(table, TableScreen)
-                listing = table.query_one("#action-list", OptionList)
-                index = next(
-                    i
-                    for i in range(listing.option_count)
-                    if listing.get_option_at_index(i).id is not None
-                    and table.offers[int(listing.get_option_at_index(i).id)].action == wanted
-                )
-                listing.focus()
-                listing.highlighted = index
-                listing.action_select()
+                assert isinstance(screen, TableScreen)
+                actions = screen.query_one(ActionPanel)
+                offer = next(o for o in screen.offers if o.action == wanted)
+                index = actions.index_of(offer)
+                assert index is not None, offer.label
+                picking = offer
+                actions.focus()
+                actions.highlighted = index
+                actions.action_select()
             await pilot.pause()
         assert game.over, "the game did not end"
-        prompt = str(app.screen.query_one("#prompt").render())
+        await pilot.pause()
+        prompt = str(table_of(app).query_one("#prompt").render())
         assert "win" in prompt
+        from dbdeck.tui.summary import SummaryScreen
+
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)  # the game ends on its summary
+        assert summary.headline().startswith(
+            "The Characters win!" if game.state.winner == "players" else "Freezer wins."
+        )
+        assert summary.tally is not None
+        assert sum(c.bought for c in summary.tally.characters.values()) > 0
 
 
 async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: Path) -> None:
@@ -455,7 +401,7 @@ async def test_an_unexpected_error_never_shows_a_traceback(
         backend = table.backend
         assert backend.game.fingerprint() == before  # type: ignore[attr-defined]
         assert app.session is backend.session  # type: ignore[attr-defined]
-    app.session.close()  # type: ignore[union-attr]
+    app.session.close()
 
 
 async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
@@ -515,7 +461,7 @@ async def test_continue_offers_the_backup_of_a_corrupt_save(
         await pilot.pause()
         assert any(isinstance(s, TableScreen) for s in app.screen_stack)
         assert app.session is not None and len(app.session.actions) == 2
-    app.session.close()  # type: ignore[union-attr]
+    app.session.close()
 
 
 class Broken(Screen[None]):

@@ -2,9 +2,12 @@
 
 Every Villain is played by the greedy bot; at several points of each game the
 panels of ``seat_view(game, 0)`` are set on mounted widgets, and what the
-widgets show is read back off the screen: health as remaining/maximum with
-its bar, every card of the hand and the markets, the note of a hidden hand,
-and a click on a card's name posting ``CardChosen``.
+widgets show is read back off the screen: health as left/maximum with its
+bar, the Time Tracks as four slots on one line, every card of the hand and
+the markets as tiles, the note of a hidden hand, and a click or Enter on a
+card posting ``CardChosen``. The pictures are checked too: a tile is never
+cut across two lines, unaffordable tiles are dimmed and forbidden ones
+struck, and ASCII mode draws no glyph outside ASCII.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
@@ -22,18 +26,23 @@ from textual.widget import Widget
 from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import Health, TableView, VillainPanel
+from dbdeck.engine.table_view import Health, MarketCard, TableView, VillainPanel
 from dbdeck.engine.view import seat_view
 from dbdeck.tui.widgets import (
     CardChosen,
+    CardFocused,
     CharacterBoard,
+    DragonBallTracker,
     HandBoard,
     MarketRows,
     TurnOrderBoard,
     VillainBoard,
-    ball,
+    glyphs,
     health_bar,
 )
+from dbdeck.tui.widgets.board import Items
+from dbdeck.tui.widgets.glyphs import pack
+from dbdeck.tui.widgets.time_track import track_line
 
 CHARACTERS = ("goku", "krillin")
 """Two Level 0 Characters: a legal party against every Villain."""
@@ -66,21 +75,23 @@ class Boards(App[None]):
         super().__init__()
         self.catalog = catalog
         self.chosen: list[CardChosen] = []
+        self.focused_cards: list[CardFocused] = []
 
     def compose(self) -> ComposeResult:
-        yield VillainBoard(id="villain")
+        yield VillainBoard(self.catalog, id="villain")
         yield TurnOrderBoard(id="turn-order")
+        yield DragonBallTracker(id="balls")
         yield MarketRows(id="market-rows")
         for character in CHARACTERS:
-            yield CharacterBoard(character, id=f"char-{character}")
+            yield CharacterBoard(character, self.catalog, id=f"char-{character}")
         yield HandBoard(self.catalog, id="hand")
 
     def show(self, view: TableView) -> None:
         """Give every board its panel, as the table screen does."""
         self.query_one(VillainBoard).panel = view.villain
-        order = self.query_one(TurnOrderBoard)
-        order.order = view.turn_order
-        order.balls = view.balls
+        self.query_one(TurnOrderBoard).order = view.turn_order
+        self.query_one(TurnOrderBoard).characters = view.characters
+        self.query_one(DragonBallTracker).balls = view.balls
         self.query_one(MarketRows).markets = view.markets
         for panel in view.characters:
             self.query_one(f"#char-{panel.id}", CharacterBoard).panel = panel
@@ -88,6 +99,9 @@ class Boards(App[None]):
 
     def on_card_chosen(self, message: CardChosen) -> None:
         self.chosen.append(message)
+
+    def on_card_focused(self, message: CardFocused) -> None:
+        self.focused_cards.append(message)
 
 
 def lines_of(widget: Widget) -> list[str]:
@@ -97,8 +111,7 @@ def lines_of(widget: Widget) -> list[str]:
 
 
 def text_of(widget: Widget) -> str:
-    """What a widget shows, as one line with single spaces (a name wrapped
-    over two lines reads whole)."""
+    """What a widget shows, as one line with single spaces."""
     return " ".join(" ".join(lines_of(widget)).split())
 
 
@@ -115,17 +128,27 @@ def reads(health: Health) -> str:
     return f"{health.remaining}/{health.maximum}"
 
 
-def bars_agree(text: str, width: int) -> None:
-    """Each bar of ``width`` cells is filled by the Health remaining."""
-    bars = re.findall(rf"([█░]{{{width}}}) (\d+)/(\d+)", text)
+def bars_agree(text: str) -> None:
+    """Each bar is filled by the Health left."""
+    bars = re.findall(r"([█░]+) (\d+)/(\d+)", text)
     assert bars, text
     for bar, remaining, maximum in bars:
+        width = len(bar)
         assert bar.count("█") == round(width * int(remaining) / max(int(maximum), 1)), bar
+
+
+def tile(offered: MarketCard) -> str:
+    """A market card's tile as the markets draw it."""
+    price = "-" if offered.cost is None else str(offered.cost)
+    if offered.pay_with == "dragon-balls" and offered.cost is not None:
+        price += glyphs.ball()
+    mark = glyphs.exclusive_mark() if offered.exclusive else ""
+    return f"[{offered.card.name}{mark} {price}"
 
 
 async def test_every_board_reads_its_panel_of_the_view(catalog: Catalog) -> None:
     app = Boards(catalog)
-    async with app.run_test(size=(100, 70)) as pilot:
+    async with app.run_test(size=(120, 80)) as pilot:
         for villain in catalog.villains():
             for game in points_of(catalog, villain.id):
                 view = seat_view(game, 0)
@@ -134,57 +157,61 @@ async def test_every_board_reads_its_panel_of_the_view(catalog: Catalog) -> None
                 where = f"{villain.id} after {game.state.actions} actions"
 
                 v = view.villain
-                shown = text_of(app.query_one(VillainBoard))
-                assert v.name in shown and f"Level {v.level}" in shown, where
-                assert ("not arrived yet" in shown) == (not v.arrived), where
+                board = app.query_one(VillainBoard)
+                shown = text_of(board)
+                title = str(board.border_title)
+                assert v.name in title and f"Level {v.level}" in title, where
+                assert ("not arrived yet" in title) == (not v.arrived), where
                 if v.health is not None:
-                    assert f"Health {health_bar(v.health, 20)}" in shown, where
+                    assert f"Health {health_bar(v.health, 24)}" in shown, where
                 for enemy in v.enemies:
-                    assert f"{enemy.name} {health_bar(enemy.health, 12)}" in shown, where
+                    assert f"{enemy.name} {reads(enemy.health)}" in re.sub(r"[█░]+ ", "", shown)
                     assert (f"{reads(enemy.health)} DEFEATED" in shown) == enemy.defeated, where
                 for minion in v.minions:
-                    assert f"{minion.card.name} {health_bar(minion.health, 5)}" in shown, where
-                for slot in v.time_track:
-                    for attack in slot:
-                        assert attack.name in shown, where
+                    assert f"[{minion.card.name} {reads(minion.health)} A{minion.armor}" in shown
+                track = next(line for line in lines_of(board) if "Time 1 " in line)
+                for slot, attacks in enumerate(v.time_track, 1):
+                    assert f"{slot} " in track, where
+                    for attack in attacks:
+                        assert attack.name[:6] in track, where  # a long name is cut, never wrapped
 
                 for panel in view.characters:
-                    board = app.query_one(f"#char-{panel.id}", CharacterBoard)
-                    shown = text_of(board)
-                    assert f"HP {health_bar(panel.health, 10)}" in shown, where
-                    bars_agree(shown, 10)
-                    assert (f"{reads(panel.health)} DEFEATED" in shown) == panel.defeated
+                    character = app.query_one(f"#char-{panel.id}", CharacterBoard)
+                    shown = text_of(character)
+                    assert panel.name in str(character.border_title), where
+                    bars_agree(shown)
+                    assert f"Health {health_bar(panel.health, 12)}" in shown, where
+                    assert (f"{reads(panel.health)} Armor" in shown) or panel.defeated
+                    assert ("DEFEATED" in shown) == panel.defeated, where
                     for ally in panel.allies:
                         assert ally.health is not None
-                        assert f"{ally.card.name} {health_bar(ally.health, 5)}" in shown, where
+                        assert f"[{ally.card.name} {reads(ally.health)}" in shown, where
                     assert f"Hand {panel.hand}" in shown, where
+                    assert f"Allies {len(panel.allies)}/{panel.ally_limit}" in shown, where
 
                 shown = text_of(app.query_one(MarketRows))
                 for market in view.markets:
-                    assert f"{market.title} ({market.deck} left)" in shown, where
                     for offered in market.row:
-                        assert f"{offered.card.name}" in shown, where
-                        price = "-" if offered.cost is None else str(offered.cost)
-                        if offered.pay_with == "dragon-balls" and offered.cost is not None:
-                            price += ball()
-                        assert (
-                            f"{offered.card.name}{'*' if offered.exclusive else ''} ({price})"
-                            in shown
-                        ), where
+                        assert tile(offered) in shown, where
 
-                shown = text_of(app.query_one(TurnOrderBoard))
-                assert f"Round {view.turn_order.round}" in shown, where
+                order = app.query_one(TurnOrderBoard)
+                assert f"Round {view.turn_order.round}" in str(order.border_title), where
+                shown = text_of(order)
+                assert f"{view.turn_order.left} card" in shown, where
+                if view.turn_order.revealed:
+                    assert f"last: {view.turn_order.revealed[-1]}" in shown, where
+                shown = text_of(app.query_one(DragonBallTracker))
                 for held in view.balls:
-                    assert f"{held.star}★ {held.name}" in shown, where
+                    assert f"{held.star}★ {held.name}" in shown
 
                 shown = text_of(app.query_one(HandBoard))
                 [hand] = view.hands
-                assert f"{hand.name}'s hand Energy {hand.energy}" in shown, where
+                assert f"{hand.name}'s hand · Energy {hand.energy}" in shown, where
                 for number, card in enumerate(hand.cards, 1):
-                    assert f"{number}. {card.name}" in shown, where
+                    assert f"[{number} {card.name}" in shown, where
 
 
-def test_health_reads_remaining_of_maximum() -> None:
+def test_health_reads_left_of_maximum() -> None:
     assert health_bar(Health(10, 10), 10).plain == "██████████ 10/10"
     assert health_bar(Health(0, 10), 10).plain == "░░░░░░░░░░ 0/10"
     assert health_bar(Health(7, 10), 10).plain == "███████░░░ 7/10"
@@ -200,10 +227,11 @@ async def test_a_defeated_character_reads_defeated(catalog: Catalog) -> None:
         board = app.query_one("#char-goku", CharacterBoard)
         board.panel = goku
         await pilot.pause()
-        assert "HP ██████████ 10/10 " in text_of(board)
+        assert "Health ████████████ 10/10 " in text_of(board)
         board.panel = dataclasses.replace(goku, defeated=True, health=Health(0, 10))
         await pilot.pause()
-        assert "HP ░░░░░░░░░░ 0/10 DEFEATED" in text_of(board)
+        shown = text_of(board)
+        assert "Health ░░░░░░░░░░░░ 0/10" in shown and "DEFEATED" in shown
 
 
 async def test_a_hidden_hand_shows_the_note_and_no_card(catalog: Catalog) -> None:
@@ -219,7 +247,7 @@ async def test_a_hidden_hand_shows_the_note_and_no_card(catalog: Catalog) -> Non
         hand.hand = None
         await pilot.pause()
         shown = text_of(hand)
-        assert shown == NOTE
+        assert shown.replace("╭", "").replace("╰", "").strip("─│╮╯ ") == NOTE or NOTE in shown
         for other in every.hands:
             for card in other.cards:
                 assert card.name not in shown
@@ -234,23 +262,23 @@ async def test_an_equal_panel_draws_nothing(
         board = app.query_one(VillainBoard)
         board.panel = seat_view(game, 0).villain
         await pilot.pause()
-        drawn: list[VillainPanel] = []
+        drawn: list[VillainPanel | None] = []
 
-        def draw(panel: VillainPanel) -> str:
-            drawn.append(panel)
-            return ""
+        def picture(width: int, items: Items) -> Text:
+            drawn.append(board.panel)
+            return Text()
 
-        monkeypatch.setattr(board, "draw", draw)
+        monkeypatch.setattr(board, "picture", picture)
         board.panel = seat_view(game, 0).villain  # a new value, equal to the one shown
         assert drawn == []
         shown = board.panel
         assert shown is not None
         changed = dataclasses.replace(shown, deck=shown.deck - 1)
         board.panel = changed
-        assert drawn == [changed]
+        assert drawn and drawn[-1] == changed
 
 
-async def test_clicking_a_card_chooses_it(catalog: Catalog) -> None:
+async def test_clicking_or_entering_a_card_chooses_it(catalog: Catalog) -> None:
     # Freezer's Guard is in play from his first activation.
     game = next(g for g in points_of(catalog, "freezer") if g.state.villain.minions)
     view = seat_view(game, 0)
@@ -261,8 +289,8 @@ async def test_clicking_a_card_chooses_it(catalog: Catalog) -> None:
 
         [hand] = view.hands
         card = hand.cards[0]
-        x, y = where_is(app.query_one(HandBoard), f"1. {card.name}")
-        assert await pilot.click(HandBoard, offset=(x + 3, y))
+        x, y = where_is(app.query_one(HandBoard), f"[1 {card.name}")
+        assert await pilot.click(HandBoard, offset=(x + 4, y))
         await pilot.pause()
         assert [(c.uid, c.where) for c in app.chosen] == [(card.uid, "hand")]
 
@@ -280,7 +308,85 @@ async def test_clicking_a_card_chooses_it(catalog: Catalog) -> None:
 
         # Words that are no card choose nothing.
         before = len(app.chosen)
-        x, y = where_is(app.query_one(VillainBoard), "Time Track")
+        x, y = where_is(app.query_one(VillainBoard), "Health")
         assert await pilot.click(VillainBoard, offset=(x, y))
         await pilot.pause()
         assert len(app.chosen) == before
+
+        # The keys: focus the hand, move right, Enter chooses the second card.
+        app.query_one(HandBoard).focus()
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        assert (app.chosen[-1].uid, app.chosen[-1].where) == (hand.cards[1].uid, "hand")
+        assert app.focused_cards[-1].uid == hand.cards[1].uid
+        # Down from the first market row lands on the second row's first card.
+        app.query_one(MarketRows).focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.chosen[-1].uid == view.markets[1].row[0].card.uid
+
+
+def test_tiles_are_never_cut_across_lines() -> None:
+    tiles = [Text(f"[Card number {i} {'x' * (i % 7)}]") for i in range(12)]
+    for width in (30, 47, 80):
+        picture = pack(tiles, width, lead=Text("Hand: "), indent=2)
+        lines = picture.plain.split("\n")
+        assert all(len(line) <= width for line in lines), (width, lines)
+        for line in lines:
+            assert line.count("[") == line.count("]"), line  # whole tiles only
+
+
+def test_a_time_track_is_four_slots_on_one_line() -> None:
+    cells = [Text("Super Explosive Wave 5E +2 boosters"), Text(""), Text("Kikoho 4E"), Text("")]
+    for width in (40, 76, 150):
+        line = track_line(cells, width)
+        assert "\n" not in line.plain and line.cell_len <= width
+        for slot in "1234":
+            assert f"{slot} " in line.plain
+
+
+async def test_unaffordable_tiles_are_dimmed_and_forbidden_ones_struck(catalog: Catalog) -> None:
+    game = Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="broly", seed=3))
+    view = seat_view(game, 0)
+    items = Items(None)
+    styles = {}
+    for market in view.markets:
+        for offered in market.row:
+            picture = MarketRows.tile(offered, market.market, "white", items, 0)
+            styles[offered.card.uid] = {str(span.style) for span in picture.spans}
+    forbidden = [o for m in view.markets for o in m.row if o.forbidden]
+    short = [o for m in view.markets for o in m.row if not o.buyable and not o.forbidden]
+    # Vegeta SS1 may not buy Allies; with no Energy, nothing is affordable.
+    assert forbidden and short
+    for offered in forbidden:
+        assert any("strike" in s for s in styles[offered.card.uid]), offered.card.name
+    for offered in short:
+        assert any("dim" in s for s in styles[offered.card.uid]), offered.card.name
+        assert not any("strike" in s for s in styles[offered.card.uid]), offered.card.name
+
+
+async def test_ascii_mode_draws_only_ascii(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(glyphs, "ASCII", True)
+    app = Boards(catalog)
+    async with app.run_test(size=(120, 80)) as pilot:
+        for game in points_of(catalog, "freezer"):
+            app.show(seat_view(game, 0))
+            await pilot.pause()
+            for widget in app.query("*"):
+                content = getattr(widget, "content", None)
+                if isinstance(content, Text):
+                    odd = {c for c in content.plain if ord(c) > 127}
+                    assert not odd, (widget, odd)
+                assert all(ord(c) < 128 for c in str(getattr(widget, "border_title", "") or ""))
+
+
+def test_every_market_keeps_its_own_colour_at_16_colours() -> None:
+    from rich.color import Color, ColorSystem
+
+    standard = {
+        market: Color.parse(colour).downgrade(ColorSystem.STANDARD).number
+        for market, colour in glyphs.TILE_COLOURS.items()
+    }
+    assert len(set(standard.values())) == len(standard), standard

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import GROUPS
+from dbdeck.engine.table_view import GROUPS, MARKET_TITLES
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -62,9 +62,14 @@ def action_label(game: Game, action: Action) -> str:
             extra += ", equipped at once"
         return f"Buy {card} ({price}){extra}"
     if t == "buy-dragon-ball":
-        return "Buy an unclaimed Dragon Ball"
+        assert active is not None
+        cost = max(
+            0, game.card(active.id).dragon_ball_cost + rules.cost_bonus(game, active, "dragon-ball")
+        )
+        return f"Buy an unclaimed Dragon Ball ({cost} Energy)"
     if t == "steal":
-        return f"Steal attempt with {action.amount} dice ({action.amount} Energy)"
+        dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
+        return f"Steal attempt with {dice} ({action.amount} Energy)"
     if t == "play":
         if action.cards:
             return f"Play {card}, destroying {game.name(action.cards[0])}"
@@ -93,7 +98,8 @@ def action_label(game: Game, action: Action) -> str:
         body = game.card(action.card)
         return f"Avoid {card}" + (f": {body.avoid.text}" if getattr(body, "avoid", None) else "")
     if t == "market-discard":
-        return f"Send {card} to the bottom of the {action.market} deck"
+        market = MARKET_TITLES.get(action.market or "", action.market or "")
+        return f"Send {card} to the bottom of the {market} deck"
     if t == "give-ball":
         return (
             f"Give a Dragon Ball from {holder_name(game, action.source)} to "

@@ -27,6 +27,7 @@ __all__ = [
     "MARKET_ORDER",
     "MARKET_TITLES",
     "BallView",
+    "CardNote",
     "CardView",
     "CharacterPanel",
     "DecisionPanel",
@@ -46,6 +47,7 @@ __all__ = [
     "TurnOrderPanel",
     "UnitView",
     "VillainPanel",
+    "WhyNot",
     "market_of",
 ]
 
@@ -242,6 +244,9 @@ class CharacterPanel:
     """The special ability's name, or empty."""
     ability_tokens: int | None
     """Tokens left for an ability with uses; ``None`` for a passive one."""
+    ball_cost: int = 0
+    """The Energy this Character pays for an unclaimed Dragon Ball (its
+    board's cost, with any change from cards in play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +306,9 @@ class TurnOrderPanel:
     """Turn-order cards still face down."""
     revealed: tuple[str, ...]
     """The cards revealed this round, in words, the last one last."""
+    unrevealed: tuple[str, ...] = ()
+    """The cards still face down, in words and in no particular order (what
+    the deck holds is known; only its order is secret)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +329,9 @@ class OptionView:
     label: str
     grim: bool = False
     """The option the Grim Rule takes when the players cannot agree."""
+    preview: str = ""
+    """What this answer would do (the damage a target would take), worked
+    out by the engine on a copy of the game; empty when not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +347,14 @@ class DecisionPanel:
     """The answers, for a seat that may answer; empty for the others."""
     count: int
     """How many answers there are."""
+    about: str = ""
+    """What is decided, in words: a Villain attack's name, damage, kind and
+    effect. Empty when the prompt says it all."""
+    moot: int | None = None
+    """The answer to give without asking, for a seat that may answer: the
+    only option, or one of options that all leave the game the same."""
+    about_card: str = ""
+    """The card id of the attack decided about (for the inspector), or empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,16 +366,42 @@ class LogLine:
 
 
 @dataclass(frozen=True, slots=True)
+class WhyNot:
+    """Why no action of one kind can be taken now, in the rulebook's words."""
+
+    kind: str
+    """The action kind (``attack``, ``buy``, ``steal`` …)."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardNote:
+    """Why a card the seat can touch cannot take part in one kind of action
+    now (the disabled entries of its card menu)."""
+
+    uid: int
+    kind: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Offer:
     """A legal action as a seat receives it, with the engine's label."""
 
     action: Action
     label: str
     group: str
+    preview: str = ""
+    """What the action would do, worked out by the engine on a copy of the
+    game: an attack's damage on its target after Armor, Damage Reduction and
+    a Guardian; a Steal's odds. Empty when there is nothing to foresee."""
 
     def to_json(self) -> dict[str, Any]:
         """The offer as JSON data."""
-        return {"action": self.action.to_json(), "label": self.label, "group": self.group}
+        data = {"action": self.action.to_json(), "label": self.label, "group": self.group}
+        if self.preview:
+            data["preview"] = self.preview
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Offer:
@@ -369,7 +414,10 @@ class Offer:
         action = data.get("action")
         if not isinstance(action, dict):
             raise ValueError("an offer holds an action")
-        return cls(Action.from_json(action), label, group)
+        preview = data.get("preview", "")
+        if not isinstance(preview, str):
+            raise ValueError("an offer's preview is text")
+        return cls(Action.from_json(action), label, group, preview)
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +450,21 @@ class TableView:
     reason: str
     location: str = ""
     """The Location's card id, or empty."""
+    why_not: tuple[WhyNot, ...] = ()
+    """For each kind of action the seat cannot take now, why; filled only
+    for the seat that must act (the reasons read its hand)."""
+    card_notes: tuple[CardNote, ...] = ()
+    """For the cards the acting seat can touch, what each cannot do now and
+    why; empty for the other seats."""
+
+    def why(self, kind: str) -> str:
+        """Why no action of ``kind`` can be taken now; empty if one can (or
+        the view does not say)."""
+        return next((w.reason for w in self.why_not if w.kind == kind), "")
+
+    def notes_for(self, uid: int) -> tuple[CardNote, ...]:
+        """What one card cannot do now, and why."""
+        return tuple(n for n in self.card_notes if n.uid == uid)
 
     @property
     def over(self) -> bool:

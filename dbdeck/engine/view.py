@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dbdeck.engine import combat, labels, rules
+from dbdeck.engine import combat, labels, preview, rules, why
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
 from dbdeck.engine.state import CharacterState, Unit
@@ -32,6 +32,7 @@ from dbdeck.engine.table_view import (
     MARKET_ORDER,
     MARKET_TITLES,
     BallView,
+    CardNote,
     CardView,
     CharacterPanel,
     DecisionPanel,
@@ -50,6 +51,7 @@ from dbdeck.engine.table_view import (
     TurnOrderPanel,
     UnitView,
     VillainPanel,
+    WhyNot,
 )
 
 if TYPE_CHECKING:
@@ -87,6 +89,8 @@ def seat_view(
     else:
         own = seat_plays(game, seat) if plays is None else plays
     names = ", ".join(game.name("c:" + c.id) for c in s.characters)
+    acting = _acts(game, own)
+    legal = game.legal_actions() if acting else []
     return TableView(
         version=s.actions,
         seat=seat,
@@ -98,6 +102,7 @@ def seat_view(
             round=s.round,
             left=len(s.turn_deck),
             revealed=tuple(_turn_card(game, c) for c in s.turn_discard),
+            unrevealed=tuple(sorted(_turn_card(game, c) for c in s.turn_deck)),
         ),
         balls=tuple(
             BallView(star, holder, game.name(holder) if holder else "unclaimed")
@@ -122,7 +127,18 @@ def seat_view(
         winner=s.winner,
         reason=s.reason,
         location=s.location or "",
+        why_not=tuple(WhyNot(k, r) for k, r in why.why_none(game, legal).items()) if acting else (),
+        card_notes=tuple(CardNote(n.uid, n.kind, n.reason) for n in why.card_notes(game, legal))
+        if acting
+        else (),
     )
+
+
+def _acts(game: Game, own: frozenset[str]) -> bool:
+    """Whether the seat that plays ``own`` is the one that must act now
+    (what it may not do is then its own business, and told to it alone)."""
+    actor = game.actor()
+    return actor is not None and actor in own
 
 
 def log_lines(
@@ -261,6 +277,7 @@ def _character(game: Game, ch: CharacterState) -> CharacterPanel:
         training_energy=ch.training_energy,
         ability=ability.name if ability is not None else "",
         ability_tokens=None if ability is None or ability.uses == "passive" else ch.ability_tokens,
+        ball_cost=max(0, int(board.dragon_ball_cost) + rules.cost_bonus(game, ch, "dragon-ball")),
     )
 
 
@@ -340,8 +357,13 @@ def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
     name = "The players" if decider == "players" else game.name("c:" + decider)
     # Another seat's options can name the cards of its hand: only their
     # number is shown.
+    about, previews = preview.decision_stakes(game)
+    previews += [""] * (len(pending.options) - len(previews))
     options = (
-        tuple(OptionView(str(o["label"]), bool(o.get("grim"))) for o in pending.options)
+        tuple(
+            OptionView(str(o["label"]), bool(o.get("grim")), previews[i])
+            for i, o in enumerate(pending.options)
+        )
         if mine
         else ()
     )
@@ -352,6 +374,9 @@ def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
         prompt=pending.prompt,
         options=options,
         count=len(pending.options),
+        about=about,
+        moot=preview.moot_answer(game) if mine else None,
+        about_card=preview.decision_card(game),
     )
 
 
@@ -390,8 +415,17 @@ def seat_offers(
             label, group = str(option["label"]), "Decide"
         else:
             label, group = labels.action_label(game, action), labels.action_group(action)
-        offers.append(Offer(_masked(action, others), label, group))
+        offers.append(Offer(_masked(action, others), label, group, _foresee(game, action)))
     return offers
+
+
+def _foresee(game: Game, action: Action) -> str:
+    """What an offer would do, when the engine can foresee it on a copy."""
+    if action.type == "attack":
+        return preview.attack_preview(game, action).words(game)
+    if action.type == "steal" and action.amount:
+        return preview.steal_odds(game, action.amount).words()
+    return ""
 
 
 def unmask(

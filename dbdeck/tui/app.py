@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -64,7 +65,7 @@ class ActionCommands(Provider):
                 yield Hit(
                     score,
                     matcher.highlight(offer.label),
-                    lambda a=offer.action: table.play(a),
+                    lambda o=offer: table.take(o),
                     help="Game action",
                 )
 
@@ -80,6 +81,7 @@ class MainMenu(Screen[None]):
             yield OptionList(
                 Option("New game", id="new"),
                 self._continue_option(),
+                Option("How to play", id="howto"),
                 Option("Rules reference", id="rules"),
                 Option("Card browser", id="cards"),
                 Option("CCG → Decks", id="ccg-decks"),
@@ -153,7 +155,11 @@ class MainMenu(Screen[None]):
         elif choice == "rules":
             from dbdeck.tui.reference import RulesScreen
 
-            app.push_screen(RulesScreen())
+            app.push_screen(RulesScreen(app.catalog))
+        elif choice == "howto":
+            from dbdeck.tui.howto import HowToPlay
+
+            app.push_screen(HowToPlay())
         elif choice == "cards":
             from dbdeck.tui.reference import CardBrowser
 
@@ -171,7 +177,10 @@ class SetupWizard(Screen[None]):
     1-4 Characters and their players (and the solo starting Ally), with the
     level rule explained as you choose."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+s", "start", "Start the game", priority=True),
+    ]
 
     def __init__(self, catalog: Catalog, seed: int | None = None) -> None:
         super().__init__()
@@ -187,14 +196,16 @@ class SetupWizard(Screen[None]):
         locations = [("None", "none"), ("Random", "random")] + [
             (loc.name, loc.id) for loc in self.catalog.locations()
         ]
-        allies = [("None (solo, level 6+)", "none")] + [
+        allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
             if isinstance(a, Ally)
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
-            with Horizontal():
+            # Label and control pairs in a grid: four columns (two pairs a
+            # line) where there is room, two below 100 columns.
+            with Grid(id="wizard-grid"):
                 yield Label("Villain")
                 yield Select(villains, value="freezer", allow_blank=False, id="villain")
                 yield Label("Difficulty")
@@ -204,20 +215,17 @@ class SetupWizard(Screen[None]):
                     allow_blank=False,
                     id="difficulty",
                 )
-            with Horizontal():
                 yield Label("Location")
                 yield Select(locations, value="none", allow_blank=False, id="location")
-                yield Checkbox("Extreme Mode", id="extreme")
-                yield Checkbox("Hide hands between turns", id="hide")
-            with Horizontal():
                 yield Label("Scenario")
                 yield Select(
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
-                yield Label("Starting Ally")
-                yield Select(allies, value="none", allow_blank=False, id="starting-ally")
-            for seat in range(1, 5):
-                with Horizontal():
+                yield Label("Options")
+                yield Checkbox("Extreme Mode", id="extreme")
+                yield Label("")
+                yield Checkbox("Hide hands between turns", id="hide")
+                for seat in range(1, 5):
                     yield Label(f"Character {seat}")
                     yield Select(
                         characters,
@@ -225,17 +233,24 @@ class SetupWizard(Screen[None]):
                         id=f"char-{seat}",
                         value="goku" if seat == 1 else "krillin" if seat == 2 else Select.NULL,
                     )
+                    yield Label(f"Player {seat}")
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
+                yield Label("Starting Ally", id="starting-ally-label")
+                yield Select(allies, value="none", allow_blank=False, id="starting-ally")
             yield Static(id="levels")
-            with Horizontal():
+            with Horizontal(id="wizard-start"):
                 yield Label("Seed")
                 yield Input(value=str(self.seed), id="seed")
-                yield Button("Start", variant="primary", id="start")
+                yield Button("Start (Ctrl+S)", variant="primary", id="start")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "New game"
         self._explain()
+        self.set_class(self.size.width < 100, "-narrow")
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < 100, "-narrow")
 
     def _scenarios(self, villain: str) -> list[tuple[str, str]]:
         """The usual game, then the Villain's scenario cards (A Different Future)."""
@@ -295,16 +310,39 @@ class SetupWizard(Screen[None]):
             starting_ally=None if ally == "none" else ally,
         )
 
+    def _ally_allowed(self, setup: Setup) -> bool:
+        """Whether the rules allow a starting Ally for this setup (one
+        Character against a Villain of level 6 or more), as the engine says."""
+        if setup.starting_ally is not None:
+            problem = setup_problem(self.catalog, setup) or ""
+            return "starting Ally is only for" not in problem
+        probe = next((a.id for a in self.catalog.of_kind("ally")), None)
+        if probe is None or not setup.characters:
+            return False
+        problem = setup_problem(self.catalog, replace(setup, starting_ally=probe)) or ""
+        return "starting Ally is only for" not in problem
+
     def _explain(self) -> None:
         """Say what the engine says of the setup as chosen: the level rule as
-        it applies (green), and the reason the game cannot start (red)."""
+        it applies (green), and the reason the game cannot start (red). The
+        starting Ally shows only where the rules allow one."""
         # The seed never decides whether a setup is allowed.
         setup = self._setup(seed=0)
+        allowed = self._ally_allowed(setup)
+        for name in ("#starting-ally", "#starting-ally-label"):
+            self.query_one(name).display = allowed
+        if not allowed and setup.starting_ally is not None:
+            self.query_one("#starting-ally", Select).value = "none"
+            setup = replace(setup, starting_ally=None)
         problem = setup_problem(self.catalog, setup)
         text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
         if problem is not None:
             text.append(f"\nCannot start: {problem}.", style="bold red")
         self.query_one("#levels", Static).update(text)
+
+    def action_start(self) -> None:
+        """Ctrl+S: start the game as chosen."""
+        self._start()
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
@@ -360,6 +398,12 @@ class DbdeckApp(App[None]):
         start: Screen[None] | None = None,
     ) -> None:
         super().__init__()
+        from dbdeck.tui.widgets import glyphs
+
+        if glyphs.ASCII:
+            from dbdeck.tui.ascii import AsciiFilter
+
+            self._filters.append(AsciiFilter())
         self.catalog = catalog
         self.start_game = session.game if session is not None else game
         self.session = session
@@ -394,6 +438,27 @@ class DbdeckApp(App[None]):
             self.session = session
 
         return LocalBackend(source, seating, on_crash=reloaded)
+
+    def after_game(self, choice: str) -> None:
+        """What follows a game's summary: ``new``, ``replay``, ``menu`` or ``quit``."""
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "replay":
+            if self.session is None:
+                self.notify("Only a saved game can be replayed.", severity="warning")
+                return
+            from dbdeck.tui.local import ReplayBackend
+            from dbdeck.tui.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(ReplayBackend(self.catalog, self.session.data())))
+            return
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.switch_screen(MainMenu())
+        if choice == "new":
+            self.push_screen(SetupWizard(self.catalog))
 
     def on_unmount(self) -> None:
         if self.session is not None:

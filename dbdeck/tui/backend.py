@@ -17,8 +17,9 @@ from typing import Protocol
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.engine.tally import Tally
 
-__all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "TableBackend"]
+__all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]
 
 
 @dataclass
@@ -32,6 +33,8 @@ class Seating:
     before each turn (or decision) of another player."""
     pace: float = 0.4
     """Seconds between the steps of the Villain's turn (0: at once)."""
+    confirm_end_turn: bool = True
+    """Ask before ending a turn with Energy unspent or cards still playable."""
 
     def player(self, character: str) -> str:
         """The player of a Character."""
@@ -58,6 +61,18 @@ class Handoff:
     player: str
     characters: str
     """The Characters that player runs, in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The coach's move: what the bot would do now, and why in one line."""
+
+    action: Action | None
+    """The suggested action; ``None`` when the coach has nothing to say."""
+    label: str
+    """The action in words."""
+    why: str
+    """Why, in one line (or why there is no suggestion)."""
 
 
 class TableBackend(Protocol):
@@ -95,6 +110,13 @@ class TableBackend(Protocol):
     def hide_hands(self, hide: bool) -> Outcome:
         """Hot-seat: hide (or show) every hand between turns."""
 
+    def suggest(self) -> Suggestion:
+        """The coach: the move the bot would make now, and why."""
+
+    def tally(self) -> Tally | None:
+        """The game's story in numbers (damage dealt, cards bought), when
+        this screen has seen it all; ``None`` when it cannot tell."""
+
 
 class OneSeatPerScreen:
     """The part of a backend whose screen always shows one seat's eyes (a
@@ -117,3 +139,11 @@ class OneSeatPerScreen:
     def hide_hands(self, hide: bool) -> Outcome:
         """Which hands show is not this screen's choice."""
         return Outcome(False, self.hand_rule)
+
+    def suggest(self) -> Suggestion:
+        """No coach: the game is not on this machine."""
+        return Suggestion(None, "", "The coach plays only at a table on this machine.")
+
+    def tally(self) -> Tally | None:
+        """The counts are kept where the game is."""
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -13,18 +14,40 @@ from textual.widgets import Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.render import card_panel
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.widgets.card import card_picture
 
-__all__ = ["ComboDialog", "DecisionDialog", "HandoffScreen", "HelpScreen", "InspectorScreen"]
+__all__ = [
+    "ComboDialog",
+    "DecisionDialog",
+    "HandoffScreen",
+    "HelpScreen",
+    "InspectorScreen",
+    "TurnBanner",
+]
+
+ARM_SECONDS = 0.4
+"""How long a turn's announcement ignores Enter: a key typed while the
+previous turn played out must not pass it unread."""
 
 
 class DecisionDialog(ModalScreen[int | None]):
     """A choice: one the rules hand to a player or to the table (it must be
-    answered), or one step of building an action (Escape cancels it)."""
+    answered), or one step of building an action (Escape cancels it).
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    ``disabled`` lines are shown below the answers and cannot be chosen:
+    what the rules forbid now, with the reason. ``i`` reads a card: the
+    one the decision is about (``card``), else one chosen among
+    ``inspect`` (label, card id) entries.
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("i", "inspect", "Inspect", show=False),
+        Binding("g", "suggest", "Suggest", show=False),
+    ]
 
     def __init__(
         self,
@@ -34,38 +57,102 @@ class DecisionDialog(ModalScreen[int | None]):
         *,
         cancellable: bool = False,
         for_decision: bool = False,
+        disabled: list[str] | None = None,
+        inspect: list[tuple[str, str]] | None = None,
+        card: str = "",
+        highlight: int | None = None,
+        coach: Callable[[], tuple[int | None, str]] | None = None,
     ) -> None:
         super().__init__()
+        self.coach = coach
+        """Asked by ``g``: the answer the bot would give, and why."""
+        self.highlight = highlight
+        """The option highlighted first (a cancellable choice highlights its first)."""
         self.title_text = title
         self.prompt = prompt
         self.options = options
+        self.forbidden = disabled or []
+        """Lines shown disabled: what cannot be done now, and why."""
         self.cancellable = cancellable
         self.for_decision = for_decision
         """A decision of the game (closed by the table once answered elsewhere)."""
+        self.inspect_entries = inspect or []
+        self.card = card
 
     def compose(self) -> ComposeResult:
+        cross = "x" if glyphs.ASCII else "✗"
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
-            yield Static(self.prompt)
-            yield OptionList(
-                *[Option(o, id=str(i)) for i, o in enumerate(self.options)], id="choices"
-            )
+            if self.prompt:
+                yield Static(self.prompt)
+            choices = [Option(o, id=str(i)) for i, o in enumerate(self.options)]
+            choices += [
+                Option(Text(f"{cross} {line}", style="dim"), disabled=True)
+                for line in self.forbidden
+            ]
+            yield OptionList(*choices, id="choices")
+            keys = "Up/Down, then Enter: choose" if self.for_decision else "Enter: choose"
+            keys += "  Escape: cancel" if self.cancellable else ""
+            if self.card or self.inspect_entries:
+                keys += "  i: read a card"
+            if self.coach is not None:
+                keys += "  g: suggest"
+            yield Static(Text(keys, style="dim"), classes="keys")
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        listing = self.query_one(OptionList)
+        listing.focus()
+        if self.for_decision:
+            # A decision of the game comes unasked: an Enter typed for what
+            # came before must not answer it. Up or Down first.
+            listing.highlighted = None
+        elif self.highlight is not None:
+            listing.highlighted = self.highlight
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id or 0))
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
         """Escape cancels building an action; a decision must be answered."""
         if self.cancellable:
             self.dismiss(None)
 
+    def action_suggest(self) -> None:
+        """The coach's answer, highlighted, and why."""
+        if self.coach is None:
+            return
+        option, why = self.coach()
+        if option is not None:
+            self.query_one(OptionList).highlighted = option
+        self.app.clear_notifications()
+        self.notify(why, title="Coach suggests", timeout=8)
+
+    def action_inspect(self) -> None:
+        """Read the card the decision is about, or choose one to read."""
+        catalog = getattr(self.app, "catalog", None)
+        if catalog is None:
+            return
+        card = catalog.cards.get(self.card) if self.card else None
+        if card is not None:
+            self.app.push_screen(InspectorScreen(card, catalog))
+            return
+        if not self.inspect_entries:
+            return
+
+        def show(card_id: str | None) -> None:
+            chosen = catalog.cards.get(card_id) if card_id else None
+            if chosen is not None:
+                self.app.push_screen(InspectorScreen(chosen, catalog))
+
+        self.app.push_screen(CardPicker(self.inspect_entries), show)
+
 
 class ComboDialog(ModalScreen[Action | None]):
     """Build an attack: pick Physical Techniques (a Combo when several), then
-    the target."""
+    the target, each target showing the damage it would take (after Armor,
+    Damage Reduction and a Guardian's interception, as the engine foresees
+    it)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -73,37 +160,71 @@ class ComboDialog(ModalScreen[Action | None]):
         super().__init__()
         self.view = view
         self.catalog = catalog
-        self.actions = [o.action for o in attacks if o.action.type == "attack"]
+        self.offers = [o for o in attacks if o.action.type == "attack"]
+        self.targets = sorted({o.action.target for o in self.offers if o.action.target})
 
     def compose(self) -> ComposeResult:
-        cards = sorted({u for a in self.actions for u in a.cards})
-        targets = sorted({a.target for a in self.actions if a.target})
+        cards = sorted({u for o in self.offers for u in o.action.cards})
         with Vertical(classes="dialog"):
             yield Label(
-                Text("Attack: choose the Techniques (Space), then the target (Enter)", style="bold")
+                Text("Attack: tick the Techniques (Space), then the target (Enter)", style="bold")
             )
             yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
             yield Label("Target")
-            yield OptionList(*[Option(self.view.name_of(t), id=t) for t in targets], id="targets")
+            yield OptionList(id="targets")
+            yield Static(Text("Tab: to the targets  Escape: cancel", style="dim"), classes="keys")
 
     def _card_label(self, uid: int) -> str:
         seen = self.view.card(uid)
         if seen is None:
-            return f"card {uid}"
+            return "a card"
         card: Any = self.catalog.cards.get(seen.card)
         kind = getattr(card, "damage_kind", "basic")
         extra = "" if kind == "basic" else f" {kind.upper()}"
         return f"{seen.name} ({getattr(card, 'damage', 0)}{extra})"
 
+    def chosen(self) -> tuple[int, ...]:
+        """The ticked Techniques."""
+        return tuple(sorted(self.query_one(SelectionList).selected))
+
+    def offer_for(self, target: str) -> Offer | None:
+        """The attack of the ticked Techniques on ``target``, if legal."""
+        chosen = self.chosen()
+        return next(
+            (
+                o
+                for o in self.offers
+                if tuple(sorted(o.action.cards)) == chosen and o.action.target == target
+            ),
+            None,
+        )
+
+    def _show_targets(self) -> None:
+        listing = self.query_one("#targets", OptionList)
+        listing.clear_options()
+        for target in self.targets:
+            offer = self.offer_for(target)
+            name = self.view.name_of(target)
+            if offer is None:
+                label = Text(f"{name}", style="dim")
+                listing.add_option(Option(label, id=target, disabled=not self.chosen()))
+            else:
+                listing.add_option(Option(f"{name} — {offer.preview}", id=target))
+        enabled = [i for i, t in enumerate(self.targets) if self.offer_for(t) is not None]
+        listing.highlighted = enabled[0] if enabled else None
+
     def on_mount(self) -> None:
+        self._show_targets()
         self.query_one(SelectionList).focus()
 
+    def on_selection_list_selected_changed(self) -> None:
+        self._show_targets()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        chosen = tuple(sorted(self.query_one(SelectionList).selected))
-        for action in self.actions:
-            if tuple(sorted(action.cards)) == chosen and action.target == event.option.id:
-                self.dismiss(action)
-                return
+        offer = self.offer_for(str(event.option.id))
+        if offer is not None:
+            self.dismiss(offer.action)
+            return
         self.notify(
             "Choose one or more Physical Techniques first (Space to tick).", severity="warning"
         )
@@ -124,7 +245,7 @@ class InspectorScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide"):
-            yield Static(card_panel(self.card, self.catalog))
+            yield Static(card_picture(self.card, self.catalog))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -156,7 +277,52 @@ class CardPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HandoffScreen(ModalScreen[None]):
+class _Armed(ModalScreen[None]):
+    """A screen that ignores Enter for a moment after it shows: a key typed
+    while the previous turn played out must not pass it unread."""
+
+    BINDINGS = [Binding("enter", "ready", "Ready")]
+
+    arm_seconds = ARM_SECONDS
+    """Enter is ignored for this long after the screen shows."""
+
+    armed = False
+
+    def on_mount(self) -> None:
+        if self.arm_seconds <= 0:
+            self.armed = True
+        else:
+            self.set_timer(self.arm_seconds, self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+
+    def action_ready(self) -> None:
+        """Close, once shown long enough to be read."""
+        if self.armed:
+            self.dismiss(None)
+
+
+class TurnBanner(_Armed):
+    """A new turn of another player: it is announced, and the table takes no
+    key until the player has read it and pressed Enter."""
+
+    BINDINGS = [Binding("enter", "ready", "Play")]
+
+    def __init__(self, title: str, lines: list[Text]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="turn-banner"):
+            yield Label(Text(self.title_text, style="bold"))
+            for line in self.lines:
+                yield Static(line)
+            yield Static(Text("Press Enter to play.", style="italic"))
+
+
+class HandoffScreen(_Armed):
     """Hot-seat: every hand is hidden, and nothing can be played, until the
     next player takes the keyboard."""
 
@@ -175,43 +341,63 @@ class HandoffScreen(ModalScreen[None]):
                 "are ready to see your hand."
             )
 
-    def action_ready(self) -> None:
-        self.dismiss(None)
-
 
 HELP = """\
 Keys on the table
 
-  Enter      apply the action highlighted in the action list
-  Up/Down    move in the action list (every legal action is listed)
-  e          end the turn
+  Tab, Shift+Tab  move between the panels
+  1-6        the hand, markets, Character boards, Villain, action list, log
+             (shown first where they do not all fit)
+  arrows     move between the cards of a board (Up/Down: its rows)
+  Enter      a card's menu: what it can do now, and what not and why;
+             in the action list, the highlighted action
+  Space      in the hand: select a Physical Technique for a Combo;
+             during the Villain's turn: show the rest of it at once
   p          play every Energy card in the hand
-  a          attack: build a Combo and choose its target
-  t          prepare an Energy Technique: choose it, then its Time slot
-  o          boost a prepared Technique: choose it, then the Energy card
-  s          attempt a Steal: choose how many dice
-  b          jump to the Buy actions
-  i          inspect a card on the table
-  1-4        compact layout: show Markets, Characters, Actions or Log
-  h          hide or show hands between turns (hot-seat)
+  b          go to the markets, on the first card you can buy
+  d          buy an unclaimed Dragon Ball
+  a          attack: with the selected cards, choose the target; else build
+             a Combo (each target shows the damage it would take)
+  t          prepare an Energy Technique (choose it, then its Time slot)
+  o          boost a prepared Technique with an Energy card
+  s          attempt a Steal: choose how many dice (the odds are shown)
+  x          exhaust a card in play for its effect
+  y          use the Character's special ability
+  e          end the turn (asked first when Energy or cards are left)
+  g          the coach: the move the bot would make now, and why
   u          undo the last action (back to the last revealed hidden
              information: a draw, a shuffle, a die, a revealed card)
-  space      show the rest of the Villain's turn at once
-  r          rules reference
+  i          read the card under the cursor, or choose one
+  h          hide or show hands between turns (hot-seat)
+  S          settings (ask before ending a turn, or not)
+  G          the game's summary, once it is over
+  r          rules reference (each Villain's rules too)
   c          card browser
-  ?          this help
+  ?          this help; H: how to play
   ctrl+p     command palette (every legal action, searchable)
-  q          quit
+  q          quit (every action is saved)
 
 Decisions the rules hand to a player or to the table (targets, Wildcards,
-Block, Power Clash, the Wish) open a dialog: choose with Up/Down and Enter.
+Block, Power Clash, the Wish) open a dialog: nothing is highlighted at
+first, so choose with Up/Down, then Enter; i reads the card at stake.
+A key that can do nothing now says why.
 """
 
 
 class HelpScreen(ModalScreen[None]):
     """Every key of the table."""
 
-    BINDINGS = [Binding("escape,question_mark,enter", "close", "Close")]
+    BINDINGS = [
+        Binding("escape,question_mark,enter", "close", "Close"),
+        Binding("H", "how_to_play", "How to play"),
+    ]
+
+    def action_how_to_play(self) -> None:
+        """The How to play screen."""
+        from dbdeck.tui.howto import HowToPlay
+
+        self.dismiss(None)
+        self.app.push_screen(HowToPlay())
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide"):

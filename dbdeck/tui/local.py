@@ -14,10 +14,13 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
+from dbdeck.engine.preview import moot_answer
 from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.saves import SaveError, SaveFailed, Session, replay_events
-from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating
+from dbdeck.tui import coach
+from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion
 
 __all__ = ["LocalBackend", "ReplayBackend"]
 
@@ -48,7 +51,8 @@ class LocalBackend:
         self.game.step_mode = self.seating.pace > 0
         self.on_crash = on_crash
         """Told when an unexpected error made the backend reload the save."""
-        self._lines: list[LogLine] = list(log_lines(self.game.events, self.game, None))
+        self._tally = Tally()
+        self._lines: list[LogLine] = self._story_so_far()
         seats = sorted({c.seat for c in self.game.state.characters})
         self._several = len(seats) > 1
         self.keyboard: int | None = seats[0] if seats else None
@@ -57,7 +61,67 @@ class LocalBackend:
         self._last_player: int | None = None
         if self.seating.hide_hands and self._several:
             self.keyboard = None
+        self._answer_moot()
         self._settle()
+
+    def _story_so_far(self) -> list[LogLine]:
+        """The log of the game so far: a resumed game's is rebuilt from its
+        save's replay, so a returning player reads the story."""
+        session = self.session
+        if session is None or not session.actions:
+            self._tally.add(self.game, self.game.events)
+            return list(log_lines(self.game.events, self.game, None))
+        lines: list[LogLine] = []
+        try:
+            for _action, game, events in replay_events(self.catalog, session.data()):
+                self._tally.add(game, events)
+                lines += log_lines(events, game, None)
+        except Exception as exc:  # a save that no longer replays still opens
+            self._tally = Tally()
+            return [LogLine("note", f"The log of the game so far cannot be rebuilt ({exc}).")]
+        lines.append(LogLine("note", "The game goes on from here."))
+        return lines
+
+    def _recount(self) -> None:
+        """Count the game again from its save (after an undo)."""
+        if self.session is None:
+            return
+        tally = Tally()
+        try:
+            for _action, game, events in replay_events(self.catalog, self.session.data()):
+                tally.add(game, events)
+        except Exception:  # the counts are a comfort: keep the old ones
+            return
+        self._tally = tally
+
+    def _answer_moot(self) -> None:
+        """Answer, without asking, a decision with a single possible answer or
+        whose answers all leave the game the same (rules stay the engine's:
+        the answer is an ordinary action, saved and replayed like any)."""
+        for _ in range(20):  # a chain of moot questions ends; never loop for ever
+            if self.game.state.pending is None or self.game.state.paused:
+                return
+            option = moot_answer(self.game)
+            if option is None:
+                return
+            pending = self.game.state.pending
+            label = str(pending.options[option]["label"])
+            prompt = pending.prompt
+            apply = self.session.apply if self.session is not None else self.game.apply
+            try:
+                events = apply(Action("choose", option=option))
+            except (IllegalAction, SaveFailed):
+                return
+            if self.session is not None:
+                self.game = self.session.game
+            self._tally.add(self.game, events)
+            said = f"Not asked, as only one answer matters: {prompt} {label}."
+            self._lines.append(LogLine("note", said))
+            self._lines += [
+                line
+                for line in log_lines(events, self.game, self.keyboard)
+                if line.kind != "choice"
+            ]
 
     # --- whose eyes are on the screen ---------------------------------------------------
 
@@ -176,7 +240,20 @@ class LocalBackend:
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
         self.game = session.game
+        # A question answered without asking is undone with the action before it.
+        while (
+            self.game.state.pending is not None
+            and session.undoable() > 0
+            and moot_answer(self.game) is not None
+        ):
+            try:
+                session.undo()
+            except SaveFailed as exc:
+                return Outcome(False, str(exc), error=True)
+            self.game = session.game
         self._lines.append(LogLine("undo", "Undone."))
+        self._recount()
+        self._answer_moot()
         self._settle()
         return Outcome(
             True,
@@ -203,9 +280,21 @@ class LocalBackend:
         if self.session is not None:
             # The session commits a new game object once it is saved.
             self.game = self.session.game
+        self._tally.add(self.game, events)
         self._lines += log_lines(events, self.game, self.keyboard)
+        self._answer_moot()
         self._settle()
         return Outcome(True)
+
+    def tally(self) -> Tally | None:
+        """The game's story in numbers, as far as this table saw it."""
+        return self._tally
+
+    def suggest(self) -> Suggestion:
+        """The coach: the bot's move now, when this keyboard may act."""
+        if not self._may_act():
+            return Suggestion(None, "", "Nobody at this keyboard has to act now.")
+        return coach.suggest(self.game)
 
     def _crashed(self, exc: Exception) -> Outcome:
         session = self.session
@@ -226,6 +315,7 @@ class LocalBackend:
             self.session = resumed
             self.game = resumed.game
             self.game.step_mode = self.seating.pace > 0
+            self._answer_moot()
             if self.on_crash is not None:
                 self.on_crash(resumed)
             said = "the game was reloaded from its save, as it was before the error"

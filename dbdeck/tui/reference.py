@@ -16,7 +16,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import CardKind
 from dbdeck.tui.dialogs import InspectorScreen
 
-__all__ = ["RULES", "CardBrowser", "RulesScreen"]
+__all__ = ["COACH_RULES", "RULES", "CardBrowser", "RulesScreen", "villain_rules"]
 
 RULES: list[tuple[str, str]] = [
     (
@@ -129,20 +129,66 @@ are destroyed.""",
         "Icons and words",
         """\
 Market colours: Allies pink, Techniques blue, Energy green, Equipment
-orange, Training yellow, Concentrated Energy cyan. A struck-through card
-cannot be bought by the active Character; * marks a card exclusive to a
-race or Character. [E 4 T2] is an Energy Technique of Damage 4 and Time 2;
-[P 1] a Physical one. A dot in a Time slot is an empty slot.""",
+orange, Training yellow, Concentrated Energy cyan. A dimmed tile is one the
+active Character cannot afford now; a struck-through one (marked x) one it
+may never buy; a diamond (+ in ASCII) marks a card exclusive to a race or
+Character. [E4 T2] is an Energy Technique of Damage 4 and Time 2; [P1] a
+Physical one; [+2] an Energy card worth 2. A dot (- in ASCII) in a Time slot
+is an empty slot. Health always reads left/maximum: 7/10 is 7 Health left
+of 10. A filled ball is a held Dragon Ball, an empty one an unclaimed one.""",
     ),
 ]
 """The rules summary: our own words for the rulebook's turn summaries,
 races, special cards and glossary."""
 
 
+COACH_RULES = """\
+The coach (key g) shows the move the greedy bot would make now, and why.
+The bot plays only legal moves. In the Actions phase it weighs them in this
+order: put Allies, Equipment and Training into play; prepare Energy
+Techniques (the earliest slot first); attach boosters; exhaust cards for
+their effects; attack with as many Physical Techniques at once as it can
+(a Combo is one attack, so Armor counts once), aiming at a Minion that
+holds Dragon Balls, then a Guardian, then the Villain; use the special
+ability; buy an unclaimed Dragon Ball when the Villain holds three or more,
+or Steal when he holds four or more and its health allows; play Energy;
+buy the dearest card it can afford; end the turn. For the players' choice
+of who takes a Villain attack, it picks whoever survives it best, sparing
+the Characters and the Allies that hold Dragon Balls."""
+"""What the coach's bot considers (``tui/coach.py`` plays by it), for the
+rules reference."""
+
+
+def villain_rules(catalog: Catalog) -> list[tuple[str, str]]:
+    """Each Villain's own rules, from its board: what it is, how the game is
+    set up against it (its arrival), its phases, its death effect, its
+    Extreme Mode and its victory."""
+    sections = []
+    for villain in catalog.villains():
+        body = [
+            villain.text,
+            f"Setup and arrival: {villain.setup}",
+            f"Death effect: {villain.death_effect_text}",
+            f"Victory: {villain.victory_text}",
+        ]
+        if villain.extreme_mode:
+            body.append(f"Extreme Mode: {villain.extreme_mode}")
+        sections.append((f"Villain: {villain.name} (level {villain.level})", "\n".join(body)))
+    return sections
+
+
 class RulesScreen(Screen[None]):
-    """The rules summary, filtered by what you type."""
+    """The rules summary, filtered by what you type; with a catalog, each
+    Villain's own rules and what the coach weighs too."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        super().__init__()
+        self.sections = list(RULES)
+        if catalog is not None:
+            self.sections += villain_rules(catalog)
+        self.sections.append(("The coach (suggest key g)", COACH_RULES))
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -163,7 +209,7 @@ class RulesScreen(Screen[None]):
     def _show(self, query: str) -> None:
         words = query.lower().split()
         text = Text()
-        for title, body in RULES:
+        for title, body in self.sections:
             haystack = f"{title}\n{body}".lower()
             if all(w in haystack for w in words):
                 text.append(f"{title}\n", style="bold underline")

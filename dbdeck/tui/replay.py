@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import RichLog
 
 from dbdeck.engine.table_view import TableView
 from dbdeck.tui.table import TableScreen
+from dbdeck.tui.widgets import TableLog
 
 if TYPE_CHECKING:
     from dbdeck.tui.local import ReplayBackend
@@ -21,18 +21,31 @@ if TYPE_CHECKING:
 __all__ = ["ReplayScreen"]
 
 
-class ReplayScreen(TableScreen):
-    """The table as it was after each turn of a saved game (read-only)."""
+class ReplayScreen(TableScreen, inherit_bindings=False):
+    """The table as it was after each turn of a saved game (read-only): only
+    the replay's own keys, none of the table's play keys."""
 
     BINDINGS = [
-        Binding("right,n", "step(1)", "Next turn"),
-        Binding("left,p", "step(-1)", "Previous turn"),
-        Binding("home", "goto(0)", "First"),
-        Binding("end", "goto(-1)", "Last"),
+        Binding("right,n", "step(1)", "Next turn", priority=True),
+        Binding("left,b", "step(-1)", "Previous turn", priority=True),
+        Binding("home", "goto(0)", "First", priority=True),
+        Binding("end", "goto(-1)", "Last", priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("i", "inspect", "Inspect"),
+        Binding("tab", "app.focus_next", "Next panel", show=False),
+        Binding("escape", "leave", "Back"),
         Binding("q", "app.quit", "Quit"),
     ]
+
+    KEYS = (
+        ("→/n", "Next turn"),
+        ("←/b", "Previous turn"),
+        ("Home", "First"),
+        ("End", "Last"),
+        ("i", "Inspect"),
+        ("Esc", "Back"),
+        ("q", "Quit"),
+    )
 
     announces_turns = False
 
@@ -45,10 +58,16 @@ class ReplayScreen(TableScreen):
         result = f" — {view.reason}" if view.winner else ""
         return Text(
             f"Replay of {self.replay.save_id}: turn {self.replay.index + 1} "
-            f"of {len(self.replay.frames)}{result}\n"
-            "←/→ previous/next turn, Home/End first/last",
+            f"of {len(self.replay.frames)}{result} (→ next, ← previous, Home/End first/last)",
             style="bold",
         )
+
+    def action_leave(self) -> None:
+        """Back to the screen below (the finished table), or quit."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
 
     def action_step(self, delta: int) -> None:
         """Move one turn forward or back."""
@@ -60,5 +79,5 @@ class ReplayScreen(TableScreen):
 
     def _show(self, index: int) -> None:
         self.replay.go(index)
-        self.query_one("#log", RichLog).clear()
+        self.query_one(TableLog).clear_all()
         self.refresh_table()

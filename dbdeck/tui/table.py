@@ -1,12 +1,20 @@
-"""The table: every board element, the action list, the log, hot-seat turns.
+"""The table: every board element, the hand, the action list, the log.
 
 The screen draws the ``TableView`` its backend gives it and offers the
 backend's ``Offer``s; it never sees a ``Game``, so it can show only what the
-seat at the screen may see. Keys turn into actions sent to the backend; a
-refused one shows the engine's reason. The Villain's turn runs in the
-engine's step mode on a local table: the engine stops after each step that
-showed something, the table redraws, and the next step follows after
-``pace`` seconds (Space plays the rest at once).
+seat at the screen may see. Keys and cards turn into actions sent to the
+backend; a refused one shows the engine's reason, and a key that can do
+nothing now says why, in the rulebook's words (the view carries the
+reasons). The Villain's turn runs in the engine's step mode on a local
+table: the engine stops after each step that showed something, the table
+redraws, and the next step follows after ``pace`` seconds (Space plays the
+rest at once).
+
+Layout by size: below 100 columns the body shows one panel at a time
+(``1``-``6`` switch); below 150×45 the action list stays beside one
+switchable panel; from 150×45 every panel shows at once. At every size the
+Villain's health and Time Track, the round, whose turn it is, the Dragon
+Balls, the hand and the prompt stay in sight.
 """
 
 from __future__ import annotations
@@ -17,13 +25,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widget import Widget
+from textual.widgets import Static
 
 from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import GROUPS, HandView, LogLine, Offer, TableView
+from dbdeck.engine.table_view import CardView, HandView, LogLine, MarketCard, Offer, TableView
 from dbdeck.tui.backend import Outcome, Seating, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,
@@ -32,31 +40,61 @@ from dbdeck.tui.dialogs import (
     HandoffScreen,
     HelpScreen,
     InspectorScreen,
+    TurnBanner,
 )
+from dbdeck.tui.settings import load_settings, save_settings
 from dbdeck.tui.widgets import (
+    BUY_BALL,
+    LOG_STYLES,
+    ActionPanel,
+    BallPurchase,
     CardChosen,
+    CardFocused,
     CharacterBoard,
+    DragonBallTracker,
+    Entry,
     HandBoard,
+    KeyBar,
     MarketRows,
+    StatusBar,
+    TableLog,
     TurnOrderBoard,
     VillainBoard,
+    card_facts,
 )
 
-__all__ = ["Seating", "TableScreen"]
+__all__ = ["PANELS", "Seating", "TableScreen"]
 
-COMPACT_WIDTH = 140
-COMPACT_HEIGHT = 40
+NARROW = 100
+"""Below this width the body shows one panel at a time."""
+WIDE = (150, 45)
+"""From this size (columns, rows) every panel shows at once."""
 
-LOG_STYLES = {
-    "damage": "red",
-    "defeat": "bold red",
-    "game-over": "bold",
-    "reveal": "bold",
-    "roll": "cyan",
-    "balls": "yellow",
-    "undo": "italic",
+PANELS = {
+    "hand": ("1", "Hand"),
+    "markets": ("2", "Markets"),
+    "characters": ("3", "Boards"),
+    "villain": ("4", "Villain"),
+    "actions": ("5", "Actions"),
+    "log": ("6", "Log"),
 }
-"""How the log draws each kind of line."""
+"""The panels the number keys go to."""
+
+BODY = ("markets", "characters", "actions", "log")
+"""The switchable panels of the body."""
+
+KIND_WORDS = {
+    "attack": "Attack",
+    "prepare": "Prepare",
+    "boost": "Boost",
+    "play": "Put into play",
+    "exhaust": "Exhaust",
+    "destroy": "Destroy for its effect",
+    "market-discard": "Send to the bottom of its deck",
+    "give-ball": "Give a Dragon Ball",
+    "buy": "Buy",
+}
+"""What each kind of a card's action is called in its menu."""
 
 
 class TableScreen(Screen[None]):
@@ -66,23 +104,59 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", "End turn"),
         Binding("p", "play_energy", "Play Energy"),
         Binding("a", "attack", "Attack"),
-        Binding("b", "jump('Buy')", "Buy"),
-        Binding("t", "prepare", "Prepare", show=False),
-        Binding("o", "boost", "Boost", show=False),
-        Binding("s", "steal", "Steal", show=False),
+        Binding("b", "buy", "Buy"),
+        Binding("t", "prepare", "Prepare"),
+        Binding("o", "boost", "Boost"),
+        Binding("s", "steal", "Steal"),
+        Binding("d", "buy_ball", "Buy a Dragon Ball"),
+        Binding("x", "exhaust", "Exhaust"),
+        Binding("y", "ability", "Ability"),
         Binding("i", "inspect", "Inspect"),
-        Binding("h", "toggle_hide", "Hide hands", show=False),
+        Binding("g", "suggest", "Suggest"),
         Binding("u", "undo", "Undo"),
-        Binding("space", "skip", "Skip", show=False),
+        Binding("h", "toggle_hide", "Hide hands"),
+        Binding("space", "space", "Skip", show=False, priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("r", "rules", "Rules"),
-        Binding("c", "cards", "Cards", show=False),
-        Binding("1", "panel('markets')", "Markets", show=False),
-        Binding("2", "panel('characters')", "Characters", show=False),
-        Binding("3", "panel('actions')", "Actions", show=False),
-        Binding("4", "panel('log')", "Log", show=False),
+        Binding("c", "cards", "Cards"),
+        Binding("S", "settings", "Settings"),
+        Binding("G", "summary", "Game summary", show=False),
+        *[
+            Binding(key, f"panel('{panel}')", name, show=False)
+            for panel, (key, name) in PANELS.items()
+        ],
         Binding("q", "app.quit", "Quit"),
     ]
+
+    KEYS: tuple[tuple[str, str], ...] = (
+        ("Enter", "Card"),
+        ("p", "Energy"),
+        ("b", "Buy"),
+        ("a", "Attack"),
+        ("e", "End turn"),
+        ("t", "Prepare"),
+        ("Tab", "Panels"),
+        ("g", "Suggest"),
+        ("u", "Undo"),
+        ("i", "Inspect"),
+        ("s", "Steal"),
+        ("d", "Buy ball"),
+        ("r", "Rules"),
+        ("q", "Quit"),
+        ("^p", "Palette"),
+    )
+    """The key bar, most important first (as many as fit show)."""
+
+    OVER_KEYS: tuple[tuple[str, str], ...] = (
+        ("G", "Summary"),
+        ("Tab", "Panels"),
+        ("i", "Inspect"),
+        ("r", "Rules"),
+        ("q", "Quit"),
+    )
+    """The key bar once the game is over."""
+
+    AUTO_FOCUS = "#hand"
 
     announces_turns = True
     """Whether a new turn is announced (a replay moves through turns silently)."""
@@ -95,55 +169,105 @@ class TableScreen(Screen[None]):
         """What the screen shows: the backend's view when last drawn."""
         self.offers: list[Offer] = []
         """What the screen offers: the backend's legal actions when last drawn."""
-        self.shown_panel = "actions"
+        self.shown_panel = "markets"
+        """The body's panel shown where they do not all fit."""
+        self.layout_size = ""
+        """``narrow``, ``medium`` or ``wide``."""
         self._turn_of = ""
         self._answered = -1
+        self._since: list[LogLine] = []
+        """The log lines since this screen last acted (a turn's banner shows them)."""
+        self.focused_card = ""
+        """What the card under a board's cursor is and can do, in words."""
+        self.settings = load_settings()
+        """The player's settings (asking before a turn ends …)."""
+        self._summed = False
+        self._suggested: Offer | None = None
+        """The coach's last suggestion (highlighted where it is offered)."""
 
     # --- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False)
-        yield VillainBoard(id="villain", classes="box")
-        yield TurnOrderBoard(id="turn-order", classes="box")
-        yield HandBoard(self.backend.catalog, id="hand", classes="box")
+        catalog = self.backend.catalog
+        yield StatusBar(id="status")
+        with Horizontal(id="top"):
+            yield VillainBoard(catalog, id="villain", classes="box")
+            with Horizontal(id="side"):
+                yield TurnOrderBoard(id="turn-order", classes="box")
+                yield DragonBallTracker(id="balls", classes="box")
         yield Static(id="panel-tabs")
-        with Horizontal(id="body"):
+        with Grid(id="body"):
             with VerticalScroll(id="markets", classes="panel"):
                 yield MarketRows(id="market-rows", classes="box")
             with VerticalScroll(id="characters", classes="panel"):
                 for ch in self.view.characters:
-                    yield CharacterBoard(ch.id, id=f"char-{ch.id}", classes="box")
+                    yield CharacterBoard(ch.id, catalog, id=f"char-{ch.id}", classes="box")
             with Vertical(id="actions", classes="panel"):
-                yield Static("", id="prompt")
-                yield OptionList(id="action-list")
-            yield RichLog(id="log", classes="panel", wrap=True, markup=False, min_width=20)
-        yield Footer()
+                yield ActionPanel(id="action-list")
+            yield TableLog(id="log", classes="panel")
+        yield HandBoard(catalog, id="hand", classes="box")
+        yield Static("", id="prompt")
+        yield Static("", id="card-line")
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.title = f"dbdeck — {self.view.title}"
+        self.query_one(KeyBar).keys = self.KEYS
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
+        self.query_one(HandBoard).focus()
 
     def on_resize(self) -> None:
         self._apply_size(self.size.width, self.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
-        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
-        self.set_class(compact, "compact")
+        if width < NARROW:
+            size = "narrow"
+        elif width < WIDE[0] or height < WIDE[1]:
+            size = "medium"
+        else:
+            size = "wide"
+        self.layout_size = size
+        for name in ("narrow", "medium", "wide"):
+            self.set_class(name == size, f"-{name}")
+        # Backwards: the compact layouts are everything but the wide one.
+        self.set_class(size != "wide", "compact")
+        shown = self.shown_panel
+        if size == "medium" and shown == "actions":
+            shown = self.shown_panel = "markets"
+        for panel in BODY:
+            self.query_one(f"#{panel}").set_class(panel == shown, "shown")
         tabs = Text()
-        for key, panel in enumerate(("markets", "characters", "actions", "log"), 1):
-            self.query_one(f"#{panel}").set_class(panel == self.shown_panel, "shown")
-            style = "bold reverse" if panel == self.shown_panel else "dim"
-            tabs.append(f" {key} {panel.capitalize()} ", style=style)
-            tabs.append(" ")
+        for panel, (key, name) in PANELS.items():
+            if size == "medium" and panel == "actions":
+                continue
+            on = panel == shown
+            tabs.append(f" {key} {name} ", style="bold reverse" if on else "dim")
         self.query_one("#panel-tabs", Static).update(tabs)
 
     def action_panel(self, panel: str) -> None:
-        """Compact layout: show one panel of the body."""
-        self.shown_panel = panel
-        self._apply_size(self.size.width, self.size.height)
-        if panel == "actions":
-            self.query_one("#action-list").focus()
+        """Go to a panel (shown first where the panels do not all fit)."""
+        if panel in ("markets", "characters", "log") or (
+            panel == "actions" and self.layout_size == "narrow"
+        ):
+            self.shown_panel = panel
+            self._apply_size(self.size.width, self.size.height)
+        target: Widget
+        if panel == "markets":
+            target = self.query_one(MarketRows)
+        elif panel == "characters":
+            boards = list(self.query(CharacterBoard))
+            active = [b for b in boards if b.panel is not None and b.panel.active]
+            target = (active or boards)[0]
+        elif panel == "actions":
+            target = self.query_one(ActionPanel)
+        elif panel == "villain":
+            target = self.query_one(VillainBoard)
+        elif panel == "log":
+            target = self.query_one(TableLog)
+        else:
+            target = self.query_one(HandBoard)
+        target.focus()
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -168,21 +292,52 @@ class TableScreen(Screen[None]):
                 self.app.push_screen(HandoffScreen(handoff.player, handoff.characters), self._taken)
             return
         if view.decision is not None and self._decision_offers():
-            self._open_decision()
+            if view.decision.moot is not None:
+                self._answer_moot(view)
+                return
+            # Another player's turn is announced before its first question.
+            if not self._announce_turn():
+                self._open_decision()
         else:
             self._announce_turn()
 
     def _draw(self, view: TableView) -> None:
         self.query_one(VillainBoard).panel = view.villain
-        order = self.query_one(TurnOrderBoard)
-        order.order = view.turn_order
-        order.balls = view.balls
-        self.query_one(MarketRows).markets = view.markets
+        self.query_one(TurnOrderBoard).show(view.turn_order, view.characters)
+        self.query_one(DragonBallTracker).balls = view.balls
+        status = self.query_one(StatusBar)
+        status.round = view.turn_order.round
+        status.left = view.turn_order.left
+        status.turn = self._whose_turn(view)
+        status.balls = view.balls
+        self.query_one(MarketRows).show(view.markets, self._ball_purchase(view))
         for panel in view.characters:
-            self.query_one(f"#char-{panel.id}", CharacterBoard).panel = panel
+            board = self.query_one(f"#char-{panel.id}", CharacterBoard)
+            board.panel = panel
+            board.player = self.seating.player(panel.id) if self.seating.players else ""
+            board.aggro = bool(view.villain.aggro) and view.villain.aggro == panel.name
         hand = self.query_one(HandBoard)
         hand.note = self._hand_note(view)
         hand.hand = self.shown_hand(view)
+        hand.blocked = frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid))
+
+    def _whose_turn(self, view: TableView) -> str:
+        if view.over:
+            return "The game is over"
+        if view.active == "villain":
+            return f"{view.villain.name}'s turn"
+        board = view.character(view.active)
+        if board is None:
+            return ""
+        player = self.seating.players.get(board.id, "")
+        return f"{board.name}'s turn" + (f" ({player})" if player else "")
+
+    def _ball_purchase(self, view: TableView) -> BallPurchase | None:
+        board = view.character(view.active)
+        if board is None:
+            return None
+        possible = any(o.action.type == "buy-dragon-ball" for o in self.offers)
+        return BallPurchase(board.ball_cost, possible, view.why("buy-dragon-ball"))
 
     @staticmethod
     def shown_hand(view: TableView) -> HandView | None:
@@ -204,19 +359,20 @@ class TableScreen(Screen[None]):
         return "Hands are hidden between turns."
 
     def status_text(self, view: TableView) -> Text:
-        """The line above the action list: who acts, or what the table waits for."""
+        """The prompt: who acts and the next sensible steps, or what the
+        table waits for."""
         if view.paused:
             return Text(
                 f"{view.villain.name} is playing… (Space: show the rest at once)", style="italic"
             )
         if view.over:
-            return Text("")
+            return Text("The game is over.", style="bold")
         if self.backend.handoff() is not None:
             return Text("Pass the keyboard.", style="italic")
         decision = view.decision
         if decision is not None:
             if self._decision_offers():
-                return Text("")
+                return Text(decision.prompt, style="bold")
             return Text(f"Waiting for {self._decider(view)} to decide…", style="italic")
         actor = view.actor
         if not actor:
@@ -225,7 +381,29 @@ class TableScreen(Screen[None]):
         who = f"{self.seating.player(actor)} — {board.name if board else actor}"
         if not self.offers:
             return Text(f"Waiting for {who}", style="italic")
-        return Text(f"{who}: choose an action", style="bold")
+        text = Text(f"{who}: ", style="bold")
+        text.append(self.next_steps())
+        return text
+
+    def next_steps(self) -> str:
+        """The next sensible steps, with their keys: ``play Energy (p), buy
+        (b), attack (a), end the turn (e)``."""
+        kinds = {o.action.type for o in self.offers}
+        steps = []
+        for kind, words in (
+            ("play-energy", "play Energy (p)"),
+            ("play", "put a card into play (Enter on it)"),
+            ("prepare", "prepare (t)"),
+            ("boost", "boost (o)"),
+            ("attack", "attack (a)"),
+            ("buy", "buy (b)"),
+        ):
+            if kind in kinds:
+                steps.append(words)
+        steps = steps[:4]
+        if "end-turn" in kinds:
+            steps.append("end the turn (e)")
+        return ", ".join(steps) if steps else "choose an action"
 
     def _decider(self, view: TableView) -> str:
         decision = view.decision
@@ -234,38 +412,40 @@ class TableScreen(Screen[None]):
             return "the players"
         return f"{self.seating.player(decision.decider)} — {decision.decider_name}"
 
-    def _fill_actions(self) -> None:
-        listing = self.query_one("#action-list", OptionList)
-        listing.clear_options()
-        self.query_one("#prompt", Static).update(self.status_text(self.view))
-        if self.view.decision is not None:
+    def _say(self, where: str, text: Text) -> None:
+        """Show ``text`` in a line of the screen, when it changed (an update
+        lays the screen out again)."""
+        line = self.query_one(where, Static)
+        shown = line.content
+        if isinstance(shown, Text) and shown.plain == text.plain and shown.spans == text.spans:
             return
-        options: list[Option] = []
-        for group, _kinds in GROUPS:
-            members = [(i, o) for i, o in enumerate(self.offers) if o.group == group]
-            if not members:
-                continue
-            options.append(Option(Text(f"— {group} —", style="bold"), disabled=True))
-            options += [Option(o.label, id=str(i)) for i, o in members]
-        listing.add_options(options)
-        listing.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        line.update(text)
+
+    def _fill_actions(self) -> None:
+        self._say("#prompt", self.status_text(self.view))
+        self.query_one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
+        self.query_one("#card-line", Static).update(Text(self.focused_card, style="dim"))
+        self.query_one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
     # --- the log -------------------------------------------------------------------------
 
     def write_lines(self, lines: Iterable[LogLine]) -> None:
         """Write log lines, styled by their kind."""
-        log = self.query_one("#log", RichLog)
+        log = self.query_one(TableLog)
         for line in lines:
-            log.write(Text(line.text, style=LOG_STYLES.get(line.kind, "")))
+            self._since.append(line)
+            log.add(line)
 
     def say(self, text: Text) -> None:
         """A line of the table's own in the log (chat, comings and goings)."""
-        self.query_one("#log", RichLog).write(text)
+        self.query_one(TableLog).say(text)
 
     # --- acting --------------------------------------------------------------------------
 
     def play(self, action: Action) -> Outcome:
         """Send an action; a refused one shows the reason."""
+        self._since = []
+        self._suggested = None
         outcome = self.backend.send(action)
         if not outcome.accepted:
             self.notify(
@@ -277,30 +457,136 @@ class TableScreen(Screen[None]):
         self.refresh_table()
         return outcome
 
-    @on(OptionList.OptionSelected, "#action-list")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self.play(self.offers[int(event.option.id)].action)
+    def take(self, offer: Offer) -> None:
+        """Take an offer chosen by the player (from the list, the palette, a
+        card's menu): ending the turn asks first when something is left."""
+        if offer.action.type == "end-turn":
+            self.end_turn(offer.action)
+        else:
+            self.play(offer.action)
+
+    @on(ActionPanel.Chosen)
+    def _entry_chosen(self, event: ActionPanel.Chosen) -> None:
+        self.take_entry(event.entry)
+
+    def take_entry(self, entry: Entry) -> None:
+        """A line of the action list: its action, or a choice among its
+        actions (a target, a slot, a market card)."""
+        if entry.same:
+            self.take(entry.offers[0])
+            return
+        title = entry.label.removesuffix(" ...").removesuffix(" …")
+        self.choose_offer(title, entry.prompt, list(entry.offers))
+
+    def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
+        """A dialog to choose one of ``offers``, each with what it would do
+        (the coach's suggestion highlighted, when it is one of them)."""
+        labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
+        first = offers.index(self._suggested) if self._suggested in offers else None
+
+        def done(index: int | None) -> None:
+            if index is not None:
+                self.take(offers[index])
+
+        dialog = DecisionDialog(title, prompt, labels, cancellable=True, highlight=first)
+        self.app.push_screen(dialog, done)
 
     def _of_kind(self, kind: str) -> list[Offer]:
         return [o for o in self.offers if o.action.type == kind]
 
-    def _nothing(self, why: str) -> None:
-        """Say why a key does nothing."""
+    def _nothing(self, kind: str, fallback: str = "") -> None:
+        """Say why a key does nothing: the engine's reason for ``kind``."""
         if self.backend.handoff() is not None:
             self.notify("Pass the keyboard first.", severity="warning")
-        elif not self.offers:
-            self.notify("It is not your turn to act.", severity="warning")
-        else:
-            self.notify(why, severity="warning")
+            return
+        reason = self.view.why(kind) or self._not_now() or fallback
+        self.notify(reason or "Not possible now.", title="Not possible", severity="warning")
+
+    def _not_now(self) -> str:
+        """Why this screen may not act at all now, from what it shows."""
+        view = self.view
+        if view.over:
+            return "The game is over."
+        if view.paused or view.active == "villain":
+            return f"It is {view.villain.name}'s turn."
+        if not self.offers:
+            board = view.character(view.actor)
+            if board is not None:
+                return f"It is {self.seating.player(board.id)}'s turn, with {board.name}."
+            return "Nobody at this screen may act now."
+        if view.decision is not None:
+            return f"A decision comes first: {view.decision.prompt}"
+        return ""
 
     def action_end_turn(self) -> None:
-        """End the turn."""
+        """End the turn (asking first when Energy or playable cards are left)."""
         offers = self._of_kind("end-turn")
         if not offers:
-            self._nothing("It is not your turn to end.")
+            self._nothing("end-turn", "It is not your turn to end.")
             return
-        self.play(offers[0].action)
+        self.end_turn(offers[0].action)
+
+    def left_undone(self) -> list[str]:
+        """What the active Character could still do this turn, in words (the
+        end-turn confirmation lists it)."""
+        left: list[str] = []
+        hand = self.view.hand(self.view.active)
+        if hand is not None and hand.energy:
+            left.append(f"{hand.energy} Energy unspent")
+        energy = self._of_kind("play-energy")
+        if energy:
+            cards = len({o.action.card for o in energy})
+            left.append(f"{cards} Energy card{'s' if cards > 1 else ''} still in hand")
+        for kind, verb in (("play", "put into play"), ("prepare", "prepare")):
+            names = sorted(
+                {
+                    self._card_name(o.action.card)
+                    for o in self._of_kind(kind)
+                    if o.action.card is not None
+                }
+            )
+            if names:
+                left.append(f"{verb} {', '.join(names)}")
+        attacks = sorted(
+            {self._card_name(u) for o in self._of_kind("attack") for u in o.action.cards}
+        )
+        if attacks:
+            left.append(f"attack with {', '.join(attacks)}")
+        if self._of_kind("boost"):
+            left.append("boost a prepared Technique")
+        return left
+
+    def end_turn(self, action: Action) -> None:
+        """End the turn; with something left undone, ask first (unless the
+        player turned the question off)."""
+        left = self.left_undone()
+        if not left or not (self.settings.confirm_end_turn and self.seating.confirm_end_turn):
+            self.play(action)
+            return
+        board = self.view.character(self.view.active)
+        name = board.name if board is not None else "this Character"
+        body = f"{name} could still: " + "; ".join(left) + "."
+
+        def answer(choice: int | None) -> None:
+            if choice == 2:
+                self.settings.confirm_end_turn = False
+                save_settings(self.settings)
+                self.notify("The end of a turn is no longer confirmed (S: settings).")
+            if choice in (1, 2):
+                self.play(action)
+
+        # Keep playing is highlighted, unless the coach was asked and said to end.
+        coached = self._suggested is not None and self._suggested.action == action
+        self.app.push_screen(
+            DecisionDialog(
+                f"End {name}'s turn?",
+                body,
+                ["Keep playing", "End the turn", "End the turn, and stop asking"],
+                cancellable=True,
+                highlight=1 if coached else 0,
+            ),
+            answer,
+        )
 
     def action_play_energy(self) -> None:
         """Play every Energy card of the hand (one per view at a shared table)."""
@@ -312,13 +598,30 @@ class TableScreen(Screen[None]):
             if self.backend.shared:
                 break
         if not played:
-            self._nothing("No Energy card to play.")
+            self._nothing("play-energy")
 
     def action_attack(self) -> None:
-        """Build an attack or a Combo, then choose its target."""
+        """Attack: with the cards selected in the hand (Space), choose the
+        target; else build an attack or a Combo in a dialog."""
         attacks = self._of_kind("attack")
         if not attacks:
-            self._nothing("No attack is possible now.")
+            self._nothing("attack")
+            return
+        chosen = self.query_one(HandBoard).selected
+        if chosen:
+            wanted = tuple(sorted(chosen))
+            offers = [o for o in attacks if tuple(sorted(o.action.cards)) == wanted]
+            if not offers:
+                names = " + ".join(self._card_name(u) for u in wanted)
+                self.notify(
+                    f"{names} cannot attack together: only Physical Techniques form a "
+                    "Combo (a healing Technique is used alone).",
+                    title="Not possible",
+                    severity="warning",
+                )
+                return
+            names = " + ".join(self._card_name(u) for u in wanted)
+            self.choose_offer(f"Attack with {names}", "Which target?", offers)
             return
 
         def done(action: Action | None) -> None:
@@ -328,17 +631,22 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ComboDialog(self.view, attacks, self.backend.catalog), done)
 
     def _pick(
-        self, title: str, prompt: str, offers: list[Offer], labels: list[str] | None = None
+        self,
+        title: str,
+        prompt: str,
+        offers: list[Offer],
+        labels: list[str] | None = None,
+        kind: str = "",
     ) -> None:
         """A dialog to choose one of ``offers`` (then played)."""
         if not offers:
-            self._nothing(f"No {title.lower()} is possible now.")
+            self._nothing(kind, f"No {title.lower()} is possible now.")
             return
-        shown = labels or [o.label for o in offers]
+        shown = labels or [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
 
         def done(index: int | None) -> None:
             if index is not None:
-                self.play(offers[index].action)
+                self.take(offers[index])
 
         self.app.push_screen(DecisionDialog(title, prompt, shown, cancellable=True), done)
 
@@ -347,7 +655,7 @@ class TableScreen(Screen[None]):
         offers = self._of_kind(kind)
         cards = sorted({getattr(o.action, key) for o in offers})
         if len(cards) <= 1:
-            self._pick(title, then, offers)
+            self._pick(title, then, offers, kind=kind)
             return
 
         def chosen(index: int | None) -> None:
@@ -359,9 +667,9 @@ class TableScreen(Screen[None]):
         names = [self._card_name(uid) for uid in cards]
         self.app.push_screen(DecisionDialog(title, prompt, names, cancellable=True), chosen)
 
-    def _card_name(self, uid: int) -> str:
-        card = self.view.card(uid)
-        return card.name if card is not None else f"card {uid}"
+    def _card_name(self, uid: int | None) -> str:
+        card = self.view.card(uid) if uid is not None else None
+        return card.name if card is not None else "a card"
 
     def action_prepare(self) -> None:
         """Prepare an Energy Technique: choose it, then its Time slot."""
@@ -380,33 +688,65 @@ class TableScreen(Screen[None]):
         )
 
     def action_steal(self) -> None:
-        """Attempt a Steal: choose how many dice."""
+        """Attempt a Steal: choose how many dice, with the odds of each."""
         offers = self._of_kind("steal")
         self._pick(
             "Steal",
-            "How many Steal dice (1 Energy each)?",
+            "How many Steal dice (1 Energy each)? The dice take Dragon Balls from "
+            f"{self.view.villain.name} first, then the Minions that hold some.",
             offers,
-            [f"{o.action.amount} dice" for o in offers],
+            [f"{o.label}: {o.preview}" if o.preview else o.label for o in offers],
+            kind="steal",
         )
 
-    def action_jump(self, group: str) -> None:
-        """Highlight the first action of a group in the action list."""
-        listing = self.query_one("#action-list", OptionList)
-        for index in range(listing.option_count):
-            option = listing.get_option_at_index(index)
-            if option.id is not None and self.offers[int(option.id)].group == group:
-                if self.has_class("compact"):
-                    self.action_panel("actions")
-                listing.highlighted = index
-                listing.focus()
+    def action_buy_ball(self) -> None:
+        """Buy an unclaimed Dragon Ball (its cost is on the Character board)."""
+        offers = self._of_kind("buy-dragon-ball")
+        if not offers:
+            self._nothing("buy-dragon-ball")
+            return
+        self.take(offers[0])
+
+    def action_exhaust(self) -> None:
+        """Exhaust a card in play for its effect: choose the card."""
+        self._pick("Exhaust", "Which card?", self._of_kind("exhaust"), kind="exhaust")
+
+    def action_ability(self) -> None:
+        """Use the Character's special ability."""
+        offers = self._of_kind("ability")
+        if not offers:
+            self._nothing("ability")
+            return
+        self.take(offers[0])
+
+    def action_buy(self) -> None:
+        """Go to the markets, on the first card the active Character can buy
+        (saying why, when none)."""
+        self.action_panel("markets")
+        rows = self.query_one(MarketRows)
+        buyable = {o.action.card for o in self._of_kind("buy")}
+        for index, item in enumerate(rows.items):
+            if item.uid in buyable:
+                rows.cursor = index
+                rows.action_move(0)
                 return
-        self._nothing(f"No {group} action now.")
+        self._nothing("buy")
 
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
         if self.backend.view().paused:
             self._report(self.backend.resume())
             self.refresh_table()
+
+    def action_space(self) -> None:
+        """Space: during the Villain's turn, show the rest of it at once;
+        else what Space does where the focus is (select a card for a Combo)."""
+        if self.view.paused or self.backend.view().paused:
+            self.action_skip()
+            return
+        focused = self.focused
+        if isinstance(focused, HandBoard):
+            focused.action_select()
 
     def action_skip(self) -> None:
         """Play the rest of the Villain's turn at once."""
@@ -427,6 +767,171 @@ class TableScreen(Screen[None]):
             outcome.message, title="Undo", severity="information" if outcome.accepted else "warning"
         )
         self.refresh_table()
+
+    def action_settings(self) -> None:
+        """The table's settings: ask before a turn ends, or not."""
+        ask = self.settings.confirm_end_turn
+        labels = [
+            f"Ask before ending a turn with Energy or cards left: {'on' if ask else 'off'}"
+            " (Enter to switch)",
+            "Close",
+        ]
+
+        def answer(choice: int | None) -> None:
+            if choice == 0:
+                self.settings.confirm_end_turn = not ask
+                save_settings(self.settings)
+                self.notify(f"Ask before ending a turn: {'off' if ask else 'on'}.")
+
+        self.app.push_screen(DecisionDialog("Settings", "", labels, cancellable=True), answer)
+
+    def action_suggest(self) -> None:
+        """The coach: the bot's move now, highlighted, and why."""
+        hint = self.backend.suggest()
+        if hint.action is None:
+            self.notify(hint.why, title="Coach", severity="information")
+            return
+        self.app.clear_notifications()
+        self.notify(f"{hint.label}. {hint.why}", title="Coach suggests", timeout=8)
+        listing = self.query_one(ActionPanel)
+        offer = next((o for o in self.offers if o.action == hint.action), None)
+        self._suggested = offer
+        index = listing.index_of(offer) if offer is not None else None
+        if index is not None:
+            if self.layout_size == "narrow":
+                self.action_panel("actions")
+            listing.highlighted = index
+            listing.focus()
+
+    # --- touching the cards ----------------------------------------------------------------
+
+    def _card_offers(self, uid: int) -> list[Offer]:
+        """The offers that name a card (as the card itself, or the card a
+        booster or Energy goes on; attacks with this card alone)."""
+        found = []
+        for offer in self.offers:
+            action = offer.action
+            if action.type == "attack":
+                if action.cards == (uid,):
+                    found.append(offer)
+            elif action.type == "give-ball":
+                if action.source == f"a:{uid}":  # an Ally giving its Dragon Balls
+                    found.append(offer)
+            elif uid in (action.card, action.on) or uid in action.cards:
+                found.append(offer)
+        return found
+
+    @on(CardFocused)
+    def _card_focused(self, event: CardFocused) -> None:
+        """Say what the card under the cursor is, and what it can do now."""
+        self.focused_card = self.describe(event.uid, event.where) if event.uid is not None else ""
+        self._say("#card-line", Text(self.focused_card, style="dim"))
+
+    def describe(self, uid: int, where: str) -> str:
+        """One line on a card of the table: what it is, what it can do, why not."""
+        view = self.view
+        if uid == BUY_BALL:
+            board = view.character(view.active)
+            cost = f"{board.ball_cost} Energy" if board is not None else "its cost"
+            why = view.why("buy-dragon-ball")
+            return f"An unclaimed Dragon Ball: {cost}. " + (why or "Enter (or d) to buy it.")
+        card = view.card(uid)
+        if card is None:
+            return ""
+        said = [card.name]
+        facts = card_facts(self.backend.catalog, card)
+        if facts:
+            said[0] += f" ({facts})"
+        if where.startswith("market:"):
+            offered = next(
+                (m for market in view.markets for m in market.row if m.card.uid == uid), None
+            )
+            if offered is not None:
+                said.append(offered.price)
+                said.append(offered.why_not or "Enter to buy it.")
+        else:
+            able = self._card_offers(uid)
+            if able:
+                said.append("Enter: " + ", ".join(o.label for o in able[:3]))
+            for note in view.notes_for(uid):
+                said.append(note.reason)
+        if where == "hand" and self._is_physical(card):
+            said.append("Space: select for a Combo")
+        return ". ".join(s.rstrip(".") for s in said if s) + "."
+
+    def _market_card(self, uid: int) -> MarketCard | None:
+        return next(
+            (m for market in self.view.markets for m in market.row if m.card.uid == uid), None
+        )
+
+    def _is_physical(self, card: CardView) -> bool:
+        printed = self.backend.catalog.cards.get(card.card)
+        return getattr(printed, "technique_type", "") == "physical"
+
+    @on(HandBoard.Selected)
+    def _hand_selected(self, event: HandBoard.Selected) -> None:
+        """Space on a hand card: select it for a Combo (Physical Techniques only)."""
+        hand = self.query_one(HandBoard)
+        card = self.view.card(event.uid)
+        if card is None:
+            return
+        if not self._is_physical(card):
+            self.notify(
+                f"{card.name} is not a Physical Technique: only Physical Techniques form a Combo.",
+                severity="warning",
+            )
+            return
+        hand.selected = hand.selected ^ {event.uid}
+        names = [self._card_name(u) for u in sorted(hand.selected)]
+        if names:
+            self.notify(f"Combo: {' + '.join(names)}. Press a to choose its target.", timeout=4)
+
+    @on(CardChosen)
+    def _card_chosen(self, event: CardChosen) -> None:
+        """A card was chosen: its menu of actions (those the rules forbid now
+        shown disabled, with the engine's reason), or its text."""
+        self.card_menu(event.uid, event.where)
+
+    def card_menu(self, uid: int, where: str) -> None:
+        """Open the menu of what one card can do now."""
+        view = self.view
+        if uid == BUY_BALL:
+            self.action_buy_ball()
+            return
+        card = view.card(uid)
+        if card is None:
+            return
+        offers = self._card_offers(uid)
+        disabled: list[str] = []
+        if where.startswith("market:"):
+            offered = next(
+                (m for market in view.markets for m in market.row if m.card.uid == uid), None
+            )
+            if offered is not None and not offered.buyable and offered.why_not:
+                disabled.append(f"Buy ({offered.price}): {offered.why_not}")
+        for note in view.notes_for(uid):
+            if not any(o.action.type == note.kind for o in offers):
+                kind = KIND_WORDS.get(note.kind, note.kind.replace("-", " ").capitalize())
+                disabled.append(f"{kind}: {note.reason}")
+        labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
+        read = f"Read {card.name} (i)"
+
+        def done(index: int | None) -> None:
+            if index is None:
+                return
+            if index < len(offers):
+                self.take(offers[index])
+            else:
+                self.inspect_card(card.card)
+
+        dialog = DecisionDialog(
+            card.name,
+            self.describe(uid, where),
+            [*labels, read],
+            cancellable=True,
+            disabled=disabled,
+        )
+        self.app.push_screen(dialog, done)
 
     # --- looking at cards ------------------------------------------------------------------
 
@@ -464,39 +969,20 @@ class TableScreen(Screen[None]):
             self.app.push_screen(InspectorScreen(card, self.backend.catalog))
 
     def action_inspect(self) -> None:
-        """Choose a card on the table and read it in full."""
+        """Read a card in full: the one under the cursor, else choose one."""
+        focused = self.focused
+        item = getattr(focused, "current", lambda: None)()
+        if item is not None and item.uid >= 0:
+            card = self.view.card(item.uid)
+            if card is not None:
+                self.inspect_card(card.card)
+                return
 
         def show(card_id: str | None) -> None:
             if card_id is not None:
                 self.inspect_card(card_id)
 
         self.app.push_screen(CardPicker(self.inspect_entries()), show)
-
-    @on(CardChosen)
-    def _card_clicked(self, event: CardChosen) -> None:
-        """A card was clicked: offer what may be done with it, or read it."""
-        card = self.view.card(event.uid)
-        if card is None:
-            return
-        offers = [
-            o
-            for o in self.offers
-            if event.uid in (o.action.card, o.action.on) or event.uid in o.action.cards
-        ]
-        if not offers:
-            self.inspect_card(card.card)
-            return
-        labels = [o.label for o in offers] + [f"Read {card.name}"]
-
-        def done(index: int | None) -> None:
-            if index is None:
-                return
-            if index == len(offers):
-                self.inspect_card(card.card)
-            else:
-                self.play(offers[index].action)
-
-        self.app.push_screen(DecisionDialog(card.name, "What now?", labels, cancellable=True), done)
 
     def action_toggle_hide(self) -> None:
         """Hot-seat: hide or show hands between turns."""
@@ -512,7 +998,7 @@ class TableScreen(Screen[None]):
         """The rules reference."""
         from dbdeck.tui.reference import RulesScreen
 
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(self.backend.catalog))
 
     def action_cards(self) -> None:
         """The card browser."""
@@ -538,7 +1024,11 @@ class TableScreen(Screen[None]):
             title = "The players decide"
         else:
             title = f"{self.seating.player(decision.decider)} — {decision.decider_name} decides"
-        labels = [f"{o.label}  [Grim Rule]" if o.grim else o.label for o in decision.options]
+        labels = [
+            o.label + (f" — {o.preview}" if o.preview else "") + ("  [Grim Rule]" if o.grim else "")
+            for o in decision.options
+        ]
+        prompt = decision.prompt + (f"\n{decision.about}" if decision.about else "")
         version = view.version
 
         def answer(option: int | None) -> None:
@@ -551,7 +1041,20 @@ class TableScreen(Screen[None]):
                 self._answered = -1
                 self.refresh_table()
 
-        dialog = DecisionDialog(title, decision.prompt, labels, for_decision=True)
+        def coach() -> tuple[int | None, str]:
+            hint = self.backend.suggest()
+            option = hint.action.option if hint.action is not None else None
+            return option, (f"{hint.label}. {hint.why}" if hint.label else hint.why)
+
+        dialog = DecisionDialog(
+            title,
+            prompt,
+            labels,
+            for_decision=True,
+            inspect=self.inspect_entries(),
+            card=decision.about_card,
+            coach=coach,
+        )
         self.app.push_screen(dialog, answer)
 
     def ask_again(self) -> None:
@@ -569,25 +1072,83 @@ class TableScreen(Screen[None]):
         if self.view.decision is None or not self._decision_offers():
             screen.dismiss(None)
 
+    def _answer_moot(self, view: TableView) -> None:
+        """A decision whose answer cannot matter is answered without asking
+        (a joined table; a local one never shows such a decision)."""
+        decision = view.decision
+        assert decision is not None and decision.moot is not None
+        if self._answered == view.version:
+            return
+        self._answered = view.version
+        self.say(Text(f"Not asked, as only one answer matters: {decision.prompt}", style="dim"))
+        self.play(Action("choose", option=decision.moot))
+
     def _taken(self, _: None) -> None:
+        self._turn_of = self.view.active  # the hand-off announced the turn
         self.backend.take_keyboard()
         self.refresh_table()
 
-    def _announce_turn(self) -> None:
+    def _announce_turn(self) -> bool:
+        """A new turn: a toast for the same player; for another player's
+        turn, a banner that takes no key until read (turns chain: a key
+        meant for one turn must never act on the next). Whether a banner
+        now stands in the way (the table goes on once it is read)."""
         active = self.view.active
+        if isinstance(self.app.screen, TurnBanner):
+            return True
         if not self.announces_turns or active in ("", "villain") or active == self._turn_of:
-            return
-        self._turn_of = active
+            return False
+        before, self._turn_of = self._turn_of, active
         board = self.view.character(active)
         name = board.name if board is not None else active
+        hand = self.query_one(HandBoard)
+        hand.selected = frozenset()
+        if hand.display:
+            hand.focus()  # a new turn starts from the hand
         if self.backend.shared:
             if self.view.hand(active) is not None:
                 self.notify(f"Your turn: {name}", title="Your turn")
-            return
-        self.notify(f"{self.seating.player(active)} — {name}", title="Next turn")
+            return False
+        player = self.seating.player(active)
+        if not before:
+            return False  # the first turn: the status line says whose it is
+        if self.seating.player(before) == player or not self.offers:
+            self.notify(f"{player} — {name}", title="Next turn")
+            return False
+        order = self.view.turn_order
+        lines = [Text(f"{player}, it is your turn with {name}.")]
+        if self._since:
+            lines.append(Text("Since the last turn:", style="bold"))
+            lines += [
+                Text(f"  {line.text}", style=LOG_STYLES.get(line.kind, ""))
+                for line in self._since[-8:]
+            ]
+        banner = TurnBanner(f"Round {order.round} — {name}'s turn", lines)
+        self.app.push_screen(banner, lambda _: self.refresh_table())
+        return True
 
     def _announce_end(self) -> None:
         view = self.view
         winner = "The Characters win!" if view.winner == "players" else f"{view.villain.name} wins."
-        self.query_one("#prompt", Static).update(Text(f"{winner} {view.reason}", style="bold"))
-        self.notify(f"{winner} {view.reason}", title="Game over", timeout=30)
+        reason = view.reason[:1].upper() + view.reason[1:]
+        self.query_one("#prompt", Static).update(Text(f"{winner} {reason}", style="bold"))
+        from dbdeck.tui.summary import SummaryScreen
+
+        if self._summed or not self.announces_turns:
+            return
+        self._summed = True
+
+        def chosen(choice: str | None) -> None:
+            after = getattr(self.app, "after_game", None)
+            if choice and choice != "table" and after is not None:
+                after(choice)
+
+        self.app.push_screen(SummaryScreen(view, self.backend.tally(), self.seating), chosen)
+
+    def action_summary(self) -> None:
+        """Show the summary of a finished game again."""
+        if not self.view.over:
+            self.notify("The game is not over yet.", severity="warning")
+            return
+        self._summed = False
+        self._announce_end()

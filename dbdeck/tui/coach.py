@@ -1,0 +1,93 @@
+"""The coach at the table: the move the greedy bot would make now, and why.
+
+The bot plays from the engine's legal actions only, so a suggestion is
+always a move the table offers. Its plan each turn (see ``dbdeck.bots``):
+defend the Dragon Balls, put cards into play, prepare Energy Techniques,
+attack with every Physical Technique at once, then spend what Energy is
+left on the dearest card it can buy. The one-line reason says which part of
+that plan the move is (the rules reference says it in full: ``COACH_RULES``
+in ``tui/reference.py``).
+"""
+
+from __future__ import annotations
+
+import random
+
+from dbdeck.bots import greedy
+from dbdeck.engine import combat, labels, preview
+from dbdeck.engine.actions import Action
+from dbdeck.engine.game import Game
+from dbdeck.tui.backend import Suggestion
+
+__all__ = ["suggest"]
+
+
+def suggest(game: Game) -> Suggestion:
+    """The bot's move now, in words, with a one-line reason."""
+    actor = game.actor()
+    if actor is None:
+        return Suggestion(None, "", "Nobody has to decide anything now.")
+    action = greedy(game, random.Random(0))
+    pending = game.state.pending
+    if action.type == "choose" and pending is not None and action.option is not None:
+        label = str(pending.options[action.option]["label"])
+        return Suggestion(action, label, _why_answer(game, action.option))
+    return Suggestion(action, labels.action_label(game, action), _why(game, action))
+
+
+def _why_answer(game: Game, option: int) -> str:
+    pending = game.state.pending
+    assert pending is not None
+    if pending.kind == "target" and pending.decider == "players":
+        _, previews = preview.decision_stakes(game)
+        said = previews[option] if option < len(previews) else ""
+        return "Whoever survives the attack best takes it" + (f": {said}." if said else ".")
+    if pending.kind == "target":
+        return "Hit a Minion that holds Dragon Balls first, then a Guardian, then the Villain."
+    if pending.kind in ("discard", "destroy"):
+        return "Part with the card that cost the least."
+    return "The bot's usual answer here; the Grim Rule decides where the players disagree."
+
+
+def _why(game: Game, action: Action) -> str:
+    s = game.state
+    villain = game.name("v")
+    held = combat.side_balls(game, "villain")
+    t = action.type
+    if t == "play":
+        return "Cards in play help every turn: put them into play before anything else."
+    if t == "prepare":
+        turns = "1 turn" if action.slot == 1 else f"{action.slot} turns"
+        return (
+            f"Prepared at Time {action.slot}, the Technique fires in {turns}: "
+            "the earlier it is prepared, the sooner it strikes."
+        )
+    if t == "boost":
+        return "A booster adds its effect when the prepared Technique fires."
+    if t == "exhaust":
+        return "An exhausted card is readied next turn: use its effect now."
+    if t == "attack":
+        hit = preview.attack_preview(game, action)
+        combo = len(action.cards) > 1
+        return (
+            "One Combo with every Physical Technique: Armor counts once. " if combo else ""
+        ) + f"It deals {hit.words(game)}."
+    if t == "ability":
+        return "The special ability is ready to use."
+    if t == "avoid":
+        return "Paying the red text now avoids the prepared attack."
+    if t == "villain-action":
+        return f"{villain}'s own rules reward it now."
+    if t == "buy-dragon-ball":
+        return f"{villain} holds {held} Dragon Balls: keep the unclaimed ones from him."
+    if t == "steal":
+        odds = preview.steal_odds(game, action.amount or 1)
+        return f"{villain} holds {held} Dragon Balls: win some back ({odds.words()})."
+    if t == "play-energy":
+        return "Energy pays for the cards you buy."
+    if t == "buy":
+        ch = s.character(s.active)
+        return f"The dearest card {game.name('c:' + ch.id)} can afford with the Energy left."
+    if t == "end-turn":
+        return "Nothing left is worth doing this turn."
+    return "The bot's choice."

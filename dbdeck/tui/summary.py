@@ -1,0 +1,106 @@
+"""The end of a game: who won and why, the rounds played, and each
+Character's part (damage dealt and taken, cards bought); then a new game,
+the replay, the main menu or quit."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from dbdeck.engine.table_view import TableView
+from dbdeck.engine.tally import Tally
+from dbdeck.tui.backend import Seating
+
+__all__ = ["CHOICES", "SummaryScreen"]
+
+CHOICES = (
+    ("new", "New game"),
+    ("replay", "Watch the replay"),
+    ("menu", "Main menu"),
+    ("table", "Back to the table"),
+    ("quit", "Quit"),
+)
+"""What the summary offers, in order."""
+
+
+class SummaryScreen(ModalScreen[str | None]):
+    """The game's summary; it closes with the player's choice of what next."""
+
+    BINDINGS = [
+        Binding("escape", "choose('table')", "Back to the table"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, view: TableView, tally: Tally | None, seating: Seating) -> None:
+        super().__init__()
+        self.view = view
+        self.tally = tally
+        self.seating = seating
+
+    def headline(self) -> str:
+        """Who won, and why."""
+        view = self.view
+        winner = "The Characters win!" if view.winner == "players" else f"{view.villain.name} wins."
+        reason = view.reason[:1].upper() + view.reason[1:]
+        return f"{winner} {reason}".strip()
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        with Vertical(classes="dialog wide", id="summary"):
+            yield Label(Text("Game over", style="bold"))
+            yield Static(Text(self.headline(), style="bold"))
+            rounds = view.turn_order.round
+            played = f"{rounds} round{'s' if rounds != 1 else ''} played"
+            if self.tally is not None and self.tally.turns:
+                played += f", {self.tally.turns} turns"
+            yield Static(f"{view.title}: {played}.")
+            yield Static(self._table())
+            yield OptionList(*[Option(label, id=key) for key, label in CHOICES], id="next")
+            yield Static(Text("Up/Down, then Enter", style="dim"), classes="keys")
+
+    def _table(self) -> Table:
+        table = Table(expand=False, box=None, padding=(0, 2))
+        for heading in ("Character", "Player", "Health", "Damage dealt", "Taken", "Cards bought"):
+            table.add_column(
+                heading, justify="left" if heading in ("Character", "Player") else "right"
+            )
+        for ch in self.view.characters:
+            counted = self.tally.characters.get(ch.id) if self.tally is not None else None
+            health = f"{ch.health.remaining}/{ch.health.maximum}"
+            if ch.defeated:
+                health += " defeated"
+            table.add_row(
+                ch.name,
+                self.seating.players.get(ch.id, ""),
+                health,
+                str(counted.dealt) if counted is not None else "?",
+                str(counted.taken) if counted is not None else "?",
+                str(counted.bought) if counted is not None else "?",
+            )
+        if self.tally is None:
+            table.caption = "(damage and purchases are counted at the table that holds the game)"
+        v = self.view.villain
+        if v.health is not None:
+            table.add_row(v.name, "", f"{v.health.remaining}/{v.health.maximum}", "", "", "")
+        return table
+
+    def on_mount(self) -> None:
+        listing = self.query_one(OptionList)
+        listing.focus()
+        # The summary comes unasked: an Enter meant for the last action must
+        # not pass it unread. Up or Down first.
+        listing.highlighted = None
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_choose(self, choice: str) -> None:
+        """Close with a choice."""
+        self.dismiss(choice)

@@ -1,0 +1,62 @@
+"""One widget per board element. Widgets render the table; they never rule.
+
+Each widget holds its panel of the seat's ``TableView`` (``dbdeck.engine.view``)
+in a reactive and redraws in the reactive's watcher. A panel is a frozen value,
+so setting an equal panel again draws nothing. No widget sees a ``Game``: every
+number shown (health left and maximum, Armor, costs, whether a card can be
+bought) was worked out by the engine when it built the view; the only other
+source is the card catalog, for printed facts such as a Technique's Damage.
+
+Every card drawn is touchable: the focused board's cursor and a click both
+post ``CardChosen`` with the card's uid and where it lies, and the screen
+turns that into the card's actions.
+
+* ``villain``: the Villain board; ``time_track``: a Time Track's four slots;
+* ``market``: the six market rows and the Dragon Ball purchase;
+* ``character``: a Character board; ``hand``: the hand;
+* ``turn_order``: the round and the turn-order deck; ``balls``: the Dragon
+  Ball tracker; ``status``: the line of the round, the turn and the balls;
+* ``log``: the log; ``actions``: the list of legal actions; ``keys``: the
+  key bar; ``board``: what the boards share; ``glyphs``: glyphs, colours,
+  bars and tiles.
+"""
+
+from __future__ import annotations
+
+from dbdeck.tui.widgets.actions import ActionPanel, Entry, entries
+from dbdeck.tui.widgets.balls import DragonBallTracker, ball_summary
+from dbdeck.tui.widgets.board import BUY_BALL, Board, CardChosen, CardFocused
+from dbdeck.tui.widgets.character import CharacterBoard
+from dbdeck.tui.widgets.glyphs import ball, health_bar
+from dbdeck.tui.widgets.hand import HandBoard, card_facts
+from dbdeck.tui.widgets.keys import KeyBar
+from dbdeck.tui.widgets.log import LOG_STYLES, TableLog
+from dbdeck.tui.widgets.market import BallPurchase, MarketRows
+from dbdeck.tui.widgets.status import StatusBar
+from dbdeck.tui.widgets.turn_order import TurnOrderBoard
+from dbdeck.tui.widgets.villain import VillainBoard
+
+__all__ = [
+    "BUY_BALL",
+    "LOG_STYLES",
+    "ActionPanel",
+    "BallPurchase",
+    "Board",
+    "CardChosen",
+    "CardFocused",
+    "CharacterBoard",
+    "DragonBallTracker",
+    "Entry",
+    "HandBoard",
+    "KeyBar",
+    "MarketRows",
+    "StatusBar",
+    "TableLog",
+    "TurnOrderBoard",
+    "VillainBoard",
+    "ball",
+    "ball_summary",
+    "card_facts",
+    "entries",
+    "health_bar",
+]

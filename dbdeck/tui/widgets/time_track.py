@@ -1,0 +1,106 @@
+"""A Time Track: four slots on one line that never wraps.
+
+Each slot shows what is prepared there (a Technique or a Villain attack),
+its Damage and kind, and its boosters; a slot too narrow for its name cuts
+the name, never the line. The Villain board and every Character board draw
+their track with ``track_line``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.table_view import CardView, PreparedView
+from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.widgets.board import Items
+from dbdeck.tui.widgets.glyphs import card_text, fit, styled
+
+__all__ = ["SLOTS", "attack_facts", "prepared_cells", "track_line", "villain_cells"]
+
+SLOTS = 4
+"""Time positions 1 to 4."""
+
+
+def _kind(kind: str) -> str:
+    return {"piercing": " PIERCING", "unavoidable": " UNAVOIDABLE"}.get(kind, "")
+
+
+def attack_facts(catalog: Catalog, card_id: str) -> str:
+    """A prepared card's printed Damage and kind: ``3E``, ``2P PIERCING``."""
+    card: Any = catalog.cards.get(card_id)
+    if card is None:
+        return ""
+    damage = getattr(card, "damage", None)
+    if damage is None:
+        halves = getattr(card, "halves", None) or []
+        attacks = [h.attack for h in halves if h.attack is not None]
+        if not attacks:
+            return ""
+        card = attacks[0]
+        damage = card.damage
+    form = getattr(card, "attack_type", None) or getattr(card, "technique_type", "") or ""
+    letter = {"energy": "E", "physical": "P"}.get(str(form), "")
+    return f"{damage}{letter}{_kind(str(getattr(card, 'damage_kind', 'basic')))}"
+
+
+def villain_cells(
+    slots: Sequence[Sequence[CardView]], catalog: Catalog, items: Items, where: str
+) -> list[Text]:
+    """The Villain's four slots, each attack a card the cursor visits."""
+    cells = []
+    for attacks in slots:
+        cell = Text()
+        for i, attack in enumerate(attacks):
+            if i:
+                cell.append(" / ")
+            part = card_text(attack, where, "bold")
+            facts = attack_facts(catalog, attack.card)
+            if facts:
+                part.append(f" {facts}")
+            cell.append_text(items.add(part, attack.uid, where, row=1))
+        cells.append(cell)
+    return cells
+
+
+def prepared_cells(
+    slots: Sequence[PreparedView | None], catalog: Catalog, items: Items, where: str
+) -> list[Text]:
+    """A Character's four slots, each prepared Technique a card the cursor
+    visits, with its boosters' count."""
+    cells = []
+    for prepared in slots:
+        cell = Text()
+        if prepared is not None:
+            part = card_text(prepared.card, where, "bold")
+            facts = attack_facts(catalog, prepared.card.card)
+            if facts:
+                part.append(f" {facts}")
+            if prepared.boosters:
+                part.append(f" +{len(prepared.boosters)} booster")
+                part.append("s" if len(prepared.boosters) > 1 else "")
+            cell.append_text(items.add(part, prepared.card.uid, where, row=1))
+        cells.append(cell)
+    return cells
+
+
+def track_line(cells: list[Text], width: int, label: str = "Time ") -> Text:
+    """The four slots on one line of ``width`` cells: ``1 Sokidan 2E | 2 - …``."""
+    empty = "-" if glyphs.ASCII else "·"
+    bar = "|" if glyphs.ASCII else "│"
+    line = Text(label, style="dim")
+    room = max(8, width - len(label))
+    each = max(6, (room - (SLOTS - 1)) // SLOTS)
+    for slot in range(SLOTS):
+        cell = cells[slot] if slot < len(cells) else Text()
+        body = styled(f"{slot + 1} ", "bold")
+        body.append_text(cell if cell.plain else Text(empty, style="dim"))
+        body = fit(body, each)
+        body.pad_right(each - body.cell_len)
+        if slot:
+            line.append(bar, style="dim")
+        line.append_text(body)
+    return fit(line, width)

@@ -1,0 +1,83 @@
+"""Tables the TUI tests sit at, and the keys they press.
+
+``quiet_table`` (autouse where imported) keeps the player's settings in the
+test's own folder and lets turn banners and hand-offs take Enter at once
+(one test checks the delay itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import Game, Setup
+from dbdeck.scenario import lay_table
+from dbdeck.tui.app import DbdeckApp
+from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
+from dbdeck.tui.settings import SETTINGS_ENV
+from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.widgets import ActionPanel
+
+__all__ = ["app_for", "choose", "quiet_table", "table_of", "turn_game"]
+
+
+@pytest.fixture(autouse=True)
+def quiet_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Settings in the test's folder; banners that take Enter at once."""
+    monkeypatch.setenv(SETTINGS_ENV, str(tmp_path / "settings.json"))
+    monkeypatch.setattr(TurnBanner, "arm_seconds", 0)
+    monkeypatch.setattr(HandoffScreen, "arm_seconds", 0)
+    yield
+
+
+def turn_game(catalog: Catalog) -> Game:
+    """Goku's Actions phase: Freezer has landed, no Guard, a known hand."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
+    lay_table(
+        game,
+        {
+            "active": "goku",
+            "turn_deck": ["2", "1"],
+            "villain": {"arrived": True, "minions": []},
+            "markets": {"techniques": ["energy-arm", "sokidan", "kikoho", "ki-barrage"]},
+            "characters": {
+                "goku": {
+                    "hand": ["sokidan", "punch-and-kick", "tear-apart", "energy", "energy"],
+                    "deck": ["energy"] * 8,
+                }
+            },
+        },
+    )
+    return game
+
+
+def app_for(game: Game, pace: float = 0.0, **seating: Any) -> DbdeckApp:
+    """The app on ``game``: Ann plays Goku, Bob plays Krillin."""
+    seating.setdefault("players", {"goku": "Ann", "krillin": "Bob"})
+    return DbdeckApp(game.catalog, game, Seating(pace=pace, **seating))
+
+
+def table_of(app: App[Any]) -> TableScreen:
+    """The table screen, whatever dialog is open above it."""
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+async def choose(pilot: Pilot[Any], label: str) -> None:
+    """Highlight the action whose label starts with ``label`` and press Enter."""
+    screen = table_of(pilot.app)
+    listing = screen.query_one(ActionPanel)
+    listing.focus()
+    for index in range(listing.option_count):
+        option = listing.get_option_at_index(index)
+        if option.id is not None and listing.lines[int(option.id)].label.startswith(label):
+            listing.highlighted = index
+            await pilot.press("enter")
+            await pilot.pause()
+            return
+    raise AssertionError(f"no action {label!r}")
