@@ -26,7 +26,9 @@ from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
 
 
-def _line(label: str, samples: list[float], unit: str, scale: float) -> str:
+def figure_line(label: str, samples: list[float], unit: str, scale: float) -> str:
+    """One figure: its median and interquartile range, in ``unit`` (``scale``
+    turns seconds into it)."""
     values = sorted(s * scale for s in samples)
     q1, q3 = values[len(values) // 4], values[(3 * len(values)) // 4]
     return (
@@ -76,11 +78,11 @@ def main() -> None:
             per_action.append(time.perf_counter() - start)
 
     print(f"{args.games} games, {sum(map(len, logs))} actions")
-    print(_line("full game (greedy bot)", game_times, "ms", 1e3))
-    print(_line("apply one action", per_action, "µs", 1e6))
-    print(_line("list the legal actions", listing, "µs", 1e6))
-    print(_line("clone a mid-game state", clones, "ms", 1e3))
-    print(_line("save a mid-game state to JSON data", saves, "ms", 1e3))
+    print(figure_line("full game (greedy bot)", game_times, "ms", 1e3))
+    print(figure_line("apply one action", per_action, "µs", 1e6))
+    print(figure_line("list the legal actions", listing, "µs", 1e6))
+    print(figure_line("clone a mid-game state", clones, "ms", 1e3))
+    print(figure_line("save a mid-game state to JSON data", saves, "ms", 1e3))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import time
 import venv
 from pathlib import Path
 
+from engine import figure_line  # benchmarks/engine.py, beside this script
 from platformdirs import user_cache_dir
 
 from dbdeck.bots import greedy
@@ -94,15 +95,6 @@ def dbdeck_games(first: int, count: int) -> tuple[list[float], list[float]]:
     return games, actions
 
 
-def _line(label: str, samples: list[float], unit: str, scale: float) -> str:
-    values = sorted(s * scale for s in samples)
-    q1, q3 = values[len(values) // 4], values[(3 * len(values)) // 4]
-    return (
-        f"{label:<34} median {statistics.median(values):9.2f} {unit}"
-        f"  (interquartile {q1:.2f}-{q3:.2f}, n={len(values)})"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per batch")
@@ -120,9 +112,9 @@ def main() -> None:
         ours += games
         per_action += actions
     print(f"{len(ours)} games each, in {args.rounds} alternated batches")
-    print(_line(f"{PEER}, Big Money x2", peer, "ms", 1e3))
-    print(_line("dbdeck, greedy game", ours, "ms", 1e3))
-    print(_line("dbdeck, per action (bot included)", per_action, "µs", 1e6))
+    print(figure_line(f"{PEER}, Big Money x2", peer, "ms", 1e3))
+    print(figure_line("dbdeck, greedy game", ours, "ms", 1e3))
+    print(figure_line("dbdeck, per action (bot included)", per_action, "µs", 1e6))
     ratio = statistics.median(ours) / statistics.median(peer)
     print(f"ratio dbdeck / pyminion per game: {ratio:.1f}x (aim: 5x or less)")
 
