@@ -21,6 +21,7 @@ __all__ = [
     "DECLARABLE",
     "STYLES",
     "Style",
+    "article",
     "fold",
     "is_drill_title",
     "is_move_title",
@@ -119,3 +120,9 @@ def quoted(text: str) -> str:
     could take for a control escaped (titles come from the user's files)."""
     clipped = text if len(text) <= 120 else text[:119] + "…"
     return f"'{one_line(clipped)}'"
+
+
+def article(word: object) -> str:
+    """The word with its indefinite article: "an Orange", "a Blue"."""
+    text = str(word)
+    return f"{'an' if text[:1].lower() in 'aeiou' else 'a'} {text}"

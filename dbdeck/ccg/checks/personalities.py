@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
-from dbdeck.ccg.titles import fold, quoted
+from dbdeck.ccg.titles import article, fold, quoted
 
 __all__ = ["check", "is_majin", "members"]
 
@@ -44,8 +44,8 @@ def _main_personality(deck: DeckView, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Main Personality] "
-                "holds "
+                f"{quoted(entry.facts.title)} is {article(entry.facts.type)} card; "
+                "[Main Personality] holds "
                 "the Main Personality's personality cards",
             )
     cards = deck.main_personality
@@ -255,7 +255,8 @@ def _alignment(
         report.problem(
             "ALLY-ALIGNMENT",
             ally.at,
-            f"{quoted(facts.title)} is a {facts.alignment}; a {alignment} Main Personality takes "
+            f"{quoted(facts.title)} is {article(facts.alignment)}; "
+            f"{article(alignment)} Main Personality takes "
             f"{alignment} Allies only",
         )
     return False

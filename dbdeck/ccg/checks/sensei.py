@@ -11,7 +11,7 @@ Decisions: rules note R18 (docs/ccg/rules-notes.md).
 from __future__ import annotations
 
 from dbdeck.ccg.checker import DeckView, Report
-from dbdeck.ccg.titles import quoted
+from dbdeck.ccg.titles import article, quoted
 
 __all__ = ["check"]
 
@@ -36,7 +36,8 @@ def check(deck: DeckView, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Sensei] holds the "
+                f"{quoted(entry.facts.title)} is {article(entry.facts.type)} card; "
+                "[Sensei] holds the "
                 "Sensei",
             )
     if len(copies) > 1:

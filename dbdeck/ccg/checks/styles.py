@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.checks.personalities import members
-from dbdeck.ccg.titles import fold, mastery_style, quoted
+from dbdeck.ccg.titles import article, fold, mastery_style, quoted
 
 __all__ = ["check"]
 
@@ -68,7 +68,7 @@ def _off_style(deck: DeckView, declared: str, report: Report) -> None:
         report.problem(
             "TW-OFF-STYLE",
             entry.at,
-            f"{quoted(entry.facts.title)} is a {style} card in the {where}; {said}",
+            f"{quoted(entry.facts.title)} is {article(style)} card in the {where}; {said}",
         )
 
 
@@ -96,7 +96,7 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
             report.problem(
                 "DECK-SECTION",
                 entry.at,
-                f"{quoted(entry.facts.title)} is a {entry.facts.type} card; [Mastery] holds "
+                f"{quoted(entry.facts.title)} is {article(entry.facts.type)} card; [Mastery] holds "
                 "the Mastery",
             )
     copies: list[Entry] = [e for e in cards for _ in range(e.count)]
@@ -120,6 +120,6 @@ def _masteries(deck: DeckView, declared: str | None, report: Report) -> None:
         report.problem(
             "MASTERY-STYLE",
             first.at,
-            f"{quoted(first.facts.title)} is a {style} Mastery; the declared Tokui-Waza is "
+            f"{quoted(first.facts.title)} is {article(style)} Mastery; the declared Tokui-Waza is "
             f"{declared}",
         )
