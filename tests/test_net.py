@@ -32,6 +32,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import seat_view
 from dbdeck.net.client import JoinRefused, TableClient, parse_tcp
 from dbdeck.net.protocol import (
@@ -50,7 +51,7 @@ from dbdeck.net.protocol import (
     decode_server,
 )
 from dbdeck.net.server import TableServer
-from dbdeck.saves import Session
+from dbdeck.saves import Session, tally_of
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +96,14 @@ async def test_two_seats_and_a_spectator_play_a_whole_game(
     # Events are words only: a kind and a text, no data.
     assert goku.events and all(set(e) == {"kind", "text"} for e in goku.events)
     assert any(e["kind"] == "draw" for e in krillin.events)
+    # The game's counts come once it is over, for every seat's summary: the
+    # same as a replay of the save counts.
+    counted = tally_of(server.session.catalog, server.session.data())
+    assert counted.characters["goku"].bought > 0
+    for seat in (goku, krillin, watcher):
+        assert seat.views[-1].tally is not None
+        assert all(v.tally is None for v in seat.views if not TableView.from_json(v.view).over)
+        assert Tally.from_json(seat.views[-1].tally or {}) == counted
 
 
 async def test_the_welcome_names_the_table_not_the_game(

@@ -12,12 +12,16 @@ from screen_text import plain
 from textual.widgets import OptionList, Static
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Setup
+from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.table_view import TableView
+from dbdeck.engine.tally import CharacterTally, Tally
+from dbdeck.engine.view import seat_view
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.remote import JoinApp
+from dbdeck.tui.shared import RemoteBackend
 from dbdeck.tui.table import TableScreen
 
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)
@@ -106,3 +110,17 @@ async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_pat
     finally:
         await server.close()
         await asyncio.sleep(0)
+
+
+def test_a_joined_table_keeps_the_counts_the_server_sends(catalog: Catalog) -> None:
+    """The summary of a joined table shows the server's counts, not "?"."""
+    game = Game.new(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
+    backend = RemoteBackend(catalog, Seating(), join=None)  # type: ignore[arg-type]
+    view = TableView.from_json(seat_view(game, 0).to_json())
+    backend.update(3, view, [])
+    assert backend.tally() is None
+    sent = Tally({"goku": CharacterTally("Goku", dealt=12, taken=4, bought=5)}, 7, 30)
+    backend.update(4, view, [], Tally.from_json(sent.to_json()))
+    assert backend.tally() == sent
+    backend.update(5, view, [])  # a later view without counts keeps them
+    assert backend.tally() == sent

@@ -283,3 +283,41 @@ async def test_a_finished_game_shows_its_summary(catalog: Catalog, tmp_path: Pat
         from dbdeck.tui.app import MainMenu
 
         assert isinstance(app.screen, MainMenu)
+
+
+async def test_a_steal_names_whom_it_takes_from(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With Freezer and a Minion holding balls, the Steal dialog offers each
+    of them; the one chosen loses its ball first."""
+    game = turn_game(catalog)
+    lay_table(
+        game,
+        {
+            "villain": {"dragon_balls": 2, "minions": ["freezer-guldo"]},
+            "dragon_balls": {"m:freezer-guldo": 1},
+        },
+    )
+    guldo = f"m:{game.state.villain.minions[0].uid}"
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")  # two Energy
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, DecisionDialog)
+        listing = dialog.query_one(OptionList)
+        labels = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert any(
+            label.startswith("Steal attempt with 1 die (1 Energy) from Guldo") for label in labels
+        )
+        assert any("from Freezer" in label for label in labels)
+        index = next(i for i, label in enumerate(labels) if "2 dice (2 Energy) from Guldo" in label)
+        listing.highlighted = index
+        monkeypatch.setattr(game.rng, "randint", lambda a, b: 2)  # every die shows a ball
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game.state.balls.count(guldo) == 0
+        assert game.state.balls.count("c:goku") == 2
+        assert game.state.balls.count("v") == 1

@@ -15,7 +15,7 @@ from dbdeck.engine.words import agree, count
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "check_end", "hit"]
+__all__ = ["TASKS", "check_end", "hit", "steal_sources"]
 
 STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 """The six faces of a Steal die ("Attempt a Steal")."""
@@ -400,6 +400,18 @@ def _minion_task(g: Game, task: dict[str, Any]) -> None:
         g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
 
 
+def steal_sources(g: Game) -> list[str]:
+    """Whom a Steal can take Dragon Balls from, in the order the dice take
+    them (rules note N26): the Villain, then its Minions in the order they
+    came into play, then each of its enemies; only those holding balls."""
+    holders = [
+        VILLAIN,
+        *(f"m:{u.uid}" for u in g.state.villain.minions),
+        *(f"e:{e}" for e in g.card(g.state.villain_id).enemies),
+    ]
+    return [h for h in holders if balls_of(g, h)]
+
+
 def _steal_task(g: Game, task: dict[str, Any]) -> None:
     """Roll the Steal dice and resolve them ("Attempt a Steal")."""
     ch = g.state.character(task["character"])
@@ -416,15 +428,14 @@ def _steal_task(g: Game, task: dict[str, Any]) -> None:
     key = f"c:{ch.id}"
     took = 0
     for _ in range(stolen):
-        holders = (
-            [VILLAIN]
-            + [f"m:{u.uid}" for u in g.state.villain.minions]
-            + [f"e:{e}" for e in g.card(g.state.villain_id).enemies]
-        )
-        source = next((h for h in holders if balls_of(g, h)), None)
-        if source is None:
+        holders = steal_sources(g)
+        chosen = task.get("from")
+        if chosen in holders:
+            holders.remove(chosen)
+            holders.insert(0, chosen)  # the one the player named goes first (N26)
+        if not holders:
             break
-        took += give_balls(g, source, key)
+        took += give_balls(g, holders[0], key)
     if took:
         g.log(
             "balls",

@@ -69,7 +69,8 @@ def action_label(game: Game, action: Action) -> str:
         return f"Buy an unclaimed Dragon Ball ({cost} Energy)"
     if t == "steal":
         dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
-        return f"Steal attempt with {dice} ({action.amount} Energy)"
+        aim = f" from {game.name(action.target)}" if action.target else ""
+        return f"Steal attempt with {dice} ({action.amount} Energy){aim}"
     if t == "play":
         if action.cards:
             return f"Play {card}, destroying {game.name(action.cards[0])}"

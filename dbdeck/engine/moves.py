@@ -520,6 +520,8 @@ def _check_steal(g: Game, ch: CharacterState, a: Action) -> str | None:
         return f"{words.count(dice, 'die')} {verb} {dice} Energy; you have {ch.energy}"
     if combat.side_balls(g, "villain") == 0:
         return "neither the Villain nor its Minions control a Dragon Ball"
+    if a.target is not None and a.target not in combat.steal_sources(g):
+        return "steal from the Villain or a Minion that controls a Dragon Ball"
     return None
 
 
@@ -665,8 +667,12 @@ def _candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
             if market != "sixth" and discarding:
                 yield Action("market-discard", market=market, card=uid)
     yield Action("buy-dragon-ball")
+    # With several holders the player says whom the dice take from first.
+    sources = combat.steal_sources(g)
+    aims: list[str | None] = [None] if len(sources) <= 1 else list(sources)
     for dice in range(1, min(MAX_STEAL_DICE, ch.energy) + 1):
-        yield Action("steal", amount=dice)
+        for aim in aims:
+            yield Action("steal", amount=dice, target=aim)
     for unit in ch.units():
         yield Action("exhaust", card=unit.uid)
         yield Action("destroy", card=unit.uid)
@@ -787,7 +793,10 @@ def _buy_ball(g: Game, ch: CharacterState, a: Action) -> None:
 def _steal(g: Game, ch: CharacterState, a: Action) -> None:
     assert a.amount is not None
     ch.energy -= a.amount
-    g.push({"t": "steal", "character": ch.id, "dice": a.amount})
+    task: dict[str, Any] = {"t": "steal", "character": ch.id, "dice": a.amount}
+    if a.target is not None:
+        task["from"] = a.target
+    g.push(task)
 
 
 def _play(g: Game, ch: CharacterState, a: Action) -> None:

@@ -10,8 +10,8 @@ public facts (who hit whom and how much), never a hidden card.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.events import Event
 
@@ -44,6 +44,29 @@ class Tally:
     """Damage the Villain's side dealt."""
     turns: int = 0
     """Turns played (the Villain's included)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as JSON data (a shared table sends them at the end)."""
+        return {
+            "characters": {k: asdict(v) for k, v in self.characters.items()},
+            "villain_dealt": self.villain_dealt,
+            "turns": self.turns,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tally:
+        """Counts read back from ``to_json`` data; ``ValueError`` (or
+        ``TypeError``/``KeyError``) for anything else."""
+        characters = {
+            str(k): CharacterTally(
+                name=str(v["name"]),
+                dealt=int(v["dealt"]),
+                taken=int(v["taken"]),
+                bought=int(v["bought"]),
+            )
+            for k, v in dict(data["characters"]).items()
+        }
+        return cls(characters, int(data["villain_dealt"]), int(data["turns"]))
 
     def add(self, game: Game, events: Iterable[Event]) -> None:
         """Count the events an action (or a step of the Villain) produced."""

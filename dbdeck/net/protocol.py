@@ -351,6 +351,10 @@ class ViewMessage(_Message):
     decide: Literal["first", "vote"] = "first"
     votes: dict[str, int] = {}
     """In vote mode: the option each seat chose so far (by seat number)."""
+    tally: dict[str, Any] | None = None
+    """Once the game is over: ``Tally.to_json()`` of the whole game (damage
+    dealt and taken, cards bought, turns), for the summary; public counts
+    only."""
 
 
 class EventsMessage(_Message):

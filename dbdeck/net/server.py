@@ -54,6 +54,7 @@ from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import break_tie
 from dbdeck.engine.table_view import HIDDEN
+from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.net.protocol import (
     BOT,
@@ -76,7 +77,7 @@ from dbdeck.net.protocol import (
     printable,
 )
 from dbdeck.net.tables import TableEntry, may_join, remove_entry, user_name, write_entry
-from dbdeck.saves import SaveFailed, Session, write_private
+from dbdeck.saves import SaveFailed, Session, tally_of, write_private
 
 __all__ = [
     "BOT",
@@ -370,6 +371,8 @@ class TableServer:
         byte_burst: float = BYTE_BURST,
     ) -> None:
         self.session = session
+        self.tally: Tally = tally_of(session.catalog, session.data())
+        """The game's counts so far, sent with the views once it is over."""
         self.name = name
         self.socket_path = socket_path
         self.group = group
@@ -956,6 +959,7 @@ class TableServer:
             await self._broadcast_views()
             return False
         self.votes.clear()
+        self.tally.add(self.session.game, events)
         await self._broadcast(events)
         self._schedule_bot()
         return True
@@ -988,6 +992,7 @@ class TableServer:
         except Exception:  # the save is still on disk: the host can resume it
             log.exception("the save could not be read back")
             raise
+        self.tally = tally_of(self.session.catalog, self.session.data())
 
     async def _host(self, client: _Client, message: HostMessage) -> None:
         if not client.host:
@@ -1086,6 +1091,7 @@ class TableServer:
                 legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
                 votes={str(k): v for k, v in self.votes.items()},
+                tally=self.tally.to_json() if game.over else None,
             ),
         )
 

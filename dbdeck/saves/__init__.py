@@ -63,7 +63,7 @@ from dbdeck.saves.reading import (
     read_save,
     scan_saves,
 )
-from dbdeck.saves.replay import replay_events
+from dbdeck.saves.replay import replay_events, tally_of
 from dbdeck.saves.session import NEW_ID_TRIES, REVEALING, Session
 
 __all__ = [
@@ -95,6 +95,7 @@ __all__ = [
     "replay_events",
     "saves_dir",
     "scan_saves",
+    "tally_of",
     "write_atomic",
     "write_crash_report",
     "write_private",

@@ -10,8 +10,9 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.tally import Tally
 
-__all__ = ["replay_events"]
+__all__ = ["replay_events", "tally_of"]
 
 
 def replay_events(
@@ -27,3 +28,16 @@ def replay_events(
         while game.state.paused:
             events += game.resume()
         yield action, game, events
+
+
+def tally_of(catalog: Catalog, data: dict[str, Any]) -> Tally:
+    """The counts of a saved game so far, from its replay; empty counts when
+    it no longer replays (they are a comfort, never a reason to refuse a
+    game)."""
+    tally = Tally()
+    try:
+        for _action, game, events in replay_events(catalog, data):
+            tally.add(game, events)
+    except Exception:
+        return Tally()
+    return tally

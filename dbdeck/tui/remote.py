@@ -23,6 +23,7 @@ from rich.text import Text
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.engine.tally import Tally
 from dbdeck.net.client import JoinRefused, TableClient
 from dbdeck.net.protocol import (
     ChatMessage,
@@ -303,9 +304,13 @@ class JoinApp(DbdeckApp):
         except (ValidationError, ValueError) as exc:
             self.stop(f"the table sent a view this dbdeck cannot read: {exc}")
             return
+        try:
+            tally = Tally.from_json(message.tally) if message.tally else None
+        except (ValueError, TypeError, KeyError, AttributeError):
+            tally = None  # the counts are a comfort: the summary shows "?" then
         if self.backend is None:
             self.backend = RemoteBackend(self.catalog, Seating(players=self._players()), self)
-        self.backend.update(message.version, view, offers)
+        self.backend.update(message.version, view, offers, tally)
         if self.table is None:
             self.table = SharedTableScreen(self.backend)
             self.table.sub_title = self.where()

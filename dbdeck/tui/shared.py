@@ -21,6 +21,7 @@ from textual.widgets import Input, Label, Static
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import LogLine, Offer, TableView
+from dbdeck.engine.tally import Tally
 from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, SeatInfo
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
@@ -94,12 +95,21 @@ class RemoteBackend(OneSeatPerScreen):
         self._view: TableView | None = None
         self._offers: list[Offer] = []
         self._lines: list[LogLine] = []
+        self._tally: Tally | None = None
 
-    def update(self, version: int, view: TableView, offers: list[Offer]) -> None:
-        """A new view from the server."""
+    def update(
+        self, version: int, view: TableView, offers: list[Offer], tally: Tally | None = None
+    ) -> None:
+        """A new view from the server (with the game's counts once it is over)."""
         self.version = version
         self._view = view
         self._offers = offers
+        if tally is not None:
+            self._tally = tally
+
+    def tally(self) -> Tally | None:
+        """The counts the server sent at the end of the game, if any."""
+        return self._tally
 
     def add_lines(self, lines: list[LogLine]) -> None:
         """Log lines from the server."""

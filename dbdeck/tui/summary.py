@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from dbdeck.engine.table_view import TableView
 from dbdeck.engine.tally import Tally
+from dbdeck.engine.words import agree
 from dbdeck.tui.backend import Seating
 
 __all__ = ["CHOICES", "SummaryScreen"]
@@ -47,7 +48,11 @@ class SummaryScreen(ModalScreen[str | None]):
     def headline(self) -> str:
         """Who won, and why."""
         view = self.view
-        winner = "The Characters win!" if view.winner == "players" else f"{view.villain.name} wins."
+        winner = (
+            "The Characters win!"
+            if view.winner == "players"
+            else f"{agree(view.villain.name, 'wins', 'win')}."
+        )
         reason = view.reason[:1].upper() + view.reason[1:]
         return f"{winner} {reason}".strip()
 

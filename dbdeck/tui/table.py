@@ -690,9 +690,13 @@ class TableScreen(Screen[None]):
     def action_steal(self) -> None:
         """Attempt a Steal: choose how many dice, with the odds of each."""
         offers = self._of_kind("steal")
+        aimed = any(o.action.target for o in offers)
         self._pick(
             "Steal",
-            "How many Steal dice (1 Energy each)? The dice take Dragon Balls from "
+            "How many Steal dice (1 Energy each), and from whom? The dice take Dragon Balls "
+            "from the one you choose first, then from the others that hold some."
+            if aimed
+            else "How many Steal dice (1 Energy each)? The dice take Dragon Balls from "
             f"{self.view.villain.name} first, then the Minions that hold some.",
             offers,
             [f"{o.label}: {o.preview}" if o.preview else o.label for o in offers],
