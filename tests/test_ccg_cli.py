@@ -35,8 +35,8 @@ def test_the_sample_decks_pass(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "check", str(GOKU), str(RADITZ))
     assert code == 0 and out == ""
     assert err.splitlines() == [
-        f"{GOKU}: legal under errata-2001 (50 cards, 0 warning(s))",
-        f"{RADITZ}: legal under errata-2001 (50 cards, 0 warning(s))",
+        f"{GOKU}: legal under errata-2001 (50 cards, 0 warnings)",
+        f"{RADITZ}: legal under errata-2001 (50 cards, 0 warnings)",
     ]
     for rules in ("saiyan-2000", "digest"):
         assert run(capsys, "check", "--rules", rules, str(GOKU), str(RADITZ))[0] == 0
@@ -54,7 +54,7 @@ def test_an_illegal_deck_gives_one_line_per_problem(
     assert line.startswith(f"{deck}:{number}: RESTRICTED: 2 copies of 'Goku's Lucky Break'; ")
     assert line.endswith(f"({RULES['RESTRICTED'].sources['errata-2001']})")
     assert "SIZE-MIN" not in out  # 51 cards is fine
-    assert err == f"{deck}: not legal, 1 problem(s) under errata-2001 (51 cards, 0 warning(s))\n"
+    assert err == f"{deck}: not legal, 1 problem under errata-2001 (51 cards, 0 warnings)\n"
 
 
 def test_warnings_do_not_fail_a_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,7 +129,7 @@ def test_a_bad_pack_names_file_card_and_field(
     lines = err.splitlines()
     assert lines[0].startswith(f"{pack / 'mine.ccg.json'}: card 'my-goku-4': pur: Input should be")
     assert lines[1] == f"{pack / 'mine.ccg.json'}: card 'my-card': colour: unknown field"
-    assert lines[2] == "2 problem(s) in the CCG card packs"
+    assert lines[2] == "2 problems in the CCG card packs"
     assert "Traceback" not in err
 
 

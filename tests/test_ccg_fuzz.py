@@ -27,6 +27,7 @@ from dbdeck.ccg.deckfile import SECTIONS, parse_deck
 from dbdeck.ccg.library import load_library
 from dbdeck.ccg.profiles import PROFILES
 from dbdeck.ccg.rules import RULES
+from dbdeck.ccg.titles import counted
 from dbdeck.cli import main
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
@@ -146,7 +147,7 @@ def check_pack(files: dict[str, bytes]) -> None:
     assert code in (0, 1)
     if code == 1:
         *problems, count = err.getvalue().splitlines()
-        assert count == f"{len(problems)} problem(s) in the CCG card packs"
+        assert count == f"{counted(len(problems), 'problem')} in the CCG card packs"
         assert all(any(p.startswith(f"{n}: ") for n in names) for p in problems), problems
     else:
         json.loads(out.getvalue())

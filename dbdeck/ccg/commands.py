@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from dbdeck.cards.catalog import CardSetError, one_line
 from dbdeck.ccg.library import CardRecord, Library, load_library
-from dbdeck.ccg.titles import quoted
+from dbdeck.ccg.titles import counted, quoted
 
 __all__ = [
     "card_row",
@@ -39,7 +39,7 @@ def library_or_report(packs: Sequence[Path], out: TextIO | None = None) -> Libra
     except CardSetError as err:
         for problem in err.problems:
             print(problem, file=out)
-        print(f"{len(err.problems)} problem(s) in the CCG card packs", file=sys.stderr)
+        print(f"{counted(len(err.problems), 'problem')} in the CCG card packs", file=sys.stderr)
         return None
 
 
@@ -86,10 +86,12 @@ def cmd_check(
             print(finding.as_line(name))
         for finding in verdict.warnings:
             print(finding.as_line(name, warning=True))
-        said = "legal" if verdict.legal else f"not legal, {len(verdict.problems)} problem(s)"
+        said = (
+            "legal" if verdict.legal else f"not legal, {counted(len(verdict.problems), 'problem')}"
+        )
         print(
             f"{name}: {said} under {chosen.name} ({verdict.cards} cards, "
-            f"{len(verdict.warnings)} warning(s))",
+            f"{counted(len(verdict.warnings), 'warning')})",
             file=sys.stderr,
         )
     if as_json:

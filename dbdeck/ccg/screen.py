@@ -28,6 +28,7 @@ from dbdeck.ccg.checker import Finding, Verdict, check_deck
 from dbdeck.ccg.deckfile import SECTIONS, DeckUnreadable, Section, parse_deck, read_deck
 from dbdeck.ccg.library import Library, load_library, shipped_ccg_dir
 from dbdeck.ccg.profiles import DEFAULT_PROFILE, PROFILES, ProfileName
+from dbdeck.ccg.titles import counted
 
 __all__ = ["AddCard", "ConfirmDiscard", "DeckApp", "DeckScreen", "open_deck_screen"]
 
@@ -412,7 +413,7 @@ def open_deck_screen(app: App[Any], rules: str = DEFAULT_PROFILE) -> None:
     except CardSetError as err:
         first = str(err.problems[0]) if err.problems else "unknown problem"
         app.notify(
-            f"{first} ({len(err.problems)} problem(s); dbdeck ccg cards lists them)",
+            f"{first} ({counted(len(err.problems), 'problem')}; dbdeck ccg cards lists them)",
             title="The CCG card packs have problems",
             severity="error",
             timeout=20,

@@ -22,6 +22,7 @@ __all__ = [
     "STYLES",
     "Style",
     "article",
+    "counted",
     "fold",
     "is_drill_title",
     "is_move_title",
@@ -126,3 +127,8 @@ def article(word: object) -> str:
     """The word with its indefinite article: "an Orange", "a Blue"."""
     text = str(word)
     return f"{'an' if text[:1].lower() in 'aeiou' else 'a'} {text}"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: "1 problem", "2 warnings"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
