@@ -112,7 +112,9 @@ async def test_after_a_dialog_a_stray_enter_plays_nothing(catalog: Catalog) -> N
 async def test_another_players_turn_announces_itself(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(TurnBanner, "arm_seconds", 0.5)
+    # Far longer than the keys below take, however slow the machine: the
+    # moment passing is then simulated (the banner's timer is checked below).
+    monkeypatch.setattr(TurnBanner, "arm_seconds", 60)
     game = turn_game(catalog)
     async with app_for(game, confirm_end_turn=False).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -126,7 +128,8 @@ async def test_another_players_turn_announces_itself(
         await pilot.press("e", "p", "enter")  # keys meant for the last turn: none acts
         await pilot.pause()
         assert pilot.app.screen is banner and game.state.actions == played
-        await pilot.pause(0.7)
+        assert isinstance(banner, TurnBanner) and not banner.armed
+        banner.armed = True  # its moment has passed
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(pilot.app.screen, TableScreen)
@@ -189,3 +192,19 @@ async def test_a_question_whose_answer_cannot_matter_is_not_asked(catalog: Catal
         lines = table.query_one("#log").lines  # type: ignore[attr-defined]
         log = " ".join(" ".join(line.text for line in lines).split())
         assert "Not asked, as only one answer matters: Who drops a Dragon Ball?" in log
+
+
+async def test_a_turn_banner_takes_enter_once_its_moment_has_passed(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TurnBanner, "arm_seconds", 0.05)
+    game = turn_game(catalog)
+    async with app_for(game, confirm_end_turn=False).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause(1.0)  # well past the moment
+        banner = pilot.app.screen
+        assert isinstance(banner, TurnBanner) and banner.armed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TableScreen)
