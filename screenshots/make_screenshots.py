@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -36,6 +37,10 @@ from dbdeck.tui.table import Seating
 from dbdeck.tui.widgets import glyphs
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))  # the test tables the snapshots sit at
+
+from tables import mid_game, villain_decision  # noqa: E402
+
 SIZE = (120, 40)
 PLAYERS = {"goku": "Ann", "krillin": "Bob"}
 
@@ -54,18 +59,6 @@ async def shoot(
         await pilot.pause(0.2)
         app.save_screenshot(f"{name}.svg", str(HERE))
     print(f"wrote {HERE / (name + '.svg')}")
-
-
-def mid_game(catalog: Catalog) -> Game:
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=8))
-    rng = random.Random(8)
-    while (
-        game.state.turn < 14
-        or game.state.pending is not None
-        or game.state.active in ("", "villain")
-    ):
-        game.apply(greedy(game, rng))
-    return game
 
 
 def turn_game(catalog: Catalog) -> Game:
@@ -88,24 +81,6 @@ def turn_game(catalog: Catalog) -> Game:
     return game
 
 
-def villain_turn(catalog: Catalog) -> Game:
-    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
-    lay_table(
-        game,
-        {
-            "active": "villain",
-            "turn_deck": ["1"],
-            "villain": {
-                "arrived": True,
-                "minions": ["freezer-guldo"],
-                "deck": ["freezer-crushing-grip"],
-            },
-            "characters": {"krillin": {"allies": ["mai-ally"]}},
-        },
-    )
-    return game
-
-
 def app(game: Game, **seating: object) -> DbdeckApp:
     players = seating.pop("players", PLAYERS)
     return DbdeckApp(game.catalog, game, Seating(players=players, pace=0, **seating))  # type: ignore[arg-type]
@@ -119,7 +94,7 @@ async def main() -> None:
     await shoot(app(turn_game(catalog)), "card-menu", ("right", "right", "right", "enter"))
     await shoot(app(turn_game(catalog)), "combo", ("right", "space", "right", "space", "a"))
     await shoot(app(turn_game(catalog)), "steal", ("p", "s"))
-    await shoot(app(villain_turn(catalog), players={"krillin": "Ann"}), "villain-turn")
+    await shoot(app(villain_decision(catalog), players={"krillin": "Ann"}), "villain-turn")
     await shoot(app(turn_game(catalog), confirm_end_turn=False), "turn", ("e",))
     await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard")
     await shoot(app(mid_game(catalog)), "inspector", ("right", "i"))

@@ -7,6 +7,7 @@ test's own folder and lets turn banners and hand-offs take Enter at once
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
+from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
 from dbdeck.scenario import lay_table
@@ -24,7 +26,15 @@ from dbdeck.tui.settings import SETTINGS_ENV
 from dbdeck.tui.table import Seating, TableScreen
 from dbdeck.tui.widgets import ActionPanel
 
-__all__ = ["app_for", "choose", "quiet_table", "table_of", "turn_game"]
+__all__ = [
+    "app_for",
+    "choose",
+    "mid_game",
+    "quiet_table",
+    "table_of",
+    "turn_game",
+    "villain_decision",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +91,36 @@ async def choose(pilot: Pilot[Any], label: str) -> None:
             await pilot.pause()
             return
     raise AssertionError(f"no action {label!r}")
+
+
+def mid_game(catalog: Catalog) -> Game:
+    """Two Characters against Freezer, at a Character's turn after round 2
+    (the snapshot tests' table and the README's picture)."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=8))
+    rng = random.Random(8)
+    while (
+        game.state.turn < 14
+        or game.state.pending is not None
+        or game.state.active in ("", "villain")
+    ):
+        game.apply(greedy(game, rng))
+    return game
+
+
+def villain_decision(catalog: Catalog) -> Game:
+    """Freezer's Crushing Grip: the players choose who takes it."""
+    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
+    lay_table(
+        game,
+        {
+            "active": "villain",
+            "turn_deck": ["1"],
+            "villain": {
+                "arrived": True,
+                "minions": ["freezer-guldo"],
+                "deck": ["freezer-crushing-grip"],
+            },
+            "characters": {"krillin": {"allies": ["mai-ally"]}},
+        },
+    )
+    return game

@@ -99,6 +99,7 @@ async def test_two_seats_and_a_spectator_play_a_whole_game(
     # The game's counts come once it is over, for every seat's summary: the
     # same as a replay of the save counts.
     counted = tally_of(server.session.catalog, server.session.data())
+    assert counted is not None
     assert counted.characters["goku"].bought > 0
     for seat in (goku, krillin, watcher):
         assert seat.views[-1].tally is not None

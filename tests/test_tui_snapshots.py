@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tables import app_for, quiet_table, turn_game
+from tables import app_for, mid_game, quiet_table, turn_game, villain_decision
 
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.game import Setup
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
@@ -30,38 +30,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 TABLE_SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
 SIZES = [(80, 24), (160, 50)]
-
-
-def mid_game(catalog: Catalog) -> Game:
-    """Two Characters against Freezer, at a Character's turn after round 2."""
-    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=8))
-    rng = random.Random(8)
-    while (
-        game.state.turn < 14
-        or game.state.pending is not None
-        or game.state.active in ("", "villain")
-    ):
-        game.apply(greedy(game, rng))
-    return game
-
-
-def villain_decision(catalog: Catalog) -> Game:
-    """Freezer's Crushing Grip: the players choose who takes it."""
-    game = Game.new(catalog, Setup(characters=["krillin"], villain="freezer", seed=11))
-    lay_table(
-        game,
-        {
-            "active": "villain",
-            "turn_deck": ["1"],
-            "villain": {
-                "arrived": True,
-                "minions": ["freezer-guldo"],
-                "deck": ["freezer-crushing-grip"],
-            },
-            "characters": {"krillin": {"allies": ["mai-ally"]}},
-        },
-    )
-    return game
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

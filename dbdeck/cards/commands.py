@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog
+from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog, one_line
 from dbdeck.cards.models import MARKET_OF_KIND, Card
 
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
@@ -113,14 +113,20 @@ def cmd_schema(output: Path | None) -> int:
     """Write the JSON Schema of card files to a file or standard output."""
     from dbdeck.cards.schema import card_file_schema
 
-    text = json.dumps(card_file_schema(), indent=2, ensure_ascii=False) + "\n"
+    return write_schema(card_file_schema(), output)
+
+
+def write_schema(schema: dict[str, Any], output: Path | None) -> int:
+    """Write a JSON Schema to ``output`` (standard output when ``None``);
+    a file that cannot be written is one line and exit 1."""
+    text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         sys.stdout.write(text)
         return 0
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(f"cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"cannot write {one_line(str(output))}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"wrote {output}", file=sys.stderr)
+    print(f"wrote {one_line(str(output))}", file=sys.stderr)
     return 0

@@ -40,7 +40,7 @@ MARKET_COLOURS = {
 (Allies pink, Techniques blue, Energy green, Equipment orange, Training
 yellow); the sixth pile gets cyan."""
 
-_EFFECT_FIELDS = (
+EFFECT_FIELDS = (
     ("effects", "Effect"),
     ("start_of_turn_effects", "Start of turn"),
     ("exhaust_effects", "Exhaust"),
@@ -53,6 +53,7 @@ _EFFECT_FIELDS = (
     ("death_effect", "Death effect"),
     ("roll_table", "Table"),
 )
+"""The card fields that hold effects, and how a card's picture heads each."""
 
 
 def _cost(value: object) -> str:
@@ -199,7 +200,7 @@ def card_panel(card: Card, catalog: Catalog | None = None) -> Panel:
     effects = Table.grid(padding=(0, 2))
     effects.add_column(style="bold")
     effects.add_column()
-    for field, label in _EFFECT_FIELDS:
+    for field, label in EFFECT_FIELDS:
         ops = getattr(card, field, None)
         if ops:
             effects.add_row(label, describe_effects(ops))

@@ -306,19 +306,10 @@ def cmd_rules(only: str | None) -> int:
 
 def cmd_schema(output: Path | None) -> int:
     """Write the JSON Schema of CCG card packs to a file or standard output."""
+    from dbdeck.cards.commands import write_schema
     from dbdeck.ccg.schema import pack_schema
 
-    text = json.dumps(pack_schema(), indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"cannot write {one_line(str(output))}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {one_line(str(output))}", file=sys.stderr)
-    return 0
+    return write_schema(pack_schema(), output)
 
 
 def cmd_edit(deck: Path | None, rules: str, packs: Sequence[Path]) -> int:

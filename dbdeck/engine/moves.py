@@ -231,15 +231,11 @@ def _spendable(ch: CharacterState, market: str | None) -> int:
 def _priced_out(card: Any, change: int | None, spendable: int) -> bool:
     """Whether ``_check_buy`` refuses a market card on its price alone: it
     may not be bought (``change`` is ``None``), or its cost (``buy_cost``:
-    the printed cost plus the market's ``rules.price_change``) is more than
+    ``rules.priced`` with the market's ``rules.price_change``) is more than
     the Character can spend. Allies paid otherwise are never priced out."""
     if card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo):
         return False
-    if change is None:
-        return True
-    printed = card.cost
-    base = 0 if printed in (None, "-") else int(printed)
-    return spendable < max(0, base + change)
+    return change is None or spendable < rules.priced(card, change)
 
 
 def _check_buy(g: Game, ch: CharacterState, a: Action) -> str | None:

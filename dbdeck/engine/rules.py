@@ -234,17 +234,22 @@ def buy_cost(g: Game, ch: CharacterState, uid: int, market: str) -> int | None:
     """What the Character pays for a market card, or ``None`` if it may not buy
     that kind ("-" modifier)."""
     card = g.card(uid)
-    printed = card.cost
-    base = 0 if printed in (None, "-") else int(printed)
     if market == "sixth":
-        return max(0, base)
+        return priced(card, 0)
     change = price_change(g, ch, market)
     if change is None:
         return None
-    total = base + change
     if card.kind == "ally" and card.duo:
-        total -= sum(g.energy_value(e) for e in ch.duo_energy.get(uid, ()))
-    return max(0, total)
+        change -= sum(g.energy_value(e) for e in ch.duo_energy.get(uid, ()))
+    return priced(card, change)
+
+
+def priced(card: Any, change: int) -> int:
+    """A card's printed cost (a "-" or none counts 0) changed by ``change``,
+    never below 0 (rules note N28)."""
+    printed = card.cost
+    base = 0 if printed in (None, "-") else int(printed)
+    return max(0, base + change)
 
 
 def price_change(g: Game, ch: CharacterState, market: str) -> int | None:

@@ -371,7 +371,7 @@ class TableServer:
         byte_burst: float = BYTE_BURST,
     ) -> None:
         self.session = session
-        self.tally: Tally = tally_of(session.catalog, session.data())
+        self.tally: Tally = tally_of(session.catalog, session.data()) or Tally()
         """The game's counts so far, sent with the views once it is over."""
         self.name = name
         self.socket_path = socket_path
@@ -992,7 +992,7 @@ class TableServer:
         except Exception:  # the save is still on disk: the host can resume it
             log.exception("the save could not be read back")
             raise
-        self.tally = tally_of(self.session.catalog, self.session.data())
+        self.tally = tally_of(self.session.catalog, self.session.data()) or Tally()
 
     async def _host(self, client: _Client, message: HostMessage) -> None:
         if not client.host:

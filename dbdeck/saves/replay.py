@@ -30,14 +30,14 @@ def replay_events(
         yield action, game, events
 
 
-def tally_of(catalog: Catalog, data: dict[str, Any]) -> Tally:
-    """The counts of a saved game so far, from its replay; empty counts when
-    it no longer replays (they are a comfort, never a reason to refuse a
+def tally_of(catalog: Catalog, data: dict[str, Any]) -> Tally | None:
+    """The counts of a saved game so far, from its replay; ``None`` when it
+    no longer replays (the counts are a comfort, never a reason to refuse a
     game)."""
     tally = Tally()
     try:
         for _action, game, events in replay_events(catalog, data):
             tally.add(game, events)
     except Exception:
-        return Tally()
+        return None
     return tally

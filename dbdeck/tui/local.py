@@ -18,7 +18,7 @@ from dbdeck.engine.preview import moot_answer
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
-from dbdeck.saves import SaveError, SaveFailed, Session, replay_events
+from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, tally_of
 from dbdeck.tui import coach
 from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion
 
@@ -86,13 +86,8 @@ class LocalBackend:
         """Count the game again from its save (after an undo)."""
         if self.session is None:
             return
-        tally = Tally()
-        try:
-            for _action, game, events in replay_events(self.catalog, self.session.data()):
-                tally.add(game, events)
-        except Exception:  # the counts are a comfort: keep the old ones
-            return
-        self._tally = tally
+        # The counts are a comfort: a save that no longer replays keeps the old ones.
+        self._tally = tally_of(self.catalog, self.session.data()) or self._tally
 
     def _answer_moot(self) -> None:
         """Answer, without asking, a decision with a single possible answer or

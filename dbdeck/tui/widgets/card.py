@@ -16,26 +16,12 @@ from rich.text import Text
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.describe import describe_effects
 from dbdeck.cards.models import MARKET_OF_KIND
-from dbdeck.cards.render import card_stats
+from dbdeck.cards.render import EFFECT_FIELDS, card_stats
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS
 
 __all__ = ["card_picture", "named"]
 
-EFFECT_FIELDS = (
-    ("effects", "Effect"),
-    ("start_of_turn_effects", "Start of turn"),
-    ("exhaust_effects", "Exhaust"),
-    ("destroy_effects", "Destroy"),
-    ("combo_effects", "Combo"),
-    ("booster", "Booster"),
-    ("setup_effects", "Setup"),
-    ("character_turn_start", "Character turn start"),
-    ("villain_turn_start", "Villain turn start"),
-    ("death_effect", "Death effect"),
-    ("roll_table", "Table"),
-)
-"""The card fields that hold effects, and how the inspector heads each."""
 
 NAMING = ("Starting cards", "Begins equipped", "Exclusive to", "Villain")
 """Rows whose words are card ids, every one of them."""
