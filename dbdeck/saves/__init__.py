@@ -35,36 +35,75 @@ replaces a name must replace it in the module that looks it up (say
 
 from __future__ import annotations
 
-from dbdeck.saves.errors import SaveError, SaveFailed, SaveInUse
-from dbdeck.saves.files import (
-    MAX_SAVE_BYTES,
-    PRIVATE_DIR,
-    PRIVATE_FILE,
-    make_private_dir,
-    write_atomic,
-    write_crash_report,
-    write_private,
-)
-from dbdeck.saves.format import (
-    MAX_ACTIONS,
-    MIGRATIONS,
-    SAVE_FORMAT,
-    SAVE_VERSION,
-    GameSnapshot,
-    SaveFile,
-    SaveSummary,
-)
-from dbdeck.saves.names import MAX_ID, SAVES_ENV, new_id, saves_dir
-from dbdeck.saves.reading import (
-    Loaded,
-    SaveInfo,
-    list_saves,
-    load_save,
-    read_save,
-    scan_saves,
-)
-from dbdeck.saves.replay import replay_events, tally_of
-from dbdeck.saves.session import NEW_ID_TRIES, REVEALING, Session
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dbdeck.saves.errors import SaveError, SaveFailed, SaveInUse
+    from dbdeck.saves.files import (
+        MAX_SAVE_BYTES,
+        PRIVATE_DIR,
+        PRIVATE_FILE,
+        make_private_dir,
+        write_atomic,
+        write_crash_report,
+        write_private,
+    )
+    from dbdeck.saves.format import (
+        MIGRATIONS,
+        GameSnapshot,
+        SaveFile,
+        SaveSummary,
+    )
+    from dbdeck.saves.names import MAX_ID, SAVES_ENV, new_id, saves_dir
+    from dbdeck.saves.reading import (
+        Loaded,
+        SaveInfo,
+        list_saves,
+        load_save,
+        read_save,
+        scan_saves,
+    )
+    from dbdeck.saves.replay import replay_events, tally_of
+    from dbdeck.saves.session import NEW_ID_TRIES, REVEALING, Session
+    from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION
+
+_HOME = {
+    "errors": ("SaveError", "SaveFailed", "SaveInUse"),
+    "files": (
+        "MAX_SAVE_BYTES",
+        "PRIVATE_DIR",
+        "PRIVATE_FILE",
+        "make_private_dir",
+        "write_atomic",
+        "write_crash_report",
+        "write_private",
+    ),
+    "format": ("MIGRATIONS", "GameSnapshot", "SaveFile", "SaveSummary"),
+    "names": ("MAX_ID", "SAVES_ENV", "new_id", "saves_dir"),
+    "reading": ("Loaded", "SaveInfo", "list_saves", "load_save", "read_save", "scan_saves"),
+    "replay": ("replay_events", "tally_of"),
+    "session": ("NEW_ID_TRIES", "REVEALING", "Session"),
+    "version": ("MAX_ACTIONS", "SAVE_FORMAT", "SAVE_VERSION"),
+}
+"""Where each public name lives. The modules are imported on first use:
+playing a game never needs the save checker's models (pydantic), only
+listing, loading and migrating saves do."""
+
+_MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name (or a module) of the package, imported when first asked for."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        if name in _HOME:
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_ACTIONS",

@@ -16,7 +16,6 @@ import json
 import types
 import typing
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -33,6 +32,7 @@ from pydantic import (
 from dbdeck.engine.actions import ACTION_TYPES, Action
 from dbdeck.engine.game import Setup
 from dbdeck.saves.errors import _brief, _Unreadable
+from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION, now
 
 __all__ = [
     "MAX_ACTIONS",
@@ -44,20 +44,10 @@ __all__ = [
     "SaveSummary",
 ]
 
-SAVE_FORMAT = "dbdeck-save"
-SAVE_VERSION = 1
-"""The save schema version this program writes."""
-
-MAX_ACTIONS = 100_000
-"""The most actions a save may hold (a whole game takes a few hundred)."""
-
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 """``MIGRATIONS[v]`` turns a save of version ``v`` into version ``v + 1``."""
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
+_now = now
 
 _Text = Annotated[str, StringConstraints(max_length=400)]
 _Name = Annotated[str, StringConstraints(max_length=200)]

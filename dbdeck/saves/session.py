@@ -24,9 +24,9 @@ from dbdeck.saves.files import (
     write_atomic,
     write_crash_report,
 )
-from dbdeck.saves.format import SAVE_FORMAT, SAVE_VERSION, _now
 from dbdeck.saves.names import _check_id, new_id
-from dbdeck.saves.reading import load_save
+from dbdeck.saves.version import SAVE_FORMAT, SAVE_VERSION
+from dbdeck.saves.version import now as _now
 
 __all__ = ["NEW_ID_TRIES", "REVEALING", "Session"]
 
@@ -125,6 +125,8 @@ class Session:
     ) -> Session:
         """Open a saved game where it was left. The game is rebuilt from its
         setup and actions; anything wrong with the file is a ``SaveError``."""
+        from dbdeck.saves.reading import load_save  # the checker: only to resume
+
         loaded = load_save(folder, save_id, catalog=catalog, from_backup=from_backup)
         assert loaded.game is not None
         session = cls(

@@ -61,6 +61,7 @@ from dbdeck.tui.widgets import (
     TurnOrderBoard,
     VillainBoard,
     card_facts,
+    show_fitted,
 )
 
 __all__ = ["PANELS", "Seating", "TableScreen"]
@@ -419,12 +420,12 @@ class TableScreen(Screen[None]):
         shown = line.content
         if isinstance(shown, Text) and shown.plain == text.plain and shown.spans == text.spans:
             return
-        line.update(text)
+        show_fitted(line, text)
 
     def _fill_actions(self) -> None:
         self._say("#prompt", self.status_text(self.view))
         self.query_one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
-        self.query_one("#card-line", Static).update(Text(self.focused_card, style="dim"))
+        self._say("#card-line", Text(self.focused_card, style="dim"))
         self.query_one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
     # --- the log -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dbdeck.tui.widgets.actions import ActionPanel, Entry, entries
 from dbdeck.tui.widgets.balls import DragonBallTracker, ball_summary
-from dbdeck.tui.widgets.board import BUY_BALL, Board, CardChosen, CardFocused
+from dbdeck.tui.widgets.board import BUY_BALL, Board, CardChosen, CardFocused, show_fitted
 from dbdeck.tui.widgets.character import CharacterBoard
 from dbdeck.tui.widgets.glyphs import ball, health_bar
 from dbdeck.tui.widgets.hand import HandBoard, card_facts
@@ -59,4 +59,5 @@ __all__ = [
     "card_facts",
     "entries",
     "health_bar",
+    "show_fitted",
 ]

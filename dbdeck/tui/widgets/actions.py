@@ -122,7 +122,8 @@ class ActionPanel(OptionList):
             self.entry = entry
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        # Labels are plain text: a card name is never read as markup.
+        super().__init__(markup=False, **kwargs)  # type: ignore[arg-type]
         self.lines: list[Entry] = []
         """The lines shown, in order (headings excepted)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
@@ -21,7 +22,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-__all__ = ["BUY_BALL", "Board", "CardChosen", "CardFocused", "Item", "Items"]
+__all__ = ["BUY_BALL", "Board", "CardChosen", "CardFocused", "Item", "Items", "show_fitted"]
 
 BUY_BALL = -2
 """The item of the markets panel that stands for buying a Dragon Ball."""
@@ -73,6 +74,33 @@ class Items:
             text.stylize("reverse bold")
         self.items.append(Item(uid, where, row))
         return text
+
+
+def _lines_within(picture: RenderableType, width: int) -> int | None:
+    """The height of a picture drawn already fitted to ``width`` (a text
+    whose every line fits: no wrapping to work out), else ``None``."""
+    if not isinstance(picture, Text):
+        return None
+    lines = picture.plain.split("\n")
+    if any(cell_len(line) > width for line in lines):
+        return None
+    return len(lines)
+
+
+def show_fitted(widget: Static, picture: RenderableType) -> None:
+    """Draw ``picture`` in ``widget``. The screen is laid out again only when
+    the widget's height changes: a layout redraws every panel, which costs
+    more than all the rest of a redraw."""
+    width = widget.content_region.width
+    if width <= 0 or not widget.is_mounted:
+        widget.update(picture)
+        return
+    widget.update(picture, layout=False)
+    height = _lines_within(picture, width)
+    if height is None:
+        height = widget.get_content_height(widget.size, widget.app.size, width)
+    if height != widget.content_region.height:
+        widget.refresh(layout=True)
 
 
 class Board(Static, can_focus=True):
@@ -132,16 +160,7 @@ class Board(Static, can_focus=True):
                 self.post_message(CardFocused(uid, item.where if item else self.where))
 
     def _show(self, picture: RenderableType) -> None:
-        """Draw ``picture``. The screen is laid out again only when the
-        widget's height changes: a layout costs more than the rest of a
-        redraw."""
-        width = self.content_region.width
-        if width <= 0 or not self.is_mounted:
-            self.update(picture)
-            return
-        self.update(picture, layout=False)
-        if self.get_content_height(self.size, self.app.size, width) != self.content_region.height:
-            self.refresh(layout=True)
+        show_fitted(self, picture)
 
     def on_resize(self, event: events.Resize) -> None:
         """A new width lays the board out again (tiles wrap between them)."""

@@ -48,4 +48,4 @@ class KeyBar(Static):
                 break
             line.append_text(chip)
         line.append_text(last)
-        self.update(line)
+        self.update(line, layout=False)  # one line, always

@@ -56,4 +56,4 @@ class StatusBar(Static):
         if self.balls:
             line.append(f" {sep()} Dragon Balls ")
             line.append_text(ball_summary(self.balls))
-        self.update(fit(line, width))
+        self.update(fit(line, width), layout=False)  # one line, always
