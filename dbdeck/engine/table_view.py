@@ -14,12 +14,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
-
-from pydantic import TypeAdapter
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from dbdeck.cards.models import MARKET_OF_KIND
 from dbdeck.engine.actions import Action
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 __all__ = [
     "GROUPS",
@@ -543,7 +544,9 @@ class TableView:
 @functools.cache
 def _adapter() -> TypeAdapter[TableView]:
     """The view's JSON schema, built once and only when a view crosses the
-    wire (a local table never pays for it)."""
+    wire (a local table never pays for it, nor for importing pydantic)."""
+    from pydantic import TypeAdapter
+
     return TypeAdapter(TableView)
 
 

@@ -853,11 +853,12 @@ class TableScreen(Screen[None]):
             )
             if offered is not None:
                 said.append(offered.price)
-                said.append(offered.why_not or "Enter to buy it.")
-        else:
-            able = self._card_offers(uid)
-            if able:
-                said.append("Enter: " + ", ".join(o.label for o in able[:3]))
+                if offered.why_not:
+                    said.append(offered.why_not)
+        able = self._card_offers(uid)
+        if able:
+            said.append("Enter: " + ", ".join(o.label for o in able[:3]))
+        if not where.startswith("market:"):
             for note in view.notes_for(uid):
                 said.append(note.reason)
         if where == "hand" and self._is_physical(card):
