@@ -186,8 +186,10 @@ class Board(Static, can_focus=True):
         self._moved()
 
     def on_blur(self) -> None:
-        """Hide the cursor."""
+        """Hide the cursor, and say no card of this board is under it any
+        more (a card played meanwhile must not stay described)."""
         self.redraw(focused=False)
+        self.post_message(CardFocused(None, self.where))
 
     def action_move(self, delta: int) -> None:
         """Move the cursor to the previous or next card."""
