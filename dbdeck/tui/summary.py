@@ -71,11 +71,11 @@ class SummaryScreen(ModalScreen[str | None]):
             yield Static(Text("Up/Down, then Enter", style="dim"), classes="keys")
 
     def _table(self) -> Table:
-        table = Table(expand=False, box=None, padding=(0, 2))
+        table = Table(expand=False, box=None, padding=(0, 1))
         for heading in ("Character", "Player", "Health", "Damage dealt", "Taken", "Cards bought"):
-            table.add_column(
-                heading, justify="left" if heading in ("Character", "Player") else "right"
-            )
+            named = heading in ("Character", "Player")
+            # Names are never cut: at 80 columns the figures' headings wrap instead.
+            table.add_column(heading, justify="left" if named else "right", no_wrap=named)
         for ch in self.view.characters:
             counted = self.tally.characters.get(ch.id) if self.tally is not None else None
             health = f"{ch.health.remaining}/{ch.health.maximum}"
