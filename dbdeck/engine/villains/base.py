@@ -18,7 +18,7 @@ from dbdeck.cards.models import (
     SplitCard,
     Transformation,
 )
-from dbdeck.engine import combat, moves
+from dbdeck.engine import combat, zones
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.words import agree, sentence
 
@@ -289,7 +289,7 @@ class VillainRules:
         row.remove(uid)
         g.state.box.append(uid)
         g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
-        moves.restock(g, "allies")
+        zones.restock(g, "allies")
 
     # --- tokens ---------------------------------------------------------------------------
 
