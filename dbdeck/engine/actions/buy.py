@@ -89,7 +89,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         owned = own_balls(g, ch)
         if owned < int(card.cost):
             return f"{card.name} costs {card.cost} Dragon Balls; you control {owned}"
-        return None
+        # Paid in Dragon Balls, it takes no Energy from anyone (rules note N34).
+        return "only Duo cards take Energy from the other Characters" if a.cards else None
     contributed = 0
     if a.cards:
         if not (card.kind == "ally" and card.duo):

@@ -46,7 +46,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     assert a.card is not None
     card = g.card(a.card)
     if card.kind == "capsule":
-        return None
+        # A Capsule is used up, not put into play: it makes no room.
+        return "a Capsule destroys nothing to make room" if a.cards else None
     return can_equip(g, ch, card, set(a.cards))
 
 
