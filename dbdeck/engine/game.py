@@ -18,7 +18,7 @@ from typing import Any
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import MARKET_OF_KIND, Villain
-from dbdeck.engine import attacks, combat, effects, flow, villains, zones
+from dbdeck.engine import attacks, combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
@@ -308,8 +308,6 @@ class Game:
     def target_label(self, key: str) -> str:
         """A possible target in words, with what a player weighs: its
         Remaining Health and the Dragon Balls it holds."""
-        from dbdeck.engine import rules
-
         label = f"{self.name(key)} ({rules.remaining(self, key)}/{rules.max_health(self, key)}"
         balls = sum(1 for holder in self.state.balls if holder == key)
         return label + (f", {count(balls, 'Dragon Ball')})" if balls else ")")
