@@ -1,6 +1,6 @@
 """Buy a card from a market row or the sixth pile ("Player Turn", 5 b: "Pay
 the Energy point cost of a Market card … The Market automatically restocks
-after a card is bought"), with Allies paid in Dragon Balls (rules note N34),
+after a card is bought"), with Allies paid in Dragon Balls (rules notes N3, N34),
 Duo cards bought with the other Characters' Energy (N33), and the God's and
 the Monster's "can" (N37)."""
 
@@ -89,7 +89,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         owned = own_balls(g, ch)
         if owned < int(card.cost):
             return f"{card.name} costs {card.cost} Dragon Balls; you control {owned}"
-        # Paid in Dragon Balls, it takes no Energy from anyone (rules note N34).
+        # Paid in Dragon Balls (rules note N3), not in Energy: only a Duo card
+        # takes Energy from the other Characters (N33).
         return "only Duo cards take Energy from the other Characters" if a.cards else None
     contributed = 0
     if a.cards:
