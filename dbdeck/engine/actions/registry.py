@@ -46,30 +46,29 @@ if TYPE_CHECKING:
 __all__ = ["RULES", "check", "label", "legal", "perform"]
 
 RULES: dict[str, ActionRules] = {
-    module.TYPE: module
-    for module in (
-        play_energy,
-        buy,
-        buy_dragon_ball,
-        steal,
-        play,
-        attack,
-        prepare,
-        boost,
-        exhaust,
-        destroy,
-        ability,
-        avoid,
-        market_discard,
-        give_ball,
-        duo_invest,
-        enter_room,
-        villain_action,
-        end_turn,
-    )
+    end_turn.TYPE: end_turn,
+    play_energy.TYPE: play_energy,
+    boost.TYPE: boost,
+    duo_invest.TYPE: duo_invest,
+    play.TYPE: play,
+    prepare.TYPE: prepare,
+    attack.TYPE: attack,
+    buy.TYPE: buy,
+    market_discard.TYPE: market_discard,
+    buy_dragon_ball.TYPE: buy_dragon_ball,
+    steal.TYPE: steal,
+    exhaust.TYPE: exhaust,
+    destroy.TYPE: destroy,
+    ability.TYPE: ability,
+    avoid.TYPE: avoid,
+    give_ball.TYPE: give_ball,
+    enter_room.TYPE: enter_room,
+    villain_action.TYPE: villain_action,
 }
-"""Each action type's rules, by type (``Action.type``); ``choose`` answers a
-decision and is the ``Game``'s own."""
+"""Each action type's rules, by type (``Action.type``), in the order the
+listing first offers them (``candidates`` interleaves them card by card);
+``choose`` answers a decision and is the ``Game``'s own. One entry per module,
+so that mypy checks each module against ``ActionRules``."""
 
 
 def check(g: Game, action: Action) -> str | None:
