@@ -17,6 +17,7 @@ from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import grim_option
+from dbdeck.engine.villains.broly import phase_info, power
 
 __all__ = ["BOTS", "greedy", "random_bot"]
 
@@ -176,8 +177,6 @@ def _calm_score(game: Game, ch: Any) -> float:
     """Calming Broly is worth its Energy when his next attack would defeat
     the calmer (or its Ally) holding the Aggro token, or when his Power is
     about to move him to a worse phase or already makes every attack heavy."""
-    from dbdeck.engine.villains.broly import phase_info, power
-
     v = game.state.villain
     info = phase_info(game)
     hit = info.base_damage + power(game) + 2  # a typical card prints 0 to 3 more

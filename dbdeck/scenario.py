@@ -59,7 +59,7 @@ from dbdeck.cards.catalog import (
     read_regular_file,
 )
 from dbdeck.cards.effects import Duration
-from dbdeck.engine import combat, moves, rules
+from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.game import Game, Setup, SetupError
@@ -744,7 +744,7 @@ def _find(g: Game, ch: Any, card_id: str, kind: str, exclude: Iterable[int] = ()
             places.append([u.uid for u in ch.units()])
         else:
             places.append(list(ch.hand))
-    places.append([u for m in moves.MARKETS for u in s.markets[m].row] + s.sixth[-1:])
+    places.append([u for m in zones.MARKETS for u in s.markets[m].row] + s.sixth[-1:])
     places.append([u for other in s.characters for u in other.hand])  # Duo contributions
     places.append([p.uid for slot in s.villain.time_track for p in slot])
     for place in places:
@@ -1008,7 +1008,7 @@ _AnyCard = Annotated[str, _card()]
 _PlayerCard = Annotated[str, _card(*_PLAYER_KINDS)]
 _AttackCard = Annotated[str, _card("attack", "split")]
 _EnemyCard = Annotated[str, _card("enemy")]
-_Market = Annotated[str, _one_of("market", moves.MARKETS)]
+_Market = Annotated[str, _one_of("market", zones.MARKETS)]
 _CardOrUid = Annotated[
     Annotated[_AnyCard, Tag("id")] | Annotated[_Uid, Tag("uid")],
     Discriminator(
@@ -1046,7 +1046,7 @@ _BONUS_KINDS = (
     "damage",
     "hand-size",
     "extra-dragon-ball",
-    *(f"cost:{m}" for m in (*moves.MARKETS, "dragon-ball", "sixth", "any")),
+    *(f"cost:{m}" for m in (*zones.MARKETS, "dragon-ball", "sixth", "any")),
 )
 
 

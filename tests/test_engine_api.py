@@ -91,12 +91,12 @@ def test_legal_actions_are_accepted(catalog: Catalog) -> None:
 def test_mandatory_destroy_never_takes_starting_cards(catalog: Catalog) -> None:
     """ "Starting cards cannot be destroyed by mandatory effects … however, they
     may be voluntarily selected to be destroyed." (Destroying Cards)"""
-    from dbdeck.engine import moves
+    from dbdeck.engine import zones
 
     game = Game.new(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
     goku = game.state.character("goku")
     goku.hand = [game.new_uid("energy"), game.new_uid("combat-energy")]
-    mandatory = moves.pile_candidates(game, goku, "hand", "energy", voluntary=False)
-    voluntary = moves.pile_candidates(game, goku, "hand", "energy", voluntary=True)
+    mandatory = zones.pile_candidates(game, goku, "hand", "energy", voluntary=False)
+    voluntary = zones.pile_candidates(game, goku, "hand", "energy", voluntary=True)
     assert [game.state.card_ids[u] for u in mandatory] == ["combat-energy"]
     assert [game.state.card_ids[u] for u in voluntary] == ["energy", "combat-energy"]

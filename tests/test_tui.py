@@ -376,7 +376,7 @@ async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: P
 async def test_an_unexpected_error_never_shows_a_traceback(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dbdeck.engine import moves
+    from dbdeck.engine.actions import play_energy
     from dbdeck.saves import Session
 
     session = Session.start(
@@ -390,7 +390,7 @@ async def test_an_unexpected_error_never_shows_a_traceback(
         def broken(*_: object) -> None:
             raise RuntimeError("a bug in the rules")
 
-        monkeypatch.setitem(moves._PERFORM, "play-energy", broken)
+        monkeypatch.setattr(play_energy, "perform", broken)
         await pilot.press("p")
         await pilot.pause()
         table = app.screen

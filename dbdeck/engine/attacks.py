@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import effects as fx
-from dbdeck.engine import combat, moves, rules
+from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, enemies_of, friends_of, guardian_for
 from dbdeck.engine.state import VILLAIN, CharacterState, Unit
 from dbdeck.engine.words import agree, count
@@ -270,7 +270,7 @@ def _clash_options(g: Game, target: str, damage: int) -> list[dict[str, Any]]:
     if clash is None or not prepared:
         return []
     energy = sorted(
-        (u for u in ch.hand if g.card(u).kind in moves.ENERGY_KINDS),
+        (u for u in ch.hand if g.card(u).kind in zones.ENERGY_KINDS),
         key=lambda u: -g.energy_value(u),
     )
     options: list[dict[str, Any]] = [{"label": "Do not clash", "value": "decline"}]
@@ -372,7 +372,7 @@ def _wish(g: Game, task: dict[str, Any]) -> None:
             s.sixth.remove(uid)
         else:
             s.markets[market].row.remove(uid)
-            moves.restock(g, market)
+            zones.restock(g, market)
         s.character(who).discard.append(uid)
         g.log("wish", f"{g.name(uid)} goes to {g.name('c:' + who)}'s discard pile.")
     elif kind == "heal":
@@ -384,7 +384,7 @@ def _wish(g: Game, task: dict[str, Any]) -> None:
             s.box.remove(uid)
             s.eliminated.remove(uid)
             s.markets["allies"].deck.insert(0, uid)
-        moves.restock(g, "allies")
+        zones.restock(g, "allies")
     for i in range(7):
         s.balls[i] = ""
     g.log("wish", "The wish is granted; the seven Dragon Balls scatter (unclaimed).")
@@ -413,7 +413,7 @@ def _wish_options(g: Game) -> list[dict[str, Any]]:
                     "value": {"wish": "damage", "key": key},
                 }
             )
-    for market in (*moves.MARKETS, "sixth"):
+    for market in (*zones.MARKETS, "sixth"):
         row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
         for uid in row:
             for ch in s.characters:

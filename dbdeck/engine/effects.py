@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import effects as fx
-from dbdeck.engine import combat, moves, rules
+from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.rules import side_of
 from dbdeck.engine.state import VILLAIN, Bonus, CharacterState
@@ -259,7 +259,7 @@ def _eliminate(g: Game, op: fx.Eliminate, task: dict[str, Any]) -> None:
 def _draw(g: Game, op: fx.Draw, task: dict[str, Any]) -> None:
     def apply(key: str) -> None:
         if key.startswith("c:"):
-            moves.draw(g, g.state.character(key[2:]), op.count)
+            zones.draw(g, g.state.character(key[2:]), op.count)
 
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
@@ -269,7 +269,7 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
     if op.source == "this-card":
         source = ctx.get("source")
         if source is not None:
-            moves.remove_card(g, source, to_box=destroy)
+            zones.remove_card(g, source, to_box=destroy)
         return
     keys, _ = resolve_targets(g, op.target, ctx)
     key = next((k for k in keys if k.startswith("c:")), None)
@@ -279,7 +279,7 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
     count = task.get("left", op.count)
     if count <= 0:
         return
-    candidates = moves.pile_candidates(
+    candidates = zones.pile_candidates(
         g, ch, op.source, op.card_kind, voluntary=ctx.get("voluntary", False) or not destroy
     )
     if not candidates:
@@ -300,7 +300,7 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
             [{"label": g.name(u), "value": u} for u in candidates],
         )
         return
-    moves.remove_card(g, pick, to_box=destroy, owner=ch)
+    zones.remove_card(g, pick, to_box=destroy, owner=ch)
     if count > 1:
         g.push({**task, "left": count - 1})
 
@@ -443,7 +443,7 @@ def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
     ch = _own_character(g, task["ctx"])
     if ch is None:
         return
-    candidates = moves.search_candidates(g, ch, op.source, op.card_kind)
+    candidates = zones.search_candidates(g, ch, op.source, op.card_kind)
     if not candidates:
         return
     chosen = g.choose_one(
@@ -454,7 +454,7 @@ def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
         [{"label": g.name(u), "value": u} for u in candidates],
     )
     if chosen is not None:
-        moves.take_searched(g, ch, chosen, op.source, op.destination)
+        zones.take_searched(g, ch, chosen, op.source, op.destination)
 
 
 def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
@@ -474,7 +474,7 @@ def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
                 u
                 for u in ch.units()
                 if u.exhausted
-                and moves.kind_matches(g, u.uid, op.card_kind)
+                and zones.kind_matches(g, u.uid, op.card_kind)
                 and u.uid != task["ctx"].get("source")
             ]
             if units:
@@ -508,7 +508,7 @@ def _summon(g: Game, op: fx.Summon, task: dict[str, Any]) -> None:
     count = op.count
     if op.per_character:
         count = sum(1 for c in g.state.characters if c.in_play())
-    moves.summon(g, op.card, count)
+    zones.summon(g, op.card, count)
 
 
 def _activate(g: Game, op: fx.ActivateCard, task: dict[str, Any]) -> None:
@@ -518,8 +518,8 @@ def _activate(g: Game, op: fx.ActivateCard, task: dict[str, Any]) -> None:
 def _remove_market(g: Game, op: fx.RemoveFromMarket, task: dict[str, Any]) -> None:
     if task["path"] == "setup_effects":
         return  # a Location's setup: Game._build_markets did it before the rows were revealed
-    moves.remove_from_market(g, op.market, op.count)
-    moves.restock(g, op.market)
+    zones.remove_from_market(g, op.market, op.count)
+    zones.restock(g, op.market)
 
 
 def _extra_turn(g: Game, op: fx.ExtraTurn, task: dict[str, Any]) -> None:
@@ -585,7 +585,7 @@ def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
         if not subject.startswith("c:"):
             return False
         ch = g.state.character(subject[2:])
-        return sum(moves.kind_matches(g, u.uid, cond.card_kind) for u in ch.units()) >= cond.count
+        return sum(zones.kind_matches(g, u.uid, cond.card_kind) for u in ch.units()) >= cond.count
     if isinstance(cond, fx.UnclaimedDragonBalls):
         return g.state.balls.count("") >= cond.at_least
     if isinstance(cond, fx.AlliedEnemyAlive):

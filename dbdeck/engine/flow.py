@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.engine import moves
+from dbdeck.engine import zones
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.words import agree, count
 
@@ -219,7 +219,7 @@ def _char_end(g: Game) -> None:
         ch.played = []
         ch.bonuses = [b for b in ch.bonuses if b.duration not in ("this-turn", "this-attack")]
         ch.energy = ch.training_energy = 0
-        moves.draw(g, ch, max(0, moves.hand_limit(g, ch) - len(ch.hand)))
+        zones.draw(g, ch, max(0, zones.hand_limit(g, ch) - len(ch.hand)))
     g.log("turn-end", f"{g.name('c:' + ch.id)}'s turn ends.", character=ch.id)
     s.step = "reveal"
 

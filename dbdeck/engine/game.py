@@ -18,8 +18,8 @@ from typing import Any
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import MARKET_OF_KIND, Villain
-from dbdeck.engine import attacks, combat, effects, flow, moves, villains
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine import attacks, combat, effects, flow, rules, villains, zones
+from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
 from dbdeck.engine.state import (
@@ -45,7 +45,7 @@ __all__ = [
 
 DIFFICULTIES = ("easy", "medium", "hard")
 SAVE_VERSION = 1
-MARKETS = moves.MARKETS
+MARKETS = zones.MARKETS
 """The five market decks (the sixth pile is apart)."""
 
 
@@ -192,13 +192,13 @@ class Game:
             for _ in range(entry.copies):
                 uid = self.new_uid(entry.card)
                 if kind in ("ally", "equipment", "training"):
-                    moves.units_list(ch, kind).append(Unit(uid))
+                    zones.units_list(ch, kind).append(Unit(uid))
                 else:
                     ch.deck.append(uid)
         self.rng.shuffle(ch.deck)
         # The starting hand is the maximum hand size: 5, or what the Location
         # makes it (rules note L2).
-        moves.draw(self, ch, moves.hand_limit(self, ch))
+        zones.draw(self, ch, zones.hand_limit(self, ch))
         return ch
 
     def _build_markets(self, setup: Setup, villain: Villain) -> None:
@@ -228,9 +228,9 @@ class Game:
             for op in location.setup_effects:
                 if op.op == "remove-from-market":
                     count = self._villain_hooks.ruined_city_count(self, op.count)
-                    moves.remove_from_market(self, op.market, count)
+                    zones.remove_from_market(self, op.market, count)
         for market in MARKETS:
-            moves.restock(self, market)
+            zones.restock(self, market)
         s.sixth = [self.new_uid(c) for c in sixth]
         self.rng.shuffle(s.sixth)
 
@@ -247,7 +247,7 @@ class Game:
         else:
             uid = self.new_uid(ally_id)
         ch.allies.append(Unit(uid))
-        moves.restock(self, "allies")
+        zones.restock(self, "allies")
 
     @staticmethod
     def _turn_order_cards(characters: int, villain_cards: int) -> list[str]:
@@ -308,8 +308,6 @@ class Game:
     def target_label(self, key: str) -> str:
         """A possible target in words, with what a player weighs: its
         Remaining Health and the Dragon Balls it holds."""
-        from dbdeck.engine import rules
-
         label = f"{self.name(key)} ({rules.remaining(self, key)}/{rules.max_health(self, key)}"
         balls = sum(1 for holder in self.state.balls if holder == key)
         return label + (f", {count(balls, 'Dragon Ball')})" if balls else ")")
@@ -451,7 +449,7 @@ class Game:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
         self.memo = {}
         try:
-            return moves.legal(self)
+            return registry.legal(self)
         finally:
             self.memo = None
 
@@ -470,7 +468,7 @@ class Game:
             return None
         if action.type == "choose":
             return "there is no decision to answer"
-        return moves.check(self, action)
+        return registry.check(self, action)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return what happened.
@@ -494,7 +492,7 @@ class Game:
             )
             self.state.pending = None
         else:
-            moves.perform(self, action)
+            registry.perform(self, action)
         self._advance()
         return self.events
 
@@ -699,6 +697,5 @@ def register_tasks(handlers: Iterable[tuple[str, Callable[[Game, dict[str, Any]]
 register_tasks(effects.TASKS)
 register_tasks(combat.TASKS)
 register_tasks(flow.TASKS)
-register_tasks(moves.TASKS)
 register_tasks(attacks.TASKS)
 register_tasks(villains.TASKS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.models import SplitCard
-from dbdeck.engine import combat, moves
+from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
 from dbdeck.engine.state import VILLAIN, Bonus, Prepared
 from dbdeck.engine.villains.base import VillainRules
@@ -192,7 +192,7 @@ class Androids1718Rules(VillainRules):
             f"{g.name(uid)} is eliminated from the Ally Market.",
             target=f"market:{uid}",
         )
-        moves.restock(g, "allies")
+        zones.restock(g, "allies")
 
     def _step_in(self, g: Game, task: dict[str, Any]) -> None:
         """The players decide whether a Character takes an Avoidable attack on

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.models import AttackBody, Event
-from dbdeck.engine import combat, moves, rules
+from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.state import VILLAIN, Prepared
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
@@ -136,7 +136,7 @@ class Androids1920Rules(VillainRules):
             return
         uid = g.rng.card_at_random(ch.hand)
         who = g.name("c:" + ch.id)
-        if g.card(uid).kind not in moves.ENERGY_KINDS:
+        if g.card(uid).kind not in zones.ENERGY_KINDS:
             g.log(
                 "absorb",
                 f"{g.name('e:' + android)} takes {g.name(uid)} from {who}'s hand: not an "

@@ -18,7 +18,8 @@ from dbdeck.cards.models import (
     SplitCard,
     Transformation,
 )
-from dbdeck.engine import combat, moves
+from dbdeck.engine import combat, zones
+from dbdeck.engine.effects import resolve_targets
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.words import agree, sentence
 
@@ -221,8 +222,6 @@ class VillainRules:
         A Villain may leave a decision pending here (a Controversy over the
         target): the attack waits, and this is asked again with the answer in
         ``task``."""
-        from dbdeck.engine.effects import resolve_targets
-
         return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
 
     def attack_bonus(self, g: Game, source: str) -> int:
@@ -289,7 +288,7 @@ class VillainRules:
         row.remove(uid)
         g.state.box.append(uid)
         g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
-        moves.restock(g, "allies")
+        zones.restock(g, "allies")
 
     # --- tokens ---------------------------------------------------------------------------
 

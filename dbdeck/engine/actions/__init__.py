@@ -2,6 +2,12 @@
 
 The TUI, bots, scenario files, the network and saved games all speak it. An
 action is a small frozen record that turns into JSON and back.
+
+Each action type's rules live in one module of this package, named after the
+type (``buy``, ``play_energy``, ``give_ball``, …): its candidates, its check
+(why it is refused), what it does and its label. ``registry`` lists them in
+the order the legal actions are listed, and dispatches to them. This module
+imports none of them, so the action language stays a leaf anyone may import.
 """
 
 from __future__ import annotations

@@ -1,0 +1,91 @@
+"""Avoid a prepared Villain attack by paying its red text ("Attacks" of the
+Villain Card Types); for one enemy's half of a split card, ``source`` names
+that enemy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.cards import effects as fx
+from dbdeck.engine import attacks
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.zones import pile_candidates
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "avoid"
+ACTS = True
+
+
+def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+    """Every attack prepared on the Villain's Time Track."""
+    for slot in g.state.villain.time_track:
+        for villain_attack in slot:
+            owner = f"e:{villain_attack.owner}" if villain_attack.owner else None
+            yield Action(TYPE, card=villain_attack.uid, source=owner)
+
+
+def meant(a: Action, prepared: Any) -> bool:
+    """Whether an ``avoid`` action means this prepared attack: its card, and
+    for one enemy's half of a split card, that enemy (``source``)."""
+    return bool(prepared.uid == a.card and a.source in (None, f"e:{prepared.owner}"))
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """A prepared attack with red text the Character can pay."""
+    for slot in g.state.villain.time_track:
+        for prepared in slot:
+            if meant(a, prepared):
+                avoid = g.hooks.attack_body(g, prepared).avoid
+                if avoid is None:
+                    return f"{g.name(prepared.uid)} cannot be avoided"
+                for op in avoid.cost:
+                    if (
+                        isinstance(op, (fx.Discard, fx.Destroy))
+                        and op.source == "in-play"
+                        and not pile_candidates(g, ch, "in-play", op.card_kind, voluntary=True)
+                    ):
+                        return f"you need a {op.card_kind} in play to avoid it"
+                return affordable(g, ch, avoid.cost)
+    return "that attack is not on the Villain's Time Track"
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Discard the attack from the Time Track and pay its red text."""
+    v = g.state.villain
+    for slot in v.time_track:
+        for prepared in slot:
+            if meant(a, prepared):
+                slot.remove(prepared)
+                attacks.discard_attack(g, prepared.uid)
+                g.log("avoid", f"{g.name('c:' + ch.id)} avoids {g.name(prepared.uid)}.")
+                path = g.hooks.attack_path(g, prepared) + "avoid.cost"
+                g.push_ops(
+                    g.state.card_ids[prepared.uid], path, {"actor": f"c:{ch.id}", "voluntary": True}
+                )
+                return
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words, with the red text."""
+    assert action.card is not None
+    body = game.card(action.card)
+    return f"Avoid {game.name(action.card)}" + (
+        f": {body.avoid.text}" if getattr(body, "avoid", None) else ""
+    )
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no prepared attack can be avoided."""
+    prepared = [(p.uid, p.owner) for slot in game.state.villain.time_track for p in slot]
+    if not prepared:
+        return f"{game.name(VILLAIN)} has no attack prepared on the Time Track to avoid."
+    reason = first_reason(
+        game,
+        (Action(TYPE, card=uid, source=f"e:{owner}" if owner else None) for uid, owner in prepared),
+    )
+    return sentence(reason or "No prepared attack can be avoided now")

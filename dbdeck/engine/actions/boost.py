@@ -1,0 +1,93 @@
+"""Boost a prepared Energy Technique with an Energy card from the hand
+("Boosting an Energy Technique": "A booster can be added to a Technique at
+any time during your Actions phase, as long as the Technique is
+prepared"), up to the Technique's number of boosters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import words
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.state import CharacterState, Prepared
+from dbdeck.engine.zones import ENERGY_KINDS
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "boost"
+ACTS = True
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+    """An Energy card of the hand beneath each prepared Technique."""
+    if card.kind in ENERGY_KINDS:
+        for prepared in ch.time_track:
+            if prepared is not None:
+                yield Action(TYPE, card=uid, on=prepared.uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """An Energy card with a booster icon, on a prepared Technique with room."""
+    if not in_hand(ch, a.card):
+        return "that card is not in your hand"
+    assert a.card is not None
+    card = g.card(a.card)
+    if card.kind not in ENERGY_KINDS or card.booster is None:
+        return f"{card.name} has no booster icon"
+    prepared = next((p for p in ch.time_track if p is not None and p.uid == a.on), None)
+    if prepared is None:
+        return "boost a Technique prepared on your Time Track"
+    if len(prepared.boosters) >= g.card(prepared.uid).max_boosters:
+        most = words.count(g.card(prepared.uid).max_boosters, "booster")
+        return f"{g.name(prepared.uid)} takes at most {most}"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Set the card beneath the Technique."""
+    assert a.card is not None
+    prepared = next(p for p in ch.time_track if p is not None and p.uid == a.on)
+    ch.hand.remove(a.card)
+    prepared.boosters.append(a.card)
+    g.log("boost", f"{g.name('c:' + ch.id)} boosts {g.name(prepared.uid)} with {g.name(a.card)}.")
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    assert action.on is not None
+    card = game.name(action.card) if action.card is not None else ""
+    return f"Boost {game.name(action.on)} with {card}"
+
+
+def _no_technique(game: Game, ch: CharacterState) -> str:
+    return (
+        f"No Energy Technique is prepared on {game.name(f'c:{ch.id}')}'s Time Track: boosters "
+        "go beneath a prepared Technique."
+    )
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no boost is possible."""
+    prepared = [p for p in ch.time_track if p is not None]
+    if not prepared:
+        return _no_technique(game, ch)
+    boosters = hand_cards(game, ch, lambda c: c.kind in ENERGY_KINDS and c.booster is not None)
+    if not boosters:
+        return (
+            f"No Energy card in {game.name(f'c:{ch.id}')}'s hand has a booster effect (a Basic "
+            "Energy card produces no effect as a booster)."
+        )
+    reason = first_reason(
+        game, (Action(TYPE, card=u, on=p.uid) for u in boosters for p in prepared)
+    )
+    return sentence(reason or "No boost is possible now")
+
+
+def why_not_card(game: Game, ch: CharacterState, uid: int, prepared: list[Prepared]) -> str:
+    """Why this Energy card of the hand cannot boost."""
+    if not prepared:
+        return _no_technique(game, ch)
+    return first_reason(game, (Action(TYPE, card=uid, on=p.uid) for p in prepared)) or ""

@@ -1,0 +1,215 @@
+"""Buy a card from a market row or the sixth pile ("Player Turn", 5 b: "Pay
+the Energy point cost of a Market card … The Market automatically restocks
+after a card is bought"), with Allies paid in Dragon Balls (rules notes N3, N34),
+Duo cards bought with the other Characters' Energy (N33), and the God's and
+the Monster's "can" (N37)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import combat, rules
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import can_equip, market_row, own_balls, sentence, spendable
+from dbdeck.engine.rules import buy_cost, can_buy_exclusive
+from dbdeck.engine.state import CharacterState, Unit
+from dbdeck.engine.zones import ENERGY_KINDS, owner_of, restock
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "buy"
+ACTS = True
+
+
+def priced_out(card: Any, change: int | None, spendable: int) -> bool:
+    """Whether ``check`` refuses a market card on its price alone: it
+    may not be bought (``change`` is ``None``), or its cost (``buy_cost``:
+    ``rules.priced`` with the market's ``rules.price_change``) is more than
+    the Character can spend. Allies paid otherwise are never priced out."""
+    if card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo):
+        return False
+    return change is None or spendable < rules.priced(card, change)
+
+
+def from_market(g: Game, ch: CharacterState, market: str, uid: int) -> Iterator[Action]:
+    """Buying a face-up card: as it is, equipped at once (Training), or a Duo
+    with the other Characters' Energy."""
+    change = 0 if market == "sixth" else rules.price_change(g, ch, market)
+    # A card the Character could never pay for now is refused by check's
+    # price test whatever else holds: not worth offering.
+    if not priced_out(g.card(uid), change, spendable(ch, market)):
+        yield Action(TYPE, market=market, card=uid)
+        if market == "training":
+            yield Action(TYPE, market=market, card=uid, amount=1)
+    if market == "allies" and g.card(uid).duo:
+        yield from duo_contributions(g, ch, uid)
+
+
+def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]:
+    """The co-op Duo purchase: each other Character gives its best Energy card."""
+    gifts = []
+    for other in g.state.characters:
+        if other is ch or not other.in_play():
+            continue
+        energy = [u for u in other.hand if g.card(u).kind in ENERGY_KINDS]
+        if energy:
+            gifts.append(max(energy, key=g.energy_value))
+    if gifts:
+        yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """The card is face up, the Character may buy there, and can pay."""
+    row = market_row(g, a.market)
+    if row is None:
+        return f"no market called {a.market!r}"
+    if a.card not in row:
+        return "that card is not face up in the market"
+    card = g.card(a.card)
+    market = a.market or ""
+    cost = buy_cost(g, ch, a.card, market)
+    if cost is None:
+        return f"{g.name('c:' + ch.id)} cannot buy {market}"
+    special = card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo)
+    if not special and spendable(ch, market) < cost:
+        return f"{card.name} costs {cost} Energy; you have {spendable(ch, market)}"
+    race = rules.race_of(g, f"c:{ch.id}")
+    why = can_buy_exclusive(race, ch.id, card, market)
+    if why:
+        return why
+    if a.amount:
+        if race != "god" or card.kind != "training":
+            return "only a God equips a Training at once when buying it"
+        why = can_equip(g, ch, card, set())
+        if why:
+            return why
+    if card.kind == "ally" and card.pay_with == "dragon-balls":
+        owned = own_balls(g, ch)
+        if owned < int(card.cost):
+            return f"{card.name} costs {card.cost} Dragon Balls; you control {owned}"
+        # Paid in Dragon Balls (rules note N3), not in Energy: only a Duo card
+        # takes Energy from the other Characters (N33).
+        return "only Duo cards take Energy from the other Characters" if a.cards else None
+    contributed = 0
+    if a.cards:
+        if not (card.kind == "ally" and card.duo):
+            return "only Duo cards take Energy from the other Characters"
+        givers = set()
+        for uid in a.cards:
+            found = owner_of(g, uid)
+            if found is None or found[1] != "hand" or found[0] is ch or not found[0].in_play():
+                return "contributions are Energy cards from other Characters' hands"
+            if g.card(uid).kind not in ENERGY_KINDS or found[0].id in givers:
+                return "each other Character may contribute one Energy card"
+            givers.add(found[0].id)
+            contributed += g.energy_value(uid)
+    if spendable(ch, market) + contributed < cost:
+        return f"{card.name} costs {cost} Energy; you have {spendable(ch, market) + contributed}"
+    return None
+
+
+def _pay(ch: CharacterState, cost: int, market: str | None) -> None:
+    if market == "training":
+        from_training = min(ch.training_energy, cost)
+        ch.training_energy -= from_training
+        cost -= from_training
+    ch.energy -= cost
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Pay, take the card from its row (the row restocks) and put it where
+    the Character's race says: the discard pile, the hand or into play."""
+    assert a.card is not None and a.market is not None
+    s = g.state
+    card = g.card(a.card)
+    cost = buy_cost(g, ch, a.card, a.market) or 0
+    if card.kind == "ally" and card.pay_with == "dragon-balls":
+        keys = [f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)]
+        left = int(card.cost)
+        for key in keys:
+            left -= combat.give_balls(g, key, "", left)
+        g.log("balls", f"{g.name('c:' + ch.id)} gives up {card.cost} Dragon Balls.")
+    else:
+        for uid in a.cards:
+            found = owner_of(g, uid)
+            assert found is not None
+            found[0].hand.remove(uid)
+            s.box.append(uid)
+            cost -= g.energy_value(uid)
+        _pay(ch, max(0, cost), a.market)
+    if a.market == "sixth":
+        s.sixth.pop()
+    else:
+        s.markets[a.market].row.remove(a.card)
+        restock(g, a.market)
+    for uid in ch.duo_energy.pop(a.card, []):
+        s.box.append(uid)
+    g.log("buy", f"{g.name('c:' + ch.id)} buys {card.name}.", card=card.id, market=a.market)
+    race = rules.race_of(g, f"c:{ch.id}")
+    if a.amount and race == "god" and card.kind == "training":
+        ch.training.append(Unit(a.card))
+        g.log("play", f"{g.name('c:' + ch.id)} equips {card.name} at once (God).")
+    elif race == "monster" and card.kind == "technique":
+        ch.hand.append(a.card)
+        g.log("buy", f"{g.name('c:' + ch.id)} may use {card.name} at once (Monster).")
+    else:
+        ch.discard.append(a.card)
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
+    s = game.state
+    active = s.character(s.active) if s.active not in ("", "villain") else None
+    assert action.card is not None and action.market is not None and active is not None
+    cost = rules.buy_cost(game, active, action.card, action.market)
+    what = game.card(action.card)
+    price = (
+        f"{what.cost} Dragon Balls"
+        if getattr(what, "pay_with", "") == "dragon-balls"
+        else f"{cost} Energy"
+    )
+    extra = ""
+    if action.cards:
+        # Name who gives, not what: the cards come from other hands.
+        givers = [_hand_of(game, u) for u in action.cards]
+        extra = " with an Energy card from " + ", ".join(givers)
+    if action.amount:
+        extra += ", equipped at once"
+    return f"Buy {game.name(action.card)} ({price}){extra}"
+
+
+def _hand_of(game: Game, uid: int) -> str:
+    """The Character in whose hand a card is."""
+    for ch in game.state.characters:
+        if uid in ch.hand:
+            return game.name("c:" + ch.id)
+    return "another Character"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no card can be bought: the cheapest price against the Energy, or
+    the first card's reason."""
+    s = game.state
+    rows = [(m, list(s.markets[m].row)) for m in s.markets]
+    rows.append(("sixth", s.sixth[-1:]))
+    reasons = [(game.check(Action(TYPE, card=u, market=m)), u, m) for m, row in rows for u in row]
+    if not reasons:
+        return "Every market is empty."
+    costs = [
+        cost
+        for _, u, m in reasons
+        if (cost := rules.buy_cost(game, ch, u, m)) is not None
+        and getattr(game.card(u), "pay_with", "") != "dragon-balls"
+        and not rules.can_buy_exclusive(rules.race_of(game, f"c:{ch.id}"), ch.id, game.card(u), m)
+    ]
+    name = game.name(f"c:{ch.id}")
+    if costs:
+        cheapest = min(costs)
+        energy = ch.energy
+        text = f"{name} has {energy} Energy; the cheapest card {name} may buy costs {cheapest}."
+        if any(game.card(u).kind in ENERGY_KINDS for u in ch.hand):
+            text += " Play Energy cards from the hand first."
+        return text
+    return sentence(next(r for r, _, _ in reasons if r))

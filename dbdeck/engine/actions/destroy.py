@@ -1,0 +1,70 @@
+"""Destroy a card in play for its destroy effect ("Destroying Cards"; the
+effect belongs to the card's owner though the card leaves play first, rules
+note N39)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.state import CharacterState, Unit
+from dbdeck.engine.zones import remove_card
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "destroy"
+ACTS = True
+
+
+def of_unit(g: Game, ch: CharacterState, unit: Unit) -> Iterator[Action]:
+    """Destroying a card in play."""
+    yield Action(TYPE, card=unit.uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """A card in play with a destroy effect the Character can pay."""
+    unit = next((u for u in ch.units() if u.uid == a.card), None)
+    if unit is None:
+        return "that card is not in play beside your board"
+    card = g.card(unit.uid)
+    effects = card.__dict__.get("destroy_effects") or []
+    if not effects:
+        return f"{card.name} has no destroy effect"
+    return affordable(g, ch, effects)
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Destroy the card, then resolve its destroy effect."""
+    assert a.card is not None
+    card = g.card(a.card)
+    owner = f"a:{a.card}" if card.kind == "ally" else f"c:{ch.id}"
+    # The effect belongs to the card's owner even though the card leaves play
+    # first: an Ally's Dragon Balls go back to its Character (rules note N39).
+    remove_card(g, a.card, to_box=True, owner=ch)
+    g.push_ops(
+        card.id,
+        "destroy_effects",
+        {
+            "actor": f"c:{ch.id}" if owner.startswith("a:") else owner,
+            "source": a.card,
+            "voluntary": True,
+        },
+    )
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    card = game.name(action.card) if action.card is not None else ""
+    return f"Destroy {card} for its effect"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no card in play can be destroyed for its effect."""
+    units = ch.units()
+    if not units:
+        return f"{game.name(f'c:{ch.id}')} has no card in play to destroy."
+    reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
+    return sentence(reason or "No card in play has a destroy effect")

@@ -1,0 +1,57 @@
+"""Set an Energy card beside a Duo card of the Ally Market, playing solo
+("Duo Cards"; rules note N33): one a turn; the Energy pays when the Duo
+card is bought."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import in_hand
+from dbdeck.engine.state import CharacterState
+from dbdeck.engine.zones import ENERGY_KINDS
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "duo-invest"
+ACTS = True
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+    """An Energy card of the hand beside each Duo card, playing solo."""
+    if card.kind in ENERGY_KINDS:
+        for duo in g.state.markets["allies"].row:
+            if g.card(duo).duo and len(g.state.characters) == 1:
+                yield Action(TYPE, card=uid, on=duo)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """Solo, an Energy card of the hand, a Duo card of the row, once a turn."""
+    if len(g.state.characters) != 1:
+        return "Energy is set beside a Duo card only when playing solo"
+    if a.card is None or not in_hand(ch, a.card) or g.card(a.card).kind not in ENERGY_KINDS:
+        return "set an Energy card from your hand"
+    row = g.state.markets["allies"].row
+    if a.on not in row or not g.card(a.on).duo:
+        return "choose a Duo card of the Ally Market"
+    if ch.duo_invested:
+        return "one Energy card per turn goes beside a Duo card"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """The card waits beside the Duo card."""
+    assert a.card is not None and a.on is not None
+    ch.hand.remove(a.card)
+    ch.duo_energy.setdefault(a.on, []).append(a.card)
+    ch.duo_invested = True
+    g.log("duo", f"{g.name('c:' + ch.id)} sets {g.name(a.card)} beside {g.name(a.on)}.")
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    assert action.on is not None
+    card = game.name(action.card) if action.card is not None else ""
+    return f"Set {card} beside {game.name(action.on)}"

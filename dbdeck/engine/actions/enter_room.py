@@ -1,0 +1,53 @@
+"""Go into the Room of Spirit and Time ("Using the Room of Spirit and Time":
+"If a Character decides to go to 'the Room of Spirit and Time,' they skip
+the Actions Phase that turn"; rules note N32)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.state import CharacterState, Unit
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "enter-room"
+ACTS = True
+
+
+def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+    """The one way in."""
+    yield Action(TYPE)
+
+
+def _room(g: Game, ch: CharacterState) -> Unit | None:
+    return next(
+        (u for u in ch.training if g.card(u.uid).__dict__.get("rule") == "room-of-spirit-and-time"),
+        None,
+    )
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """Before acting, with the Room in play."""
+    if ch.acted:
+        return "the Room is entered instead of the Actions phase"
+    if _room(g, ch) is None:
+        return "you need the Room of Spirit and Time in play"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Take the Room's token; the turn goes on to its end."""
+    room = _room(g, ch)
+    assert room is not None
+    ch.room_tokens = 1
+    ch.room_card = room.uid
+    g.log("room", f"{g.name('c:' + ch.id)} enters the Room of Spirit and Time.")
+    g.state.step = "char_end"
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    return "Enter the Room of Spirit and Time (skip the Actions phase)"

@@ -1,0 +1,72 @@
+"""Exhaust a card in play for its exhaust effect ("Player Turn", 5 a:
+"Exhaust a card to activate the 'exhaust' effect in its text box"); the
+Search keyword finds an unclaimed Dragon Ball (rules note N5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dbdeck.engine import combat
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.state import CharacterState, Unit
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "exhaust"
+ACTS = True
+
+
+def of_unit(g: Game, ch: CharacterState, unit: Unit) -> Iterator[Action]:
+    """Exhausting a card in play."""
+    yield Action(TYPE, card=unit.uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """A ready card in play with an exhaust effect the Character can pay."""
+    unit = next((u for u in ch.units() if u.uid == a.card), None)
+    if unit is None:
+        return "that card is not in play beside your board"
+    card = g.card(unit.uid)
+    if unit.exhausted:
+        return f"{card.name} is exhausted"
+    effects = card.__dict__.get("exhaust_effects") or []
+    if not effects and "search" not in card.__dict__.get("keywords", ()):
+        if card.__dict__.get("rule") == "room-of-spirit-and-time":
+            return "use the enter-room action"
+        return f"{card.name} has no exhaust effect"
+    return affordable(g, ch, effects)
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Exhaust the card; Search, then its exhaust effect."""
+    unit = next(u for u in ch.units() if u.uid == a.card)
+    unit.exhausted = True
+    card = g.card(unit.uid)
+    owner = f"a:{unit.uid}" if card.kind == "ally" else f"c:{ch.id}"
+    g.log("exhaust", f"{g.name('c:' + ch.id)} exhausts {card.name}.")
+    if "search" in card.__dict__.get("keywords", ()) and combat.give_balls(g, "", owner):
+        g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
+    if card.__dict__.get("exhaust_effects"):
+        g.push_ops(
+            card.id, "exhaust_effects", {"actor": owner, "source": unit.uid, "voluntary": True}
+        )
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    card = game.name(action.card) if action.card is not None else ""
+    return f"Exhaust {card}"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no card in play can be exhausted."""
+    units = ch.units()
+    if not units:
+        return f"{game.name(f'c:{ch.id}')} has no card in play to exhaust."
+    reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
+    if all(u.exhausted for u in units):
+        return "Every card in play is exhausted: a card is readied at the start of its turn."
+    return sentence(reason or "No card can be exhausted now")

@@ -1,0 +1,80 @@
+"""Send a market card to the bottom of its deck ("Player Turn", 3: "You may
+choose and discard a card from any Market. The discarded card goes to the
+bottom of the corresponding deck and is replaced with the top card"): once,
+before any Dragon Ball is given and before the Actions phase (rules note
+N46)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.state import CharacterState
+from dbdeck.engine.table_view import MARKET_TITLES
+from dbdeck.engine.zones import restock
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "market-discard"
+ACTS = False
+
+
+def over(ch: CharacterState) -> str | None:
+    """Why the Market discard (phase 3) is over this turn, or ``None``."""
+    if ch.acted or ch.market_discarded:
+        return "one market card may be discarded, before the Actions phase"
+    if ch.balls_given:
+        # Phase 3 comes before phase 4 (rules note N46).
+        return "a market card is discarded before any Dragon Ball is given (phases 3 and 4)"
+    return None
+
+
+def from_market(g: Game, ch: CharacterState, market: str, uid: int) -> Iterator[Action]:
+    """A face-up card of the five markets, while phase 3 lasts."""
+    if market != "sixth" and over(ch) is None:
+        yield Action(TYPE, market=market, card=uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """Phase 3 lasts, and the card is face up in one of the five markets."""
+    why = over(ch)
+    if why is not None:
+        return why
+    if a.market not in g.state.markets or a.card not in g.state.markets[a.market].row:
+        return "choose a face-up card of one of the five markets"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """The card goes beneath its deck and the row restocks."""
+    assert a.market is not None and a.card is not None
+    m = g.state.markets[a.market]
+    m.row.remove(a.card)
+    m.deck.insert(0, a.card)
+    restock(g, a.market)
+    ch.market_discarded = True
+    g.log(
+        "market",
+        f"{g.name('c:' + ch.id)} sends {g.name(a.card)} to the bottom of the {a.market} deck.",
+    )
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    card = game.name(action.card) if action.card is not None else ""
+    market = MARKET_TITLES.get(action.market or "", action.market or "")
+    return f"Send {card} to the bottom of the {market} deck"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no market card can be discarded."""
+    if ch.market_discarded:
+        return "One market card may be discarded each turn, and one already was."
+    if ch.acted:
+        return (
+            "A market card may be discarded only before the Actions phase: "
+            f"{game.name(f'c:{ch.id}')} has already acted this turn."
+        )
+    return "No market has a face-up card to discard."

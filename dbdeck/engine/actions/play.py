@@ -1,0 +1,91 @@
+"""Put an Ally, Equipment or Training into play, or use a Capsule ("Allies",
+"Equipment", "Training"): within the race's limits, destroying one card of
+the same kind to make room; a new Armor discards the equipped one (rules
+note N23); Training requirements all apply (N4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import (
+    can_equip,
+    first_reason,
+    hand_cards,
+    in_hand,
+    replaced_armor,
+    sentence,
+)
+from dbdeck.engine.state import CharacterState, Unit
+from dbdeck.engine.zones import remove_card, units_list
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "play"
+ACTS = True
+UNIT_KINDS = ("ally", "equipment", "training")
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+    """An Ally, Equipment or Training as it is or destroying one card of its
+    kind in play; a Capsule."""
+    if card.kind in UNIT_KINDS:
+        yield Action(TYPE, card=uid)
+        for unit in units_list(ch, card.kind):
+            yield Action(TYPE, card=uid, cards=(unit.uid,))
+    elif card.kind == "capsule":
+        yield Action(TYPE, card=uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """The card is in hand and the Character may put it into play."""
+    if not in_hand(ch, a.card):
+        return "that card is not in your hand"
+    assert a.card is not None
+    card = g.card(a.card)
+    if card.kind == "capsule":
+        # A Capsule is used up, not put into play: it makes no room.
+        return "a Capsule destroys nothing to make room" if a.cards else None
+    return can_equip(g, ch, card, set(a.cards))
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Use the Capsule, or make room and put the card into play."""
+    assert a.card is not None
+    card = g.card(a.card)
+    if card.kind == "capsule":
+        ch.hand.remove(a.card)
+        g.state.box.append(a.card)
+        g.log("play", f"{g.name('c:' + ch.id)} uses {card.name}.")
+        g.push_ops(card.id, "effects", {"actor": f"c:{ch.id}", "source": a.card})
+        return
+    for uid in a.cards:
+        remove_card(g, uid, to_box=True, owner=ch)
+    for uid in replaced_armor(g, ch, card):
+        remove_card(g, uid, to_box=False, owner=ch)
+    ch.hand.remove(a.card)
+    units_list(ch, card.kind).append(Unit(a.card))
+    g.log("play", f"{g.name('c:' + ch.id)} puts {card.name} into play.", card=card.id)
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    card = game.name(action.card) if action.card is not None else ""
+    if action.cards:
+        return f"Play {card}, destroying {game.name(action.cards[0])}"
+    assert action.card is not None
+    return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no card of the hand can be put into play."""
+    cards = hand_cards(game, ch, lambda c: c.kind in (*UNIT_KINDS, "capsule"))
+    if not cards:
+        return (
+            f"There is no Ally, Equipment or Training card in {game.name(f'c:{ch.id}')}'s "
+            "hand to put into play."
+        )
+    reason = first_reason(game, (Action(TYPE, card=u) for u in cards))
+    return sentence(reason or "No card can be put into play now")

@@ -1,0 +1,59 @@
+"""Play an Energy card from the hand for its value ("Energy": "Energy cards
+let us buy new Market cards … Once used, Energy cards go to the discard
+pile"; rules note N11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import in_hand
+from dbdeck.engine.state import CharacterState
+from dbdeck.engine.zones import ENERGY_KINDS
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "play-energy"
+ACTS = True
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+    """An Energy card of the hand may be played."""
+    if card.kind in ENERGY_KINDS:
+        yield Action(TYPE, card=uid)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """Only an Energy card of the hand is played for Energy."""
+    return (
+        None
+        if a.card is not None and in_hand(ch, a.card) and g.card(a.card).kind in ENERGY_KINDS
+        else "play an Energy card from your hand"
+    )
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Add the card's value to the turn's Energy (Training Energy apart)."""
+    assert a.card is not None
+    ch.hand.remove(a.card)
+    ch.played.append(a.card)
+    value = g.energy_value(a.card)
+    ch.energy += value
+    ch.training_energy += max(0, g.energy_value(a.card, "training") - value)
+    g.log("energy", f"{g.name('c:' + ch.id)} plays {g.name(a.card)} (+{value} Energy).")
+    card = g.card(a.card)
+    if card.__dict__.get("effects"):
+        g.push_ops(card.id, "effects", {"actor": f"c:{ch.id}", "source": a.card})
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    assert action.card is not None
+    return f"Play {game.name(action.card)} (+{game.energy_value(action.card)} Energy)"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no Energy card can be played."""
+    return f"There is no Energy card in {game.name(f'c:{ch.id}')}'s hand."

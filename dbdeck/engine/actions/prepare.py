@@ -1,0 +1,106 @@
+"""Prepare an Energy Technique on the Time Track ("Time Track", "Preparing an
+Energy Technique in an Occupied Time Position": the printed Time, or the
+next free position after it); a Namekian may pay 2 Energy to cut the Time
+by 1."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import rules
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.rules import can_use_exclusive
+from dbdeck.engine.state import CharacterState, Prepared
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "prepare"
+ACTS = True
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+    """An Energy Technique at its Time or one later, and with the Namekian's
+    cut."""
+    if card.kind == "technique" and card.technique_type == "energy":
+        time = int(card.time or 1)
+        for slot in (time, time + 1):
+            yield Action(TYPE, card=uid, slot=slot)
+        if time >= 2:
+            for slot in (time - 1, time):
+                yield Action(TYPE, card=uid, slot=slot, amount=1)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """An Energy Technique of the hand, in the first free slot it may take."""
+    if not in_hand(ch, a.card):
+        return "that card is not in your hand"
+    assert a.card is not None
+    card = g.card(a.card)
+    if card.kind != "technique" or card.technique_type != "energy":
+        return f"{card.name} is not an Energy Technique"
+    why = can_use_exclusive(rules.race_of(g, f"c:{ch.id}"), ch.id, card)
+    if why:
+        return why
+    time = int(card.time or 1)
+    if a.amount:
+        if rules.race_of(g, f"c:{ch.id}") != "namekian":
+            return "only Namekians may pay to cut a Technique's Time"
+        if time < 2:
+            return "the Time cannot go below 1"
+        if ch.energy < 2:
+            return "cutting the Time costs 2 Energy"
+        time -= 1
+    # The printed slot, or one later when it is taken — never two later.
+    free = [slot for slot in (time, time + 1) if slot <= 4 and ch.time_track[slot - 1] is None]
+    if not free:
+        return (
+            f"Time slots {time} and {time + 1} are taken (a Technique may move at most "
+            "one slot later)"
+        )
+    if a.slot != free[0]:
+        return f"{card.name} goes in Time slot {free[0]}"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Put the Technique on its Time slot (paying for the cut)."""
+    assert a.card is not None and a.slot is not None
+    if a.amount:
+        ch.energy -= 2
+    ch.hand.remove(a.card)
+    ch.time_track[a.slot - 1] = Prepared(a.card)
+    g.log("prepare", f"{g.name('c:' + ch.id)} prepares {g.name(a.card)} at Time {a.slot}.")
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    card = game.name(action.card) if action.card is not None else ""
+    cut = " (pay 2 Energy: Time -1)" if action.amount else ""
+    return f"Prepare {card} at Time {action.slot}{cut}"
+
+
+def _energy_technique(card: Any) -> bool:
+    return bool(card.kind == "technique" and card.technique_type == "energy")
+
+
+def tries(game: Game, techniques: list[int]) -> Iterable[Action]:
+    """The preparations ``why`` asks the engine about, per Technique."""
+    for uid in techniques:
+        time = int(game.card(uid).time or 1)
+        yield Action(TYPE, card=uid, slot=time)
+        yield Action(TYPE, card=uid, slot=time + 1)
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no Technique can be prepared."""
+    techniques = hand_cards(game, ch, _energy_technique)
+    if not techniques:
+        return (
+            f"There is no Energy Technique in {game.name(f'c:{ch.id}')}'s hand: Energy "
+            "Techniques are prepared from the hand onto the Time Track."
+        )
+    reason = first_reason(game, tries(game, techniques))
+    return sentence(reason or "No Technique can be prepared now")

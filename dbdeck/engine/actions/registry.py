@@ -1,0 +1,135 @@
+"""Every action type's module, and the one listing of legal actions.
+
+``check`` is the single source of legality: ``legal`` enumerates candidate
+actions and keeps those ``check`` accepts, so the offered actions and the
+accepted ones can never drift apart. The candidates come in the order of a
+turn's table: ending the turn; each card of the hand (played for Energy,
+as a booster, beside a Duo card, into play, prepared); the attacks; each
+face-up market card (bought, discarded); the Dragon Ball; the Steals; each
+card in play (exhausted, destroyed); the ability; the Villain's prepared
+attacks; the Dragon Balls given; the Room; the Villain's own action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dbdeck.engine.actions import (
+    Action,
+    ability,
+    attack,
+    avoid,
+    boost,
+    buy,
+    buy_dragon_ball,
+    destroy,
+    duo_invest,
+    end_turn,
+    enter_room,
+    exhaust,
+    give_ball,
+    market_discard,
+    play,
+    play_energy,
+    prepare,
+    steal,
+    villain_action,
+)
+from dbdeck.engine.actions.base import ActionRules, active, market_row
+from dbdeck.engine.state import CharacterState
+from dbdeck.engine.zones import MARKETS
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["RULES", "check", "label", "legal", "perform"]
+
+RULES: dict[str, ActionRules] = {
+    end_turn.TYPE: end_turn,
+    play_energy.TYPE: play_energy,
+    boost.TYPE: boost,
+    duo_invest.TYPE: duo_invest,
+    play.TYPE: play,
+    prepare.TYPE: prepare,
+    attack.TYPE: attack,
+    buy.TYPE: buy,
+    market_discard.TYPE: market_discard,
+    buy_dragon_ball.TYPE: buy_dragon_ball,
+    steal.TYPE: steal,
+    exhaust.TYPE: exhaust,
+    destroy.TYPE: destroy,
+    ability.TYPE: ability,
+    avoid.TYPE: avoid,
+    give_ball.TYPE: give_ball,
+    enter_room.TYPE: enter_room,
+    villain_action.TYPE: villain_action,
+}
+"""Each action type's rules, by type (``Action.type``), in the order the
+listing first offers them (``candidates`` interleaves them card by card);
+``choose`` answers a decision and is the ``Game``'s own. One entry per module,
+so that mypy checks each module against ``ActionRules``."""
+
+
+def check(g: Game, action: Action) -> str | None:
+    """Why an action is illegal now, or ``None``."""
+    ch = active(g)
+    if ch is None:
+        return "it is not a Character's Actions phase"
+    rules = RULES.get(action.type)
+    if rules is None:
+        return f"unknown action {action.type!r}"
+    return rules.check(g, ch, action)
+
+
+def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+    """Every action the listing considers, in its order (see the module's
+    docstring); those ``check`` would refuse whatever else holds (cards the
+    Character cannot pay for, market discards after acting, …) are left out."""
+    yield from end_turn.candidates(g, ch)
+    for uid in ch.hand:
+        card = g.card(uid)
+        yield from play_energy.from_hand(g, ch, uid, card)
+        yield from boost.from_hand(g, ch, uid, card)
+        yield from duo_invest.from_hand(g, ch, uid, card)
+        yield from play.from_hand(g, ch, uid, card)
+        yield from prepare.from_hand(g, ch, uid, card)
+    yield from attack.candidates(g, ch)
+    for market in (*MARKETS, "sixth"):
+        for uid in market_row(g, market) or []:
+            yield from buy.from_market(g, ch, market, uid)
+            yield from market_discard.from_market(g, ch, market, uid)
+    yield from buy_dragon_ball.candidates(g, ch)
+    yield from steal.candidates(g, ch)
+    for unit in ch.units():
+        yield from exhaust.of_unit(g, ch, unit)
+        yield from destroy.of_unit(g, ch, unit)
+    yield from ability.candidates(g, ch)
+    yield from avoid.candidates(g, ch)
+    yield from give_ball.candidates(g, ch)
+    yield from enter_room.candidates(g, ch)
+    yield from villain_action.candidates(g, ch)
+
+
+def legal(g: Game) -> list[Action]:
+    """Every legal action of the active Character."""
+    ch = active(g)
+    if ch is None:
+        return []
+    return [a for a in candidates(g, ch) if RULES[a.type].check(g, ch, a) is None]
+
+
+def perform(g: Game, a: Action) -> None:
+    """Carry out a legal action."""
+    s = g.state
+    ch = s.character(s.active)
+    rules = RULES[a.type]
+    if rules.ACTS:
+        ch.acted = True
+    rules.perform(g, ch, a)
+
+
+def label(game: Game, action: Action) -> str:
+    """One action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
+    rules = RULES.get(action.type)
+    return action.type if rules is None else rules.label(game, action)

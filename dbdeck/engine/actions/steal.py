@@ -1,0 +1,79 @@
+"""Attempt a Steal ("Dragon Balls", 3: "they must spend as much Energy as the
+number of Steal Dice they wish to roll … The maximum Energy that can be
+spent this way is 7"; rules note N26). The dice are rolled by the ``steal``
+task (``combat``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from dbdeck.engine import combat, words
+from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.base import sentence
+from dbdeck.engine.state import VILLAIN, CharacterState
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+TYPE = "steal"
+ACTS = True
+MAX_STEAL_DICE = 7
+
+
+def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+    """Every number of dice the Character's Energy pays for."""
+    # With several holders the player says whom the dice take from first.
+    sources = combat.steal_sources(g)
+    aims: list[str | None] = [None] if len(sources) <= 1 else list(sources)
+    for dice in range(1, min(MAX_STEAL_DICE, ch.energy) + 1):
+        for aim in aims:
+            yield Action(TYPE, amount=dice, target=aim)
+
+
+def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+    """1 to 7 dice, paid for, against a side that holds a Dragon Ball."""
+    dice = a.amount or 0
+    if not 1 <= dice <= MAX_STEAL_DICE:
+        return f"roll 1 to {MAX_STEAL_DICE} Steal dice"
+    if ch.energy < dice:
+        verb = "costs" if dice == 1 else "cost"
+        return f"{words.count(dice, 'die')} {verb} {dice} Energy; you have {ch.energy}"
+    if combat.side_balls(g, "villain") == 0:
+        return "neither the Villain nor its Minions control a Dragon Ball"
+    if a.target is not None and a.target not in combat.steal_sources(g):
+        return "steal from the Villain or a Minion that controls a Dragon Ball"
+    return None
+
+
+def perform(g: Game, ch: CharacterState, a: Action) -> None:
+    """Pay for the dice and leave the roll to the ``steal`` task."""
+    assert a.amount is not None
+    ch.energy -= a.amount
+    task: dict[str, Any] = {"t": "steal", "character": ch.id, "dice": a.amount}
+    if a.target is not None:
+        task["from"] = a.target
+    g.push(task)
+
+
+def label(game: Game, action: Action) -> str:
+    """The action in plain words."""
+    dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
+    aim = f" from {game.name(action.target)}" if action.target else ""
+    return f"Steal attempt with {dice} ({action.amount} Energy){aim}"
+
+
+def why_none(game: Game, ch: CharacterState) -> str:
+    """Why no Steal can be attempted."""
+    villain = game.name(VILLAIN)
+    if combat.side_balls(game, "villain") == 0:
+        return (
+            f"Neither {villain} nor the Minions control a Dragon Ball: a Steal takes "
+            "Dragon Balls from the Villain or a Minion."
+        )
+    if ch.energy < 1:
+        return (
+            f"{game.name(f'c:{ch.id}')} has no Energy to spend: each Steal die costs 1 Energy "
+            "(play Energy cards first)."
+        )
+    return sentence(game.check(Action(TYPE, amount=1)) or "No Steal is possible now")
