@@ -244,7 +244,7 @@ class TableScreen(Screen[None]):
                 continue
             on = panel == shown
             tabs.append(f" {key} {name} ", style="bold reverse" if on else "dim")
-        self.query_one("#panel-tabs", Static).update(tabs)
+        self._say("#panel-tabs", tabs)
 
     def action_panel(self, panel: str) -> None:
         """Go to a panel (shown first where the panels do not all fit)."""
@@ -306,21 +306,21 @@ class TableScreen(Screen[None]):
         self.query_one(VillainBoard).panel = view.villain
         self.query_one(TurnOrderBoard).show(view.turn_order, view.characters)
         self.query_one(DragonBallTracker).balls = view.balls
-        status = self.query_one(StatusBar)
-        status.round = view.turn_order.round
-        status.left = view.turn_order.left
-        status.turn = self._whose_turn(view)
-        status.balls = view.balls
+        self.query_one(StatusBar).show(
+            view.turn_order.round, view.turn_order.left, self._whose_turn(view), view.balls
+        )
         self.query_one(MarketRows).show(view.markets, self._ball_purchase(view))
         for panel in view.characters:
-            board = self.query_one(f"#char-{panel.id}", CharacterBoard)
-            board.panel = panel
-            board.player = self.seating.player(panel.id) if self.seating.players else ""
-            board.aggro = bool(view.villain.aggro) and view.villain.aggro == panel.name
-        hand = self.query_one(HandBoard)
-        hand.note = self._hand_note(view)
-        hand.hand = self.shown_hand(view)
-        hand.blocked = frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid))
+            self.query_one(f"#char-{panel.id}", CharacterBoard).show(
+                panel,
+                self.seating.player(panel.id) if self.seating.players else "",
+                bool(view.villain.aggro) and view.villain.aggro == panel.name,
+            )
+        self.query_one(HandBoard).show(
+            self.shown_hand(view),
+            self._hand_note(view),
+            frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid)),
+        )
 
     def _whose_turn(self, view: TableView) -> str:
         if view.over:

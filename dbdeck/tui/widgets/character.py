@@ -63,6 +63,16 @@ class CharacterBoard(Board):
         """A new player name in the title."""
         self._titles()
 
+    def show(self, panel: CharacterPanel, player: str, aggro: bool) -> None:
+        """A new panel, player and aggro, drawn once (not once each)."""
+        if panel == self.panel and player == self.player and aggro == self.aggro:
+            return
+        self.set_reactive(CharacterBoard.panel, panel)
+        self.set_reactive(CharacterBoard.player, player)
+        self.set_reactive(CharacterBoard.aggro, aggro)
+        self._titles()
+        self.redraw()
+
     def _titles(self) -> None:
         ch = self.panel
         if ch is None:

@@ -82,10 +82,23 @@ class HandBoard(Board):
 
     def watch_hand(self) -> None:
         """Redraw from a new hand (cards that left it leave the selection)."""
+        self._keep_selection()
+        self.redraw()
+
+    def _keep_selection(self) -> None:
         if self.hand is not None:
             uids = frozenset(c.uid for c in self.hand.cards)
             if not self.selected <= uids:
-                self.selected = self.selected & uids
+                self.set_reactive(HandBoard.selected, self.selected & uids)
+
+    def show(self, hand: HandView | None, note: str, blocked: frozenset[int]) -> None:
+        """A new hand, note and dimmed cards, drawn once (not once each)."""
+        if hand == self.hand and note == self.note and blocked == self.blocked:
+            return
+        self.set_reactive(HandBoard.hand, hand)
+        self.set_reactive(HandBoard.note, note)
+        self.set_reactive(HandBoard.blocked, blocked)
+        self._keep_selection()
         self.redraw()
 
     def watch_note(self) -> None:

@@ -40,6 +40,16 @@ class StatusBar(Static):
         """Redraw."""
         self.redraw()
 
+    def show(self, round_: int, left: int, turn: str, balls: tuple[BallView, ...]) -> None:
+        """New figures, drawn once (not once each)."""
+        if (round_, left, turn, balls) == (self.round, self.left, self.turn, self.balls):
+            return
+        self.set_reactive(StatusBar.round, round_)
+        self.set_reactive(StatusBar.left, left)
+        self.set_reactive(StatusBar.turn, turn)
+        self.set_reactive(StatusBar.balls, balls)
+        self.redraw()
+
     def on_resize(self) -> None:
         """Fit the new width."""
         self.redraw()
