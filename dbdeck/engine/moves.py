@@ -789,10 +789,7 @@ def _buy_ball(g: Game, ch: CharacterState, a: Action) -> None:
 def _steal(g: Game, ch: CharacterState, a: Action) -> None:
     assert a.amount is not None
     ch.energy -= a.amount
-    task: dict[str, Any] = {"t": "steal", "character": ch.id, "dice": a.amount}
-    if a.target is not None:
-        task["from"] = a.target
-    g.push(task)
+    g.push(combat.Steal(ch.id, a.amount, a.target))
 
 
 def _play(g: Game, ch: CharacterState, a: Action) -> None:
