@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.engine import rules
 from dbdeck.engine.rules import damage_of, max_health, side_of
 from dbdeck.engine.state import VILLAIN, Option
-from dbdeck.engine.tasks import Asking, Task, make, optional, task_kind
+from dbdeck.engine.tasks import Asking, Task, field_values, make, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
@@ -347,10 +347,7 @@ class Damage(Asking):
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> Task:
         """A damage task from JSON; ``names_attack`` is whether it has the key."""
-        task = super().read(data)
-        assert isinstance(task, Damage)
-        task.names_attack = "attack" in data
-        return task
+        return cls(**{**field_values(cls, data), "names_attack": "attack" in data})
 
     def run(self, g: Game) -> None:
         """Offer a Block if one may be made, then deal the damage."""

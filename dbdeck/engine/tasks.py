@@ -31,9 +31,11 @@ __all__ = [
     "Task",
     "TaskError",
     "VillainTask",
+    "field_values",
     "make",
     "optional",
     "task_kind",
+    "villain_rules",
     "villain_task",
 ]
 
@@ -101,14 +103,7 @@ class Task:
     def read(cls, data: Mapping[str, Any]) -> Task:
         """A task of this kind from its JSON fields (absent ones take their
         defaults). Kinds holding other tasks read those themselves."""
-        values: dict[str, Any] = {}
-        for f in _fields_of(cls):
-            key = f.metadata.get(_KEY, f.name)
-            if key in data:
-                values[f.name] = copy.deepcopy(data[key])
-            elif f.default is MISSING and f.default_factory is MISSING:
-                raise TaskError(f"a {cls.tag!r} task needs {key!r}")
-        return cls(**values)
+        return cls(**field_values(cls, data))
 
 
 class Asking(Task):
@@ -236,3 +231,17 @@ def make(kind: str, **values: Any) -> Task:
     above its own (the end-of-game check queues the Wish): the layers run
     one way, so it names the kind instead of importing its class."""
     return KINDS[kind](**values)
+
+
+def field_values(cls: type[Task], data: Mapping[str, Any]) -> dict[str, Any]:
+    """A task class's fields found in its JSON data (copied), by field name;
+    ``TaskError`` when one without a default is missing. For a kind's own
+    ``read`` (a slotted dataclass's methods cannot call ``super()``)."""
+    values: dict[str, Any] = {}
+    for f in _fields_of(cls):
+        key = f.metadata.get(_KEY, f.name)
+        if key in data:
+            values[f.name] = copy.deepcopy(data[key])
+        elif f.default is MISSING and f.default_factory is MISSING:
+            raise TaskError(f"a {cls.tag!r} task needs {key!r}")
+    return values
