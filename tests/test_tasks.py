@@ -4,6 +4,7 @@ exactly as the original."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -227,6 +228,16 @@ def test_a_task_reads_back_equal(task: Task, data: dict[str, Any]) -> None:
     assert type(back) is type(task)
     assert back == task
     assert back.to_json() == task.to_json()
+
+
+@pytest.mark.parametrize(("task", "data"), EXAMPLES, ids=lambda x: type(x).__name__)
+def test_a_copied_task_is_equal_and_shares_nothing(task: Task, data: dict[str, Any]) -> None:
+    twin = copy.deepcopy(task)
+    assert twin == task and twin is not task
+    for name in task.__dataclass_fields__:  # type: ignore[attr-defined]
+        value = getattr(task, name)
+        if isinstance(value, list | dict | Task):
+            assert getattr(twin, name) is not value, name
 
 
 def test_reading_a_task_shares_nothing_with_its_data() -> None:

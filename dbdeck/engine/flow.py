@@ -11,6 +11,7 @@ sixth and seventh are "discard the hand and the cards used this turn" and
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -154,6 +155,9 @@ class OrderItem:
 
     label: str
     task: Task
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OrderItem:
+        return OrderItem(self.label, copy.deepcopy(self.task, memo))
 
     def to_json(self) -> dict[str, Any]:
         """``{"label", "task"}``."""

@@ -20,7 +20,7 @@ from dbdeck.engine.state import CharacterState, Unit
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "check", "draw", "legal", "perform", "restock"]
+__all__ = ["check", "draw", "legal", "perform", "restock"]
 
 MARKETS = ("allies", "techniques", "energy", "equipment", "training")
 ENERGY_KINDS = ("energy", "concentrated-energy")
@@ -972,5 +972,3 @@ _PERFORM: dict[str, Callable[[Game, CharacterState, Action], None]] = {
     "villain-action": lambda g, ch, a: g.hooks.take_villain_action(g, ch),
     "end-turn": _end_turn,
 }
-
-TASKS: list[tuple[str, Callable[[Game, dict[str, Any]], Any]]] = []

@@ -156,6 +156,13 @@ class Option:
     """The damage this answer makes its Character take, when the question
     says it (a Character stepping in front of an Ally of the market)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Option:
+        # The generic copy of a slotted object is slow; only the value may nest.
+        value = self.value
+        if not isinstance(value, str | int):
+            value = copy.deepcopy(value, memo)
+        return Option(self.label, value, self.grim, self.damage)
+
     def to_json(self) -> dict[str, Any]:
         """``{"label", "value"}``, with ``grim`` and ``damage`` when set."""
         data: dict[str, Any] = {"label": self.label, "value": to_data(self.value)}
@@ -184,6 +191,16 @@ class Decision:
     """The task the answer goes to. It waits on top of the stack (``ask``
     pushes it last), which is how a saved game finds it again: the JSON
     form leaves this field out."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
+        # Through ``memo``, a copy made with the stack's points at the copied task.
+        return Decision(
+            self.kind,
+            self.decider,
+            self.prompt,
+            [copy.deepcopy(o, memo) for o in self.options],
+            copy.deepcopy(self.task, memo),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The decision as JSON data (without ``task``: see there)."""

@@ -39,6 +39,9 @@ __all__ = [
     "villain_task",
 ]
 
+_ATOMIC = frozenset({int, str, bool, float, type(None)})
+"""Field values a copy can share."""
+
 _OMIT = "omit"
 """Field metadata: a predicate on the task; true leaves the field out of the JSON."""
 _KEY = "key"
@@ -75,6 +78,18 @@ class Task:
     def answer(self, value: Any) -> None:
         """Record the answer to the decision this task waits for."""
         raise TypeError(f"a {self.tag!r} task asks nothing")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Task:
+        # Field by field: several times faster than the generic copy of a
+        # slotted object, and clones (bots, previews) copy the stack often.
+        cls = type(self)
+        new = cls.__new__(cls)
+        for f in _fields_of(cls):
+            value = getattr(self, f.name)
+            if value.__class__ not in _ATOMIC:
+                value = copy.deepcopy(value, memo)
+            setattr(new, f.name, value)
+        return new
 
     # --- JSON --------------------------------------------------------------------------
 
