@@ -390,3 +390,11 @@ def test_state_data_round_trips_through_typed_tasks(decisions: list[tuple[str, G
     for name, game in decisions:
         data = to_data(game.state)
         assert to_data(state_from_data(data)) == data, name
+
+
+def test_a_saved_decision_needs_its_task_on_top(decisions: list[tuple[str, Game]]) -> None:
+    _, game = decisions[0]
+    data = to_data(game.state)
+    for stack in ([], [{"t": "used", "character": "goku", "uids": []}]):
+        with pytest.raises(ValueError, match="without the task waiting for it"):
+            state_from_data({**data, "stack": stack})

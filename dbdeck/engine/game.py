@@ -3,8 +3,9 @@
 The engine is headless and deterministic: no I/O, no Textual, all randomness
 from one seeded generator held by the game. Work the rules queue up (an
 attack's damage, a Minion's activation, an effect's operations) sits on a
-stack of small JSON-able *tasks*; when a task needs a choice it leaves a
-``Decision`` pending and waits for a ``choose`` action. So a game stops only
+stack of *tasks*, one slotted dataclass per kind (``engine/tasks.py``);
+when a task needs a choice it leaves a ``Decision`` pending that points at
+it, and waits for a ``choose`` action. So a game stops only
 where a person must decide, and its whole state — stack included — saves
 to JSON and resumes exactly.
 """
@@ -33,6 +34,10 @@ from dbdeck.engine.state import (
 )
 from dbdeck.engine.tasks import Asking, Task
 from dbdeck.engine.words import count
+
+# The rule modules imported above define the task kinds: importing them
+# registered every kind a saved stack may hold (flow brings attacks, and
+# villains each Villain's module).
 
 __all__ = [
     "DIFFICULTIES",

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from dbdeck.engine.tasks import Task
+from dbdeck.engine.tasks import Asking, Task
 
 VILLAIN = "v"
 """The holder key of the Villain."""
@@ -365,8 +365,12 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     d["markets"] = {k: MarketState(**v) for k, v in d["markets"].items()}
     d["stack"] = [Task.from_json(t) for t in d["stack"]]
     # The task waiting for the pending decision is the top of the stack.
-    waiting = d["stack"][-1] if d["stack"] else None
-    d["pending"] = Decision.from_json(d["pending"], waiting) if d.get("pending") else None
+    if d.get("pending"):
+        if not d["stack"] or not isinstance(d["stack"][-1], Asking):
+            raise ValueError("a pending decision without the task waiting for it")
+        d["pending"] = Decision.from_json(d["pending"], d["stack"][-1])
+    else:
+        d["pending"] = None
     return GameState(**d)
 
 
