@@ -139,7 +139,7 @@ class VillainState:
     extra_turns: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Option:
     """One answer a decision offers."""
 
@@ -157,11 +157,11 @@ class Option:
     says it (a Character stepping in front of an Ally of the market)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Option:
-        # The generic copy of a slotted object is slow; only the value may nest.
-        value = self.value
-        if not isinstance(value, str | int):
-            value = copy.deepcopy(value, memo)
-        return Option(self.label, value, self.grim, self.damage)
+        # The generic copy of a slotted object is slow; only the value may
+        # nest, and an option holding a plain value can be shared.
+        if isinstance(self.value, str | int):
+            return self
+        return Option(self.label, copy.deepcopy(self.value, memo), self.grim, self.damage)
 
     def to_json(self) -> dict[str, Any]:
         """``{"label", "value"}``, with ``grim`` and ``damage`` when set."""
