@@ -7,11 +7,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from golden_games import TABLES
 
+from dbdeck import scenario
 from dbdeck.bots import BOTS
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
@@ -398,3 +400,43 @@ def test_a_saved_decision_needs_its_task_on_top(decisions: list[tuple[str, Game]
     for stack in ([], [{"t": "used", "character": "goku", "uids": []}]):
         with pytest.raises(ValueError, match="without the task waiting for it"):
             state_from_data({**data, "stack": stack})
+
+
+# --- every decision of the scenarios, answered after a trip through JSON ----------------------
+
+DECIDING = sorted(
+    p
+    for p in (Path(__file__).parent / "scenarios").rglob("*.toml")
+    if 'type = "choose"' in p.read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("path", DECIDING, ids=[p.stem for p in DECIDING])
+def test_scenario_decisions_survive_a_save(
+    catalog: Catalog, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before each step a decision waits for, the game's state is written to
+    JSON and read back; the scenario's expectations must hold all the same
+    (a Power Clash offered, a Block, a Controversy …)."""
+    run_step = scenario._run_step
+    reloaded: list[str] = []
+
+    def step_after_a_save(game: Game, step: dict[str, Any], number: int) -> None:
+        pending = game.state.pending
+        if pending is not None:
+            data = json.loads(json.dumps(to_data(game.state)))
+            game.state = state_from_data(data)
+            reloaded.append(pending.kind)
+            assert game.state.pending is not None
+            assert game.state.pending.task is game.state.stack[-1]
+        run_step(game, step, number)
+
+    monkeypatch.setattr(scenario, "_run_step", step_after_a_save)
+    scenario.run_file(catalog, path)
+    assert reloaded, "no step of the scenario met a decision"
+
+
+def test_scenario_decisions_cover_the_attack_stages() -> None:
+    names = {p.stem for p in DECIDING}
+    assert {"power-clash-win", "block-example", "broly-furious-rage-controversy"} <= names
+    assert any(n.startswith("raditz-choice-controversy") for n in names)

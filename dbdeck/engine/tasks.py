@@ -12,7 +12,8 @@ always held: ``{"t": <kind>, …}`` with its fields in order, optional ones
 left out while they have their default.
 
 This module is a leaf: it imports nothing of the engine, so every engine
-module can define its tasks here without a cycle.
+module (the Villains' included) can define its own tasks on these bases
+without an import cycle.
 """
 
 from __future__ import annotations
