@@ -17,6 +17,7 @@ from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import grim_option
+from dbdeck.engine.state import Option
 from dbdeck.engine.villains.broly import phase_info, power
 
 __all__ = ["BOTS", "greedy", "random_bot"]
@@ -47,7 +48,7 @@ def _decide(game: Game) -> int:
     pending = game.state.pending
     assert pending is not None
     options = pending.options
-    values = [o["value"] for o in options]
+    values = [o.value for o in options]
     # Where the players cannot agree, the Grim Rule decides (rules note N43).
     grim = grim_option(pending)
     if grim is not None:
@@ -74,12 +75,12 @@ def _decide(game: Game) -> int:
     return 0
 
 
-def _step_in(game: Game, options: list[dict[str, Any]]) -> int:
+def _step_in(game: Game, options: list[Option]) -> int:
     """Step in front of an Ally of the market with the Character who takes the
     attack best, when they keep a comfortable margin; else let the Ally go."""
 
     def margin(i: int) -> int:
-        key, amount = options[i]["value"], options[i].get("damage", 0)
+        key, amount = options[i].value, options[i].damage or 0
         if not key:
             return 0
         return rules.remaining(game, key) - combat.reduce(game, key, amount, "basic") - 4

@@ -709,11 +709,9 @@ def resolve_action(g: Game, spec: dict[str, Any]) -> Action:
         if pending is None:
             raise KeyError("no decision is pending")
         label = data.pop("label")
-        matches = [i for i, o in enumerate(pending.options) if label in o["label"]]
+        matches = [i for i, o in enumerate(pending.options) if label in o.label]
         if not matches:
-            raise KeyError(
-                f"no option matching {label!r} in {[o['label'] for o in pending.options]}"
-            )
+            raise KeyError(f"no option matching {label!r} in {[o.label for o in pending.options]}")
         data["option"] = matches[0]
     active = g.state.active
     ch = g.state.character(active) if active not in ("", "villain") else None
@@ -864,10 +862,8 @@ def table_view(g: Game) -> dict[str, Any]:
         "active": s.active,
         "step": s.step,
         "pending": "" if s.pending is None else s.pending.kind,
-        "options": [] if s.pending is None else [o["label"] for o in s.pending.options],
-        "grim": []
-        if s.pending is None
-        else [o["label"] for o in s.pending.options if o.get("grim")],
+        "options": [] if s.pending is None else [o.label for o in s.pending.options],
+        "grim": [] if s.pending is None else [o.label for o in s.pending.options if o.grim],
         "turn_deck": sorted(s.turn_deck + s.turn_discard),
         "turn_phase": turn_phase(g),
         "box": [ids[u] for u in s.box],

@@ -5,18 +5,31 @@ Power Clash offer; plus the Wish card and the Room of Spirit and Time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from dbdeck.cards import effects as fx
 from dbdeck.engine import combat, rules, zones
-from dbdeck.engine.combat import alive, enemies_of, friends_of, guardian_for
-from dbdeck.engine.state import VILLAIN, CharacterState, Unit
+from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
+from dbdeck.engine.state import VILLAIN, CharacterState, Option, Unit
+from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "attack_damage", "character_attack"]
+__all__ = [
+    "AttackUsed",
+    "Fire",
+    "HealTechnique",
+    "Room",
+    "Used",
+    "VillainAttack",
+    "Wish",
+    "attack_damage",
+    "character_attack",
+]
 
 
 def _this_attack_bonus(ops: Any) -> int:
@@ -76,40 +89,53 @@ def character_attack(
         if card.effects:
             g.push_ops(card.id, "effects", {**ctx, "source": uid})
     if healing:
-        g.push({"t": "heal-technique", "target": actual, "amount": damage})
+        g.push(HealTechnique(actual, damage))
     else:
-        g.push(
-            {
-                "t": "damage",
-                "source": f"c:{ch.id}",
-                "target": actual,
-                "amount": damage,
-                "kind": kind,
-                "attack": attack,
-                "is_attack": True,
-                "technique": True,
-            }
-        )
+        g.push(Damage(f"c:{ch.id}", actual, damage, kind, attack, technique=True))
 
 
-def _heal_technique(g: Game, task: dict[str, Any]) -> None:
-    combat.heal(g, task["target"], task["amount"])
+@task_kind("heal-technique")
+@dataclass(slots=True)
+class HealTechnique(Task):
+    """A healing Technique's "damage": it heals its target."""
+
+    target: str
+    amount: int
+
+    def run(self, g: Game) -> None:
+        """Heal the target."""
+        combat.heal(g, self.target, self.amount)
 
 
-def _fire(g: Game, task: dict[str, Any]) -> None:
+@task_kind("fire")
+@dataclass(slots=True)
+class Fire(Asking):
     """A Character's Energy Technique leaves Time 1 and is used."""
-    ch = g.state.character(task["character"])
-    uid, boosters = task["uid"], task["boosters"]
+
+    character: str
+    uid: int
+    boosters: list[int]
+    choice: Any = optional(None)
+    """The target the Character chose."""
+
+    def run(self, g: Game) -> None:
+        """Choose the Technique's target and attack."""
+        _fire(g, self)
+
+
+def _fire(g: Game, task: Fire) -> None:
+    ch = g.state.character(task.character)
+    uid, boosters = task.uid, task.boosters
     card = g.card(uid)
-    if "choice" not in task:
+    if task.choice is None:
         # Pushed first, so it runs last: the Technique and its boosters are
         # discarded once their effects have resolved (rules note N45).
-        g.push({"t": "used", "character": ch.id, "uids": [uid, *boosters]})
+        g.push(Used(ch.id, [uid, *boosters]))
     if ch.in_play():
         pool = friends_of(g, "players") if card.healing else enemies_of(g, "players")
         pool = [k for k in pool if alive(g, k)]
-        if "choice" in task and task["choice"] in pool:
-            target = task["choice"]
+        if task.choice is not None and task.choice in pool:
+            target = task.choice
         elif len(pool) == 1:
             target = pool[0]
         elif pool:
@@ -118,7 +144,7 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
                 "target",
                 ch.id,
                 f"{card.name} is used: choose its target",
-                [{"label": g.target_label(k), "value": k} for k in pool],
+                [Option(g.target_label(k), k) for k in pool],
             )
             return
         else:
@@ -135,44 +161,137 @@ def _fire(g: Game, task: dict[str, Any]) -> None:
             g.log("fizzle", f"{card.name} has no target and is lost.")
 
 
-def _used(g: Game, task: dict[str, Any]) -> None:
+@task_kind("used")
+@dataclass(slots=True)
+class Used(Task):
     """A used Technique and its boosters go to their owner's discard pile."""
-    g.state.character(task["character"]).discard += task["uids"]
+
+    character: str
+    uids: list[int]
+
+    def run(self, g: Game) -> None:
+        """Discard the cards."""
+        g.state.character(self.character).discard += self.uids
 
 
 # --- Villain attacks --------------------------------------------------------------------
 
 
-def _vattack(g: Game, task: dict[str, Any]) -> None:
+AttackStage = Literal["aim", "clash", "clash-offered"]
+"""Where a Villain attack stands: its targets to be chosen (``aim``),
+chosen with a Power Clash still to be offered if one can be (``clash``), or
+the Power Clash offered (``clash-offered``)."""
+
+AttackOrigin = Literal["played", "prepared", "chosen"]
+"""How a Villain attack came to resolve: ``played`` from the Villain deck
+now (a Physical attack, or one half of a split card), ``prepared`` on the
+Time Track and fired, or ``chosen`` with its target already settled (Broly's
+Furious Rage after its Controversy)."""
+
+
+@task_kind("vattack")
+@dataclass(slots=True)
+class VillainAttack(Asking):
     """A Villain attack resolves: target, Power Clash offer, damage, effects."""
+
+    uid: int
+    """The attack card."""
+    owner: str = ""
+    """The enemy making it, for a several-enemy Villain (else empty)."""
+    half: int | None = None
+    """Which half of a split card attacks (``None``: found from ``owner``)."""
+    origin: AttackOrigin = "played"
+    stage: AttackStage = "aim"
+    targets: list[str] | None = None
+    """Who the attack hits, once chosen."""
+    controversy: bool = False
+    """Raditz's Choice: the players were asked which card decides the target."""
+    precedence: str | None = None
+    """Their answer: ``raditz-choice`` or ``card``."""
+    choice: Any = None
+    """The answer waited for: a target, the Controversy's, or the Power Clash's."""
+
+    def __post_init__(self) -> None:
+        if self.stage != "aim" and self.targets is None:
+            raise TaskError("a Villain attack past its aim has targets")
+
+    def to_json(self) -> dict[str, Any]:
+        """The form saves have always held: the stage shows as which keys
+        are there (``targets``, ``clash_offered``), the origin as
+        ``prepared`` or ``half``."""
+        data: dict[str, Any] = {"t": self.tag, "uid": self.uid, "owner": self.owner}
+        if self.origin == "prepared":
+            data["prepared"] = True
+        elif self.origin == "played":
+            data["half"] = self.half
+        if self.controversy:
+            data["controversy"] = True
+        if self.precedence is not None:
+            data["precedence"] = self.precedence
+        if self.stage != "aim":
+            data["targets"] = list(self.targets or [])
+        if self.stage == "clash-offered":
+            data["clash_offered"] = True
+        if self.choice is not None:
+            data["choice"] = self.choice
+        return data
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Task:
+        """A Villain attack from the JSON ``to_json`` writes."""
+        origin: AttackOrigin = (
+            "prepared" if data.get("prepared") else "played" if "half" in data else "chosen"
+        )
+        targets = data.get("targets")
+        stage: AttackStage = (
+            "aim" if targets is None else "clash-offered" if data.get("clash_offered") else "clash"
+        )
+        return cls(
+            int(data["uid"]),
+            str(data.get("owner", "")),
+            data.get("half"),
+            origin,
+            stage,
+            None if targets is None else list(targets),
+            bool(data.get("controversy", False)),
+            data.get("precedence"),
+            data.get("choice"),
+        )
+
+    def run(self, g: Game) -> None:
+        """Take the attack one stage on."""
+        _vattack(g, self)
+
+
+def _vattack(g: Game, task: VillainAttack) -> None:
     s = g.state
-    uid = task["uid"]
+    uid = task.uid
     body = g.hooks.attack_body(g, task)
     prefix = g.hooks.attack_path(g, task)
-    source = f"e:{task['owner']}" if task.get("owner") else VILLAIN
+    source = f"e:{task.owner}" if task.owner else VILLAIN
     if source != VILLAIN and not alive(g, source):
         source = VILLAIN
-    if "targets" not in task:
+    if task.stage == "aim":
         if body is None:
             discard_attack(g, uid)
             return
-        keys, choose = _attack_targets(g, body, task)
+        keys, choose = g.hooks.attack_targets(g, body, task)
         if s.pending is not None:
             return  # the Villain's rules asked the players first (a Controversy)
-        if choose and len(keys) > 1 and "choice" not in task:
+        if choose and len(keys) > 1 and task.choice is None:
             g.ask(
                 task,
                 "target",
                 "players",
                 f"{g.name(uid)}: the players choose who receives the attack",
-                [{"label": g.target_label(k), "value": k} for k in keys],
+                [Option(g.target_label(k), k) for k in keys],
             )
             return
-        if "choice" in task:
-            keys = [task.pop("choice")]
+        if task.choice is not None:
+            keys, task.choice = [task.choice], None
         elif choose:
             keys = keys[:1]
-        task["targets"] = keys
+        task.targets, task.stage = keys, "clash"
         g.log(
             "attack",
             f"{agree(g.name(source), 'attacks', 'attack')} with {g.name(uid)}"
@@ -181,22 +300,23 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             card=s.card_ids[uid],
             targets=keys,
         )
+    assert body is not None and task.targets is not None
     damage = body.damage + s.villain.damage_bonus + g.hooks.attack_bonus(g, source)
     damage += g.location_bonus(fx.DamageBonus, body.attack_type)
     if body.plus_despair:
         damage += s.villain.tokens.get("despair", 0)
     if body.plus_power:
         damage += g.hooks.power_damage(g)
-    targets = task["targets"]
+    targets = task.targets
     if (
         body.attack_type == "energy"
         and (body.time or 0) >= 2
         and len(targets) == 1
-        and not task.get("clash_offered")
+        and task.stage == "clash"
     ):
         clash = _clash_options(g, targets[0], damage)
         if clash:
-            task["clash_offered"] = True
+            task.stage = "clash-offered"
             g.ask(
                 task,
                 "power-clash",
@@ -207,8 +327,8 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
             return
     # Pushed before the damage and effects, so it runs after them: the card
     # is discarded once it has been used (rules note N45).
-    g.push({"t": "attack-used", "uid": uid})
-    if task.get("choice") not in (None, "decline"):
+    g.push(AttackUsed(uid))
+    if task.choice not in (None, "decline"):
         _power_clash(g, task, damage, source)
         return
     ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else "", "attacker": source}
@@ -218,29 +338,21 @@ def _vattack(g: Game, task: dict[str, Any]) -> None:
     if body.damage or body.plus_power or body.plus_despair:
         for key in reversed(targets):
             g.push(
-                {
-                    "t": "damage",
-                    "source": source,
-                    "target": key,
-                    "amount": damage,
-                    "kind": body.damage_kind,
-                    "attack": body.attack_type,
-                    "is_attack": True,
-                }
+                Damage(source, key, damage, body.damage_kind, body.attack_type, names_attack=True)
             )
 
 
-def _attack_used(g: Game, task: dict[str, Any]) -> None:
-    discard_attack(g, task["uid"])
+@task_kind("attack-used")
+@dataclass(slots=True)
+class AttackUsed(Task):
+    """A Villain attack card has been used: to the discard pile, unless
+    another half of it still waits."""
 
+    uid: int
 
-def _attack_targets(g: Game, body: Any, task: dict[str, Any]) -> tuple[list[str], bool]:
-    targets: tuple[list[str], bool] = g.hooks.attack_targets(g, body, task)
-    return targets
-
-
-_RESOLVING = ("vattack", "attack-used")
-"""Tasks that hold a Villain attack card while it resolves."""
+    def run(self, g: Game) -> None:
+        """Discard the attack card."""
+        discard_attack(g, self.uid)
 
 
 def discard_attack(g: Game, uid: int) -> None:
@@ -248,12 +360,14 @@ def discard_attack(g: Game, uid: int) -> None:
     prepared or about to resolve."""
     v = g.state.villain
     on_track = any(p.uid == uid for slot in v.time_track for p in slot)
-    resolving = any(t["t"] in _RESOLVING and t["uid"] == uid for t in g.state.stack)
+    resolving = any(
+        isinstance(t, VillainAttack | AttackUsed) and t.uid == uid for t in g.state.stack
+    )
     if uid not in v.discard and not on_track and not resolving:
         v.discard.append(uid)
 
 
-def _clash_options(g: Game, target: str, damage: int) -> list[dict[str, Any]]:
+def _clash_options(g: Game, target: str, damage: int) -> list[Option]:
     """Power Clash choices: the prepared Technique and how much Energy to add."""
     if not target.startswith("c:"):
         return []
@@ -273,26 +387,26 @@ def _clash_options(g: Game, target: str, damage: int) -> list[dict[str, Any]]:
         (u for u in ch.hand if g.card(u).kind in zones.ENERGY_KINDS),
         key=lambda u: -g.energy_value(u),
     )
-    options: list[dict[str, Any]] = [{"label": "Do not clash", "value": "decline"}]
+    options = [Option("Do not clash", "decline")]
     for slot, p in prepared:
         for n in range(len(energy) + 1):
             spent = energy[:n]
             value = sum(g.energy_value(u) for u in spent)
             options.append(
-                {
-                    "label": f"Clash with {g.name(p.uid)} (Time {slot}), adding "
-                    f"{count(n, 'Energy card')}"
-                    f" worth {value}",
-                    "value": {"slot": slot, "energy": spent},
-                }
+                Option(
+                    f"Clash with {g.name(p.uid)} (Time {slot}), adding "
+                    f"{count(n, 'Energy card')} worth {value}",
+                    {"slot": slot, "energy": spent},
+                )
             )
     return options
 
 
-def _power_clash(g: Game, task: dict[str, Any], damage: int, source: str) -> None:
+def _power_clash(g: Game, task: VillainAttack, damage: int, source: str) -> None:
     """The glossary's Power Clash: compare powers; the winner deals damage."""
-    ch = g.state.character(task["targets"][0][2:])
-    choice = task.pop("choice")
+    assert task.targets is not None
+    ch = g.state.character(task.targets[0][2:])
+    choice, task.choice = task.choice, None
     slot, spent = choice["slot"], choice["energy"]
     prepared = ch.time_track[slot - 1]
     assert prepared is not None
@@ -319,29 +433,16 @@ def _power_clash(g: Game, task: dict[str, Any], damage: int, source: str) -> Non
     ch.discard += [prepared.uid, *prepared.boosters]
     if player_power > villain_power:
         g.push(
-            {
-                "t": "damage",
-                "source": f"c:{ch.id}",
-                "target": guardian_for(g, source),
-                "amount": damage + len(spent),
-                "kind": "basic",
-                "attack": "energy",
-                "is_attack": True,
-                "technique": True,
-            }
+            Damage(
+                f"c:{ch.id}",
+                guardian_for(g, source),
+                damage + len(spent),
+                attack="energy",
+                technique=True,
+            )
         )
     elif player_power < villain_power:
-        g.push(
-            {
-                "t": "damage",
-                "source": source,
-                "target": f"c:{ch.id}",
-                "amount": damage + 2,
-                "kind": "basic",
-                "attack": "energy",
-                "is_attack": True,
-            }
-        )
+        g.push(Damage(source, f"c:{ch.id}", damage + 2, attack="energy"))
     else:
         g.log("clash", "The attacks cancel each other out.")
 
@@ -349,16 +450,28 @@ def _power_clash(g: Game, task: dict[str, Any], damage: int, source: str) -> Non
 # --- the Wish card -------------------------------------------------------------------------
 
 
-def _wish(g: Game, task: dict[str, Any]) -> None:
+@task_kind("wish")
+@dataclass(slots=True)
+class Wish(Asking):
     """The Characters hold all seven Dragon Balls: the game pauses for a wish."""
+
+    choice: Any = optional(None)
+    """The wish made (the value of one of ``_wish_options``)."""
+
+    def run(self, g: Game) -> None:
+        """Ask for the wish, then grant it."""
+        _wish(g, self)
+
+
+def _wish(g: Game, task: Wish) -> None:
     s = g.state
     if combat.side_balls(g, "players") != 7:
         return
     decider = s.active if s.active not in ("", "villain") else "players"
-    if "choice" not in task:
+    if task.choice is None:
         g.ask(task, "wish", decider, "Shenron appears! Make a wish.", _wish_options(g))
         return
-    wish = task["choice"]
+    wish = task.choice
     kind = wish["wish"]
     if kind == "resurrect":
         _resurrect(g, wish["key"])
@@ -390,28 +503,25 @@ def _wish(g: Game, task: dict[str, Any]) -> None:
     g.log("wish", "The wish is granted; the seven Dragon Balls scatter (unclaimed).")
 
 
-def _wish_options(g: Game) -> list[dict[str, Any]]:
+def _wish_options(g: Game) -> list[Option]:
     s = g.state
-    options: list[dict[str, Any]] = []
+    options: list[Option] = []
     for ch in s.characters:
         if ch.defeated:
             options.append(
-                {
-                    "label": f"Resurrect {g.name('c:' + ch.id)}",
-                    "value": {"wish": "resurrect", "key": f"c:{ch.id}"},
-                }
+                Option(
+                    f"Resurrect {g.name('c:' + ch.id)}", {"wish": "resurrect", "key": f"c:{ch.id}"}
+                )
             )
     for uid in s.eliminated:
-        options.append(
-            {"label": f"Resurrect {g.name(uid)}", "value": {"wish": "resurrect", "key": f"a:{uid}"}}
-        )
+        options.append(Option(f"Resurrect {g.name(uid)}", {"wish": "resurrect", "key": f"a:{uid}"}))
     for key in enemies_of(g, "players"):
         if alive(g, key):
             options.append(
-                {
-                    "label": f"15 UNAVOIDABLE damage (+2 per Level) to {g.name(key)}",
-                    "value": {"wish": "damage", "key": key},
-                }
+                Option(
+                    f"15 UNAVOIDABLE damage (+2 per Level) to {g.name(key)}",
+                    {"wish": "damage", "key": key},
+                )
             )
     for market in (*zones.MARKETS, "sixth"):
         row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
@@ -419,30 +529,20 @@ def _wish_options(g: Game) -> list[dict[str, Any]]:
             for ch in s.characters:
                 if ch.in_play() and _level_allows(g, uid, ch):
                     options.append(
-                        {
-                            "label": f"{g.name(uid)} for {g.name('c:' + ch.id)}",
-                            "value": {
-                                "wish": "card",
-                                "market": market,
-                                "uid": uid,
-                                "character": ch.id,
-                            },
-                        }
+                        Option(
+                            f"{g.name(uid)} for {g.name('c:' + ch.id)}",
+                            {"wish": "card", "market": market, "uid": uid, "character": ch.id},
+                        )
                     )
     for key in friends_of(g, "players"):
         if rules.damage_of(g, key):
-            options.append(
-                {"label": f"Fully heal {g.name(key)}", "value": {"wish": "heal", "key": key}}
-            )
+            options.append(Option(f"Fully heal {g.name(key)}", {"wish": "heal", "key": key}))
     if s.eliminated:
         options.append(
-            {
-                "label": "Return up to 3 eliminated Allies to the Ally deck",
-                "value": {"wish": "return-allies"},
-            }
+            Option("Return up to 3 eliminated Allies to the Ally deck", {"wish": "return-allies"})
         )
     if not options:
-        options.append({"label": "Wish for nothing", "value": {"wish": "none"}})
+        options.append(Option("Wish for nothing", {"wish": "none"}))
     return options
 
 
@@ -478,10 +578,23 @@ def _resurrect(g: Game, key: str) -> None:
 # --- the Room of Spirit and Time --------------------------------------------------------------
 
 
-def _room(g: Game, task: dict[str, Any]) -> None:
+@task_kind("room")
+@dataclass(slots=True)
+class Room(Asking):
     """A turn of a Character inside the Room: stay (one more token) or leave."""
-    ch = g.state.character(task["character"])
-    if ch.room_tokens < 4 and "choice" not in task:
+
+    character: str
+    choice: Any = optional(None)
+    """``stay`` or ``leave``."""
+
+    def run(self, g: Game) -> None:
+        """Ask, then stay or leave."""
+        _room(g, self)
+
+
+def _room(g: Game, task: Room) -> None:
+    ch = g.state.character(task.character)
+    if ch.room_tokens < 4 and task.choice is None:
         g.ask(
             task,
             "room",
@@ -489,12 +602,12 @@ def _room(g: Game, task: dict[str, Any]) -> None:
             f"{g.name('c:' + ch.id)} has trained {count(ch.room_tokens, 'turn')} in the Room of "
             "Spirit and Time.",
             [
-                {"label": "Stay and train another turn", "value": "stay"},
-                {"label": "Leave and claim the reward", "value": "leave"},
+                Option("Stay and train another turn", "stay"),
+                Option("Leave and claim the reward", "leave"),
             ],
         )
         return
-    if task.get("choice") == "stay":
+    if task.choice == "stay":
         ch.room_tokens += 1
         g.log("room", f"{g.name('c:' + ch.id)} trains on ({count(ch.room_tokens, 'token')}).")
         return
@@ -515,14 +628,3 @@ def _room(g: Game, task: dict[str, Any]) -> None:
     if rewards:
         best = max(rewards, key=lambda i: card.rewards[i].turns)
         g.push_ops(card.id, f"rewards.{best}.effects", {"actor": f"c:{ch.id}"})
-
-
-TASKS = [
-    ("fire", _fire),
-    ("used", _used),
-    ("vattack", _vattack),
-    ("attack-used", _attack_used),
-    ("heal-technique", _heal_technique),
-    ("wish", _wish),
-    ("room", _room),
-]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules
+from dbdeck.engine.attacks import AttackUsed, Fire, Used, VillainAttack
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -59,19 +60,19 @@ def card_places(g: Game) -> Iterator[tuple[str, int]]:
     # Cards being used: off the Time Track, not yet discarded.
     on_villain_track = {p.uid for slot in v.time_track for p in slot}
     resolving: set[int] = set()
-    used = {uid for task in s.stack if task["t"] == "used" for uid in task["uids"]}
+    used = {uid for task in s.stack if isinstance(task, Used) for uid in task.uids}
     for task in s.stack:
-        if task["t"] in ("vattack", "attack-used"):
-            uid = task["uid"]
+        if isinstance(task, VillainAttack | AttackUsed):
+            uid = task.uid
             if uid not in resolving and uid not in on_villain_track:
                 resolving.add(uid)  # both halves of a split card: one card
                 yield "resolving", uid
-        elif task["t"] == "fire":
-            for uid in (task["uid"], *task["boosters"]):
+        elif isinstance(task, Fire):
+            for uid in (task.uid, *task.boosters):
                 if uid not in used:
                     yield "resolving", uid
-        elif task["t"] == "used":
-            for uid in task["uids"]:
+        elif isinstance(task, Used):
+            for uid in task.uids:
                 yield "resolving", uid
 
 

@@ -5,17 +5,20 @@ and the end of the game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import rules
 from dbdeck.engine.rules import damage_of, max_health, side_of
-from dbdeck.engine.state import VILLAIN
+from dbdeck.engine.state import VILLAIN, Option
+from dbdeck.engine.tasks import Asking, Task, field_values, make, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "check_end", "hit", "steal_sources"]
+__all__ = ["Damage", "Death", "MinionActivates", "Steal", "check_end", "hit", "steal_sources"]
 
 STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 """The six faces of a Steal die ("Attempt a Steal")."""
@@ -213,7 +216,7 @@ def kill(g: Game, key: str, killer: str | None) -> None:
         if s.active == ch.id and s.step.startswith("char_"):
             s.step = "char_end"  # a defeated Character's turn ends at once
         if not s.winner:
-            g.push({"t": "death", "character": ch.id})
+            g.push(Death(ch.id))
     elif key.startswith("a:"):
         ch, unit = g.ally(int(key[2:]))
         ch.allies.remove(unit)
@@ -303,63 +306,101 @@ def side_balls(g: Game, side: str) -> int:
 # --- tasks ------------------------------------------------------------------------------
 
 
-def _damage_task(g: Game, task: dict[str, Any]) -> None:
-    """An attack's damage reaching one target, with Block offered first."""
-    target = task["target"]
-    if not alive(g, target):
-        return
-    amount = task["amount"]
-    if task.get("block", True) and task.get("attack") == "physical" and target.startswith("c:"):
-        if "choice" not in task:
-            cost = 3 if task["source"] in (VILLAIN,) or task["source"].startswith("e:") else 2
-            payment = _payment(g, target[2:], cost)
-            block = next(
-                (
-                    u
-                    for u in g.state.character(target[2:]).training
-                    if g.card(u.uid).__dict__.get("rule") == "block"
-                ),
-                None,
-            )
-            if block is not None and payment is not None and amount > 0:
-                g.ask(
-                    task,
-                    "block",
-                    target[2:],
-                    f"Block {amount} damage from {g.name(task['source'])}? "
-                    f"Costs {cost} Energy (1D3 less damage).",
-                    [
-                        {"label": "Take the hit", "value": 0},
-                        {"label": f"Block (pay {cost} Energy)", "value": 1},
-                    ],
-                )
-                return
-        elif task["choice"] == 1:
-            ch = g.state.character(target[2:])
-            cost = 3 if task["source"] == VILLAIN or task["source"].startswith("e:") else 2
-            payment = _payment(g, ch.id, cost) or []
-            for uid in payment:
-                ch.hand.remove(uid)
-                ch.discard.append(uid)
-            roll = g.rng.randint(1, 6)
-            blocked = (roll + 1) // 2
-            amount = max(0, amount - blocked)
-            g.log(
-                "roll",
-                f"{g.name(target)} blocks: 1D3 rolls {blocked} (die {roll}).",
-                dice=[roll],
-                result=blocked,
-            )
-    hit(
-        g,
-        task["source"],
-        target,
-        amount,
-        task.get("kind", "basic"),
-        is_attack=task.get("is_attack", True),
-        cost=task.get("cost", False),
-        technique=task.get("technique", False),
+@task_kind("damage")
+@dataclass(slots=True)
+class Damage(Asking):
+    """Damage reaching one target: an attack's, an effect's, an Eliminate's.
+    A Physical attack on a Character first offers them a Block."""
+
+    source: str
+    """The holder key dealing it."""
+    target: str
+    amount: int
+    """The damage before Armor, Damage Reduction and Block."""
+    kind: str = "basic"
+    """``basic``, ``piercing`` or ``unavoidable`` ("Types of Damage")."""
+    attack: str | None = field(
+        default=None,
+        metadata={"omit": lambda task, value: value is None and not task.names_attack},
     )
+    """``physical`` or ``energy`` for an attack's damage."""
+    is_attack: bool = True
+    """Whether it is an attack (the Villain's hooks hear of those)."""
+    block: bool = optional(True)
+    """Whether a Block may be offered (not against an Eliminate)."""
+    technique: bool = optional(False)
+    """Whether a Technique deals it (Android 16 strikes back at those)."""
+    cost: bool = optional(False)
+    """Damage paid as a cost: no Armor, and a defeat leaves the balls unclaimed."""
+    choice: Any = optional(None)
+    """The Block answer: 1 to block, 0 to take the hit."""
+    names_attack: bool = field(default=False, repr=False, metadata={"omit": lambda t, v: True})
+    """Whether the JSON names the attack type even when there is none: a
+    card's Damage operation always has (``"attack": null``), an Eliminate,
+    a Character stepping in and Android 16 never. Kept so a saved stack
+    reads as it always has; set by ``attack`` itself when it is given."""
+
+    def __post_init__(self) -> None:
+        if self.attack is not None:
+            self.names_attack = True
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Task:
+        """A damage task from JSON; ``names_attack`` is whether it has the key."""
+        return cls(**{**field_values(cls, data), "names_attack": "attack" in data})
+
+    def run(self, g: Game) -> None:
+        """Offer a Block if one may be made, then deal the damage."""
+        target = self.target
+        if not alive(g, target):
+            return
+        amount = self.amount
+        if self.block and self.attack == "physical" and target.startswith("c:"):
+            cost = 3 if self.source == VILLAIN or self.source.startswith("e:") else 2
+            if self.choice is None:
+                payment = _payment(g, target[2:], cost)
+                block = next(
+                    (
+                        u
+                        for u in g.state.character(target[2:]).training
+                        if g.card(u.uid).__dict__.get("rule") == "block"
+                    ),
+                    None,
+                )
+                if block is not None and payment is not None and amount > 0:
+                    g.ask(
+                        self,
+                        "block",
+                        target[2:],
+                        f"Block {amount} damage from {g.name(self.source)}? "
+                        f"Costs {cost} Energy (1D3 less damage).",
+                        [Option("Take the hit", 0), Option(f"Block (pay {cost} Energy)", 1)],
+                    )
+                    return
+            elif self.choice == 1:
+                ch = g.state.character(target[2:])
+                for uid in _payment(g, ch.id, cost) or []:
+                    ch.hand.remove(uid)
+                    ch.discard.append(uid)
+                roll = g.rng.randint(1, 6)
+                blocked = (roll + 1) // 2
+                amount = max(0, amount - blocked)
+                g.log(
+                    "roll",
+                    f"{g.name(target)} blocks: 1D3 rolls {blocked} (die {roll}).",
+                    dice=[roll],
+                    result=blocked,
+                )
+        hit(
+            g,
+            self.source,
+            target,
+            amount,
+            self.kind,
+            is_attack=self.is_attack,
+            cost=self.cost,
+            technique=self.technique,
+        )
 
 
 def _payment(g: Game, character: str, cost: int) -> list[int] | None:
@@ -380,24 +421,38 @@ def _payment(g: Game, character: str, cost: int) -> list[int] | None:
     return chosen if total >= cost else None
 
 
-def _death_task(g: Game, task: dict[str, Any]) -> None:
+@task_kind("death")
+@dataclass(slots=True)
+class Death(Task):
     """The Villain's death effect after a Character is defeated."""
-    g.hooks.death_effect(g, task["character"])
+
+    character: str
+
+    def run(self, g: Game) -> None:
+        """Let the Villain's rules apply their death effect."""
+        g.hooks.death_effect(g, self.character)
 
 
-def _minion_task(g: Game, task: dict[str, Any]) -> None:
+@task_kind("minion")
+@dataclass(slots=True)
+class MinionActivates(Task):
     """A Minion activates: Search, then its effect; then it is exhausted."""
-    uid = task["uid"]
-    if not any(u.uid == uid for u in g.state.villain.minions):
-        return
-    unit = g.minion(uid)
-    unit.exhausted = True
-    card = g.card(uid)
-    g.log("activate", f"{card.name} activates.", card=card.id)
-    if "search" in card.keywords and give_balls(g, "", f"m:{uid}"):
-        g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
-    if card.effects:
-        g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
+
+    uid: int
+
+    def run(self, g: Game) -> None:
+        """Activate the Minion, if it is still in play."""
+        uid = self.uid
+        if not any(u.uid == uid for u in g.state.villain.minions):
+            return
+        unit = g.minion(uid)
+        unit.exhausted = True
+        card = g.card(uid)
+        g.log("activate", f"{card.name} activates.", card=card.id)
+        if "search" in card.keywords and give_balls(g, "", f"m:{uid}"):
+            g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
+        if card.effects:
+            g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
 
 
 def steal_sources(g: Game) -> list[str]:
@@ -412,24 +467,36 @@ def steal_sources(g: Game) -> list[str]:
     return [h for h in holders if balls_of(g, h)]
 
 
-def _steal_task(g: Game, task: dict[str, Any]) -> None:
-    """Roll the Steal dice and resolve them ("Attempt a Steal")."""
-    ch = g.state.character(task["character"])
-    faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task["dice"])]
+@task_kind("steal")
+@dataclass(slots=True)
+class Steal(Task):
+    """A Steal attempt: its dice rolled and resolved ("Attempt a Steal")."""
+
+    character: str
+    dice: int
+    holder: str | None = optional(None, key="from")
+    """The holder the player named to take balls from first (rules note N26)."""
+
+    def run(self, g: Game) -> None:
+        """Roll the Steal dice and resolve them."""
+        _steal(g, self)
+
+
+def _steal(g: Game, task: Steal) -> None:
+    ch = g.state.character(task.character)
+    faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task.dice)]
     stolen = sum("ball" in f for f in faces)
     hurt = sum("damage" in f for f in faces)
     g.log(
         "roll",
-        f"{g.name('c:' + ch.id)} rolls {count(task['dice'], 'Steal die')}: "
-        + ", ".join(faces)
-        + ".",
+        f"{g.name('c:' + ch.id)} rolls {count(task.dice, 'Steal die')}: " + ", ".join(faces) + ".",
         dice=faces,
     )
     key = f"c:{ch.id}"
     took = 0
     for _ in range(stolen):
         holders = steal_sources(g)
-        chosen = task.get("from")
+        chosen = task.holder
         if chosen in holders:
             holders.remove(chosen)
             holders.insert(0, chosen)  # the one the player named goes first (N26)
@@ -513,18 +580,10 @@ def check_end(g: Game, *, health: bool = False) -> None:
         )
         return
     g.hooks.check_victory(g)
-    if not s.winner and players_balls == 7 and not any(t["t"] == "wish" for t in s.stack):
-        g.push({"t": "wish"})
+    if not s.winner and players_balls == 7 and not any(t.tag == "wish" for t in s.stack):
+        g.push(make("wish"))
 
 
 def enemy_remaining(g: Game, key: str) -> int:
     """Remaining Health of an enemy."""
     return rules.remaining(g, key)
-
-
-TASKS = [
-    ("damage", _damage_task),
-    ("death", _death_task),
-    ("minion", _minion_task),
-    ("steal", _steal_task),
-]

@@ -2,7 +2,7 @@
 
 Operations run as tasks on the game's stack. A handler that needs a choice
 (a target, an option, a card) asks for it and is called again with the
-answer in ``task["choice"]``. ``ctx`` says who owns the effect (``actor``),
+answer in ``task.choice``. ``ctx`` says who owns the effect (``actor``),
 which card it comes from (``source``), the attack's target (``target``) and
 whether the card is part of a Combo (``combo``).
 """
@@ -10,19 +10,21 @@ whether the card is part of a Combo (``combo``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import effects as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.rules import side_of
-from dbdeck.engine.state import VILLAIN, Bonus, CharacterState
+from dbdeck.engine.state import VILLAIN, Bonus, CharacterState, Option
+from dbdeck.engine.tasks import Asking, Task, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "ops_at", "resolve_targets"]
+__all__ = ["Op", "Ops", "ops_at", "resolve_targets"]
 
 
 def ops_at(g: Game, card_id: str, path: str) -> list[Any]:
@@ -33,19 +35,46 @@ def ops_at(g: Game, card_id: str, path: str) -> list[Any]:
     return list(node or [])
 
 
-def _ops_task(g: Game, task: dict[str, Any]) -> None:
-    ops = ops_at(g, task["card"], task["path"])
-    i = task["i"]
-    if i >= len(ops):
-        return
-    if i + 1 < len(ops):
-        g.push({**task, "i": i + 1})
-    g.push({"t": "op", "card": task["card"], "path": task["path"], "i": i, "ctx": task["ctx"]})
+@task_kind("ops")
+@dataclass(slots=True)
+class Ops(Task):
+    """A card's operations at ``path``, from the ``i``-th on: one runs, the
+    rest wait beneath it."""
+
+    card: str
+    path: str
+    i: int
+    ctx: dict[str, Any]
+    """Who owns the effect and what it is about (see the module)."""
+
+    def run(self, g: Game) -> None:
+        """Queue the ``i``-th operation, and the rest after it."""
+        ops = ops_at(g, self.card, self.path)
+        i = self.i
+        if i >= len(ops):
+            return
+        if i + 1 < len(ops):
+            g.push(Ops(self.card, self.path, i + 1, self.ctx))
+        g.push(Op(self.card, self.path, i, self.ctx))
 
 
-def _op_task(g: Game, task: dict[str, Any]) -> None:
-    op = ops_at(g, task["card"], task["path"])[task["i"]]
-    HANDLERS[type(op)](g, op, task)
+@task_kind("op")
+@dataclass(slots=True)
+class Op(Asking):
+    """One operation of a card, run by its handler."""
+
+    card: str
+    path: str
+    i: int
+    ctx: dict[str, Any]
+    left: int | None = optional(None)
+    """A discard or destroy of several cards: how many are still to go."""
+    choice: Any = optional(None)
+
+    def run(self, g: Game) -> None:
+        """Run the operation's handler."""
+        op = ops_at(g, self.card, self.path)[self.i]
+        HANDLERS[type(op)](g, op, self)
 
 
 # --- targets -------------------------------------------------------------------------
@@ -158,7 +187,7 @@ def resolve_targets(
 
 def with_targets(
     g: Game,
-    task: dict[str, Any],
+    task: Op,
     name: str,
     apply: Callable[[str], None],
     character: str | None = None,
@@ -166,10 +195,10 @@ def with_targets(
 ) -> None:
     """Apply ``apply`` to the targets an operation names, asking when a
     choice is needed."""
-    ctx = task["ctx"]
-    if "choice" in task:
-        if alive(g, task["choice"]) or task["choice"].startswith("market:"):
-            apply(task["choice"])
+    ctx = task.ctx
+    if task.choice is not None:
+        if alive(g, task.choice) or task.choice.startswith("market:"):
+            apply(task.choice)
         return
     keys, choose = resolve_targets(g, name, ctx, character)
     if not keys:
@@ -180,7 +209,7 @@ def with_targets(
             "target",
             controller(g, ctx["actor"]),
             prompt,
-            [{"label": g.target_label(k), "value": k} for k in keys],
+            [Option(g.target_label(k), k) for k in keys],
         )
         return
     for key in keys if not choose else keys[:1]:
@@ -190,8 +219,8 @@ def with_targets(
 # --- handlers ---------------------------------------------------------------------------
 
 
-def _damage(g: Game, op: fx.Damage, task: dict[str, Any]) -> None:
-    ctx = task["ctx"]
+def _damage(g: Game, op: fx.Damage, task: Op) -> None:
+    ctx = task.ctx
     amount = op.amount
     if op.plus_despair:
         amount += g.state.villain.tokens.get("despair", 0)
@@ -206,15 +235,15 @@ def _damage(g: Game, op: fx.Damage, task: dict[str, Any]) -> None:
     def apply(key: str) -> None:
         target = combat.guardian_for(g, key) if side == "players" else key
         g.push(
-            {
-                "t": "damage",
-                "source": source,
-                "target": target,
-                "amount": amount,
-                "kind": op.kind,
-                "attack": op.attack,
-                "is_attack": op.attack is not None,
-            }
+            combat.Damage(
+                source,
+                target,
+                amount,
+                op.kind,
+                op.attack,
+                is_attack=op.attack is not None,
+                names_attack=True,
+            )
         )
 
     with_targets(
@@ -229,8 +258,8 @@ def _source_key(g: Game, ctx: dict[str, Any]) -> str:
     return str(actor)
 
 
-def _eliminate(g: Game, op: fx.Eliminate, task: dict[str, Any]) -> None:
-    ctx = task["ctx"]
+def _eliminate(g: Game, op: fx.Eliminate, task: Op) -> None:
+    ctx = task.ctx
     source = _source_key(g, ctx)
 
     def apply(key: str) -> None:
@@ -241,22 +270,12 @@ def _eliminate(g: Game, op: fx.Eliminate, task: dict[str, Any]) -> None:
             g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
             return
         amount = combat.eliminate_damage(g, key)
-        g.push(
-            {
-                "t": "damage",
-                "source": source,
-                "target": key,
-                "amount": amount,
-                "kind": "basic",
-                "is_attack": True,
-                "block": False,
-            }
-        )
+        g.push(combat.Damage(source, key, amount, block=False))
 
     with_targets(g, task, op.target, apply, prompt="Who is eliminated?")
 
 
-def _draw(g: Game, op: fx.Draw, task: dict[str, Any]) -> None:
+def _draw(g: Game, op: fx.Draw, task: Op) -> None:
     def apply(key: str) -> None:
         if key.startswith("c:"):
             zones.draw(g, g.state.character(key[2:]), op.count)
@@ -264,8 +283,8 @@ def _draw(g: Game, op: fx.Draw, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
 
-def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], destroy: bool) -> None:
-    ctx = task["ctx"]
+def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
+    ctx = task.ctx
     if op.source == "this-card":
         source = ctx.get("source")
         if source is not None:
@@ -276,7 +295,7 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
     if key is None:
         return
     ch = g.state.character(key[2:])
-    count = task.get("left", op.count)
+    count = op.count if task.left is None else task.left
     if count <= 0:
         return
     candidates = zones.pile_candidates(
@@ -286,8 +305,8 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
         return
     if op.source == "random-from-hand":
         pick = g.rng.card_at_random(candidates)
-    elif "choice" in task:
-        pick = task.pop("choice")
+    elif task.choice is not None:
+        pick, task.choice = task.choice, None
     elif len({g.state.card_ids[u] for u in candidates}) == 1:
         pick = candidates[0]  # identical cards: nothing to choose
     else:
@@ -297,23 +316,23 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: dict[str, Any], des
             verb,
             ch.id,
             f"Choose a card to {verb}",
-            [{"label": g.name(u), "value": u} for u in candidates],
+            [Option(g.name(u), u) for u in candidates],
         )
         return
     zones.remove_card(g, pick, to_box=destroy, owner=ch)
     if count > 1:
-        g.push({**task, "left": count - 1})
+        g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1))
 
 
-def _discard(g: Game, op: fx.Discard, task: dict[str, Any]) -> None:
+def _discard(g: Game, op: fx.Discard, task: Op) -> None:
     _pile_choice(g, op, task, destroy=False)
 
 
-def _destroy(g: Game, op: fx.Destroy, task: dict[str, Any]) -> None:
+def _destroy(g: Game, op: fx.Destroy, task: Op) -> None:
     _pile_choice(g, op, task, destroy=True)
 
 
-def _heal(g: Game, op: fx.Heal | fx.Repair, task: dict[str, Any]) -> None:
+def _heal(g: Game, op: fx.Heal | fx.Repair, task: Op) -> None:
     repair = isinstance(op, fx.Repair)
 
     def apply(key: str) -> None:
@@ -328,8 +347,8 @@ def _own_character(g: Game, ctx: dict[str, Any]) -> CharacterState | None:
     return g.state.character(key[2:]) if key.startswith("c:") else None
 
 
-def _gain_energy(g: Game, op: fx.GainEnergy, task: dict[str, Any]) -> None:
-    ch = _own_character(g, task["ctx"])
+def _gain_energy(g: Game, op: fx.GainEnergy, task: Op) -> None:
+    ch = _own_character(g, task.ctx)
     if ch is None:
         return
     if op.market == "training":
@@ -339,8 +358,8 @@ def _gain_energy(g: Game, op: fx.GainEnergy, task: dict[str, Any]) -> None:
     g.log("energy", f"{g.name('c:' + ch.id)} gains {op.amount} Energy.")
 
 
-def _pay_energy(g: Game, op: fx.PayEnergy, task: dict[str, Any]) -> None:
-    ch = _own_character(g, task["ctx"])
+def _pay_energy(g: Game, op: fx.PayEnergy, task: Op) -> None:
+    ch = _own_character(g, task.ctx)
     if ch is not None:
         ch.energy = max(0, ch.energy - op.amount)
 
@@ -355,7 +374,7 @@ _BONUS_KIND: dict[type[Any], str] = {
 }
 
 
-def _bonus(g: Game, op: Any, task: dict[str, Any]) -> None:
+def _bonus(g: Game, op: Any, task: Op) -> None:
     if op.duration in ("while-in-play", "this-attack"):
         # While-in-play bonuses are read from the cards in play; a bonus for
         # "this attack" was counted when the attack's damage was added up.
@@ -379,7 +398,7 @@ def _bonus(g: Game, op: Any, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Who gains the bonus?")
 
 
-def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
+def _take_ball(g: Game, op: fx.TakeDragonBall, task: Op) -> None:
     takers: set[str] = set()
 
     def apply(key: str) -> None:
@@ -409,7 +428,7 @@ def _take_ball(g: Game, op: fx.TakeDragonBall, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
 
 
-def _drop_ball(g: Game, op: fx.DropDragonBall, task: dict[str, Any]) -> None:
+def _drop_ball(g: Game, op: fx.DropDragonBall, task: Op) -> None:
     def apply(key: str) -> None:
         holder = VILLAIN if key.startswith("e:") else key
         dropped = give_balls(g, holder, "", op.count)
@@ -423,8 +442,8 @@ def _drop_ball(g: Game, op: fx.DropDragonBall, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
 
 
-def _steal_ball(g: Game, op: fx.StealDragonBall, task: dict[str, Any]) -> None:
-    taker = _self_key(g, task["ctx"])
+def _steal_ball(g: Game, op: fx.StealDragonBall, task: Op) -> None:
+    taker = _self_key(g, task.ctx)
 
     def apply(key: str) -> None:
         holder = VILLAIN if key.startswith("e:") else key
@@ -439,8 +458,8 @@ def _steal_ball(g: Game, op: fx.StealDragonBall, task: dict[str, Any]) -> None:
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
 
 
-def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
-    ch = _own_character(g, task["ctx"])
+def _search(g: Game, op: fx.Search, task: Op) -> None:
+    ch = _own_character(g, task.ctx)
     if ch is None:
         return
     candidates = zones.search_candidates(g, ch, op.source, op.card_kind)
@@ -451,13 +470,13 @@ def _search(g: Game, op: fx.Search, task: dict[str, Any]) -> None:
         "search",
         ch.id,
         f"Search the {op.source.replace('-', ' ')}: take which card?",
-        [{"label": g.name(u), "value": u} for u in candidates],
+        [Option(g.name(u), u) for u in candidates],
     )
     if chosen is not None:
         zones.take_searched(g, ch, chosen, op.source, op.destination)
 
 
-def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
+def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     exhaust = isinstance(op, fx.Exhaust)
 
     def apply(key: str) -> None:
@@ -475,7 +494,7 @@ def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
                 for u in ch.units()
                 if u.exhausted
                 and zones.kind_matches(g, u.uid, op.card_kind)
-                and u.uid != task["ctx"].get("source")
+                and u.uid != task.ctx.get("source")
             ]
             if units:
                 units[0].exhausted = False
@@ -485,17 +504,17 @@ def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: dict[str, Any]) -> None:
     with_targets(g, task, target, apply, prompt="Which card?")
 
 
-def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: dict[str, Any]) -> None:
+def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     sign = 1 if isinstance(op, fx.AddTokens) else -1
 
     def apply(key: str) -> None:
-        g.hooks.tokens(g, key, op.counter, sign * op.amount, task["ctx"])
+        g.hooks.tokens(g, key, op.counter, sign * op.amount, task.ctx)
 
     with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
 
 
-def _break_armor(g: Game, op: fx.BreakArmor, task: dict[str, Any]) -> None:
-    actor = task["ctx"]["actor"]
+def _break_armor(g: Game, op: fx.BreakArmor, task: Op) -> None:
+    actor = task.ctx["actor"]
     if op.target == "self" and actor.startswith("e:"):
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
         return
@@ -504,30 +523,30 @@ def _break_armor(g: Game, op: fx.BreakArmor, task: dict[str, Any]) -> None:
     )
 
 
-def _summon(g: Game, op: fx.Summon, task: dict[str, Any]) -> None:
+def _summon(g: Game, op: fx.Summon, task: Op) -> None:
     count = op.count
     if op.per_character:
         count = sum(1 for c in g.state.characters if c.in_play())
     zones.summon(g, op.card, count)
 
 
-def _activate(g: Game, op: fx.ActivateCard, task: dict[str, Any]) -> None:
+def _activate(g: Game, op: fx.ActivateCard, task: Op) -> None:
     g.hooks.activate_card(g, op.card)
 
 
-def _remove_market(g: Game, op: fx.RemoveFromMarket, task: dict[str, Any]) -> None:
-    if task["path"] == "setup_effects":
+def _remove_market(g: Game, op: fx.RemoveFromMarket, task: Op) -> None:
+    if task.path == "setup_effects":
         return  # a Location's setup: Game._build_markets did it before the rows were revealed
     zones.remove_from_market(g, op.market, op.count)
     zones.restock(g, op.market)
 
 
-def _extra_turn(g: Game, op: fx.ExtraTurn, task: dict[str, Any]) -> None:
-    if _actor_side(g, task["ctx"]) == "villain":
+def _extra_turn(g: Game, op: fx.ExtraTurn, task: Op) -> None:
+    if _actor_side(g, task.ctx) == "villain":
         g.state.villain.extra_turns += 1
 
 
-def _roll(g: Game, op: fx.Roll, task: dict[str, Any]) -> None:
+def _roll(g: Game, op: fx.Roll, task: Op) -> None:
     dice = [g.rng.randint(1, 6) for _ in range(2 if op.dice == "2d6" else 1)]
     total = sum(dice) if op.dice != "1d3" else (dice[0] + 1) // 2
     g.log(
@@ -538,28 +557,26 @@ def _roll(g: Game, op: fx.Roll, task: dict[str, Any]) -> None:
     )
     for i, row in enumerate(op.rows):
         if row.low <= total <= row.high:
-            g.push_ops(task["card"], f"{task['path']}.{task['i']}.rows.{i}.effects", task["ctx"])
+            g.push_ops(task.card, f"{task.path}.{task.i}.rows.{i}.effects", task.ctx)
             return
 
 
-def _if(g: Game, op: fx.If, task: dict[str, Any]) -> None:
-    branch = "then" if condition_holds(g, op.condition, task["ctx"]) else "otherwise"
-    g.push_ops(task["card"], f"{task['path']}.{task['i']}.{branch}", task["ctx"])
+def _if(g: Game, op: fx.If, task: Op) -> None:
+    branch = "then" if condition_holds(g, op.condition, task.ctx) else "otherwise"
+    g.push_ops(task.card, f"{task.path}.{task.i}.{branch}", task.ctx)
 
 
-def _choose_one(g: Game, op: fx.ChooseOne, task: dict[str, Any]) -> None:
-    if "choice" not in task:
+def _choose_one(g: Game, op: fx.ChooseOne, task: Op) -> None:
+    if task.choice is None:
         g.ask(
             task,
             "choose-one",
-            controller(g, task["ctx"]["actor"]),
+            controller(g, task.ctx["actor"]),
             "Choose one",
-            [{"label": o.label, "value": i} for i, o in enumerate(op.options)],
+            [Option(o.label, i) for i, o in enumerate(op.options)],
         )
         return
-    g.push_ops(
-        task["card"], f"{task['path']}.{task['i']}.options.{task['choice']}.effects", task["ctx"]
-    )
+    g.push_ops(task.card, f"{task.path}.{task.i}.options.{task.choice}.effects", task.ctx)
 
 
 def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
@@ -593,7 +610,7 @@ def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
     return False
 
 
-HANDLERS: dict[type[Any], Callable[[Game, Any, dict[str, Any]], None]] = {
+HANDLERS: dict[type[Any], Callable[[Game, Any, Op], None]] = {
     fx.Damage: _damage,
     fx.Eliminate: _eliminate,
     fx.Draw: _draw,
@@ -628,5 +645,3 @@ HANDLERS: dict[type[Any], Callable[[Game, Any, dict[str, Any]], None]] = {
     fx.ChooseOne: _choose_one,
 }
 """The handler of each operation."""
-
-TASKS = [("ops", _ops_task), ("op", _op_task)]

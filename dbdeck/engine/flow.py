@@ -11,17 +11,23 @@ sixth and seventh are "discard the hand and the cards used this turn" and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import zones
-from dbdeck.engine.state import CharacterState
+from dbdeck.engine.attacks import Fire, Room, VillainAttack
+from dbdeck.engine.combat import MinionActivates
+from dbdeck.engine.effects import Ops
+from dbdeck.engine.state import CharacterState, Option
+from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["STEPS", "TASKS"]
+__all__ = ["STEPS", "Order", "OrderItem", "Wildcard", "order"]
 
 
 def _reveal(g: Game) -> None:
@@ -52,32 +58,40 @@ def _reveal(g: Game) -> None:
         return
     if card == "W":
         g.log("reveal", "Turn-order card: Wildcard — the players choose who plays.", card=card)
-        g.push({"t": "wildcard"})
+        g.push(Wildcard())
         return
     ch = next(c for c in s.characters if c.order == int(card))
     g.log("reveal", f"Turn-order card: {g.name('c:' + ch.id)}.", card=card)
     if ch.defeated:
         g.log("reveal", f"{g.name('c:' + ch.id)} is defeated: the card plays as a Wildcard.")
         g.hooks.defeated_card_revealed(g, ch.id)
-        g.push({"t": "wildcard"})
+        g.push(Wildcard())
         return
     _start_character(g, ch.id)
 
 
-def _wildcard(g: Game, task: dict[str, Any]) -> None:
-    s = g.state
-    choices = [c for c in s.characters if not c.defeated]
-    if not choices:
-        return
-    chosen = g.choose_one(
-        task,
-        "wildcard",
-        "players",
-        "Wildcard: which Character plays this turn?",
-        [{"label": g.name("c:" + c.id), "value": c.id} for c in choices],
-    )
-    if chosen is not None:
-        _start_character(g, chosen)
+@task_kind("wildcard")
+@dataclass(slots=True)
+class Wildcard(Asking):
+    """A Wildcard turn-order card: the players choose who plays."""
+
+    choice: Any = optional(None)
+    """The Character id chosen."""
+
+    def run(self, g: Game) -> None:
+        """Ask who plays (unless one Character can), and start their turn."""
+        choices = [c for c in g.state.characters if not c.defeated]
+        if not choices:
+            return
+        chosen = g.choose_one(
+            self,
+            "wildcard",
+            "players",
+            "Wildcard: which Character plays this turn?",
+            [Option(g.name("c:" + c.id), c.id) for c in choices],
+        )
+        if chosen is not None:
+            _start_character(g, chosen)
 
 
 def _start_character(g: Game, character: str) -> None:
@@ -99,7 +113,7 @@ def _char_start(g: Game) -> None:
     g.log("turn", f"{g.name('c:' + ch.id)}'s turn.", character=ch.id)
     if ch.room_tokens >= 0:
         s.step = "char_end"
-        g.push({"t": "room", "character": ch.id})
+        g.push(Room(ch.id))
         return
     s.step = "char_energy"
     items = _start_effects(g, ch)
@@ -107,37 +121,17 @@ def _char_start(g: Game) -> None:
         order(g, ch.id, items, "Which start-of-turn effect resolves first?")
 
 
-def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
+def _start_effects(g: Game, ch: CharacterState) -> list[OrderItem]:
     items = []
     for unit in ch.units():
         card = g.card(unit.uid)
         if card.__dict__.get("start_of_turn_effects"):
-            items.append(
-                {
-                    "label": card.name,
-                    "task": {
-                        "t": "ops",
-                        "card": card.id,
-                        "path": "start_of_turn_effects",
-                        "i": 0,
-                        "ctx": {"actor": f"c:{ch.id}", "source": unit.uid},
-                    },
-                }
-            )
+            ctx = {"actor": f"c:{ch.id}", "source": unit.uid}
+            items.append(OrderItem(card.name, Ops(card.id, "start_of_turn_effects", 0, ctx)))
     location = g.location_card()
     if location is not None and location.character_turn_start:
-        items.append(
-            {
-                "label": location.name,
-                "task": {
-                    "t": "ops",
-                    "card": location.id,
-                    "path": "character_turn_start",
-                    "i": 0,
-                    "ctx": {"actor": f"c:{ch.id}", "location": True},
-                },
-            }
-        )
+        ctx = {"actor": f"c:{ch.id}", "location": True}
+        items.append(OrderItem(location.name, Ops(location.id, "character_turn_start", 0, ctx)))
     ability = g.card(ch.id).special_ability
     if (
         ability is not None
@@ -148,45 +142,76 @@ def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
         if ability.uses != "passive":
             ch.ability_tokens -= 1
         items.append(
-            {
-                "label": ability.name,
-                "task": {
-                    "t": "ops",
-                    "card": ch.id,
-                    "path": "special_ability.effects",
-                    "i": 0,
-                    "ctx": {"actor": f"c:{ch.id}"},
-                },
-            }
+            OrderItem(
+                ability.name, Ops(ch.id, "special_ability.effects", 0, {"actor": f"c:{ch.id}"})
+            )
         )
     return items
 
 
-def order(g: Game, decider: str, items: list[dict[str, Any]], prompt: str) -> None:
-    """Queue simultaneous effects (``items``: a label and a task each), to be
-    resolved in the order ``decider`` picks."""
-    g.push({"t": "order", "decider": decider, "items": items, "prompt": prompt})
+@dataclass(slots=True)
+class OrderItem:
+    """One of several simultaneous effects: its name and the task it is."""
+
+    label: str
+    task: Task
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OrderItem:
+        return OrderItem(self.label, copy.deepcopy(self.task, memo))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"label", "task"}``."""
+        return {"label": self.label, "task": self.task.to_json()}
 
 
-def _order(g: Game, task: dict[str, Any]) -> None:
-    """Resolve several simultaneous effects in the order the decider picks."""
-    items = task["items"]
-    if len(items) == 1:
-        g.push(items[0]["task"])
-        return
-    if "choice" not in task:
-        g.ask(
-            task,
-            "order",
-            task["decider"],
-            task["prompt"],
-            [{"label": item["label"], "value": i} for i, item in enumerate(items)],
+@task_kind("order")
+@dataclass(slots=True)
+class Order(Asking):
+    """Several simultaneous effects, resolved in the order the decider picks."""
+
+    decider: str
+    items: list[OrderItem]
+    prompt: str
+    choice: Any = optional(None)
+    """The index of the item to resolve first."""
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Task:
+        """An order from JSON, its items' tasks read too."""
+        items = data.get("items")
+        if not isinstance(items, list):
+            raise TaskError("an 'order' task needs its 'items'")
+        return cls(
+            str(data["decider"]),
+            [OrderItem(str(i["label"]), Task.from_json(i["task"])) for i in items],
+            str(data["prompt"]),
+            data.get("choice"),
         )
-        return
-    first = items[task["choice"]]
-    rest = [item for i, item in enumerate(items) if i != task["choice"]]
-    order(g, task["decider"], rest, task["prompt"])
-    g.push(first["task"])
+
+    def run(self, g: Game) -> None:
+        """Ask which effect resolves first; it runs, then the rest are ordered."""
+        items = self.items
+        if len(items) == 1:
+            g.push(items[0].task)
+            return
+        if self.choice is None:
+            g.ask(
+                self,
+                "order",
+                self.decider,
+                self.prompt,
+                [Option(item.label, i) for i, item in enumerate(items)],
+            )
+            return
+        first = items[self.choice]
+        rest = [item for i, item in enumerate(items) if i != self.choice]
+        order(g, self.decider, rest, self.prompt)
+        g.push(first.task)
+
+
+def order(g: Game, decider: str, items: list[OrderItem], prompt: str) -> None:
+    """Queue simultaneous effects, to be resolved in the order ``decider`` picks."""
+    g.push(Order(decider, items, prompt))
 
 
 def _char_energy(g: Game) -> None:
@@ -197,7 +222,7 @@ def _char_energy(g: Game) -> None:
     ch.time_track = [*ch.time_track[1:], None]
     s.step = "char_main_enter"
     if fired is not None:
-        g.push({"t": "fire", "character": ch.id, "uid": fired.uid, "boosters": fired.boosters})
+        g.push(Fire(ch.id, fired.uid, fired.boosters))
 
 
 def _char_main_enter(g: Game) -> None:
@@ -234,18 +259,8 @@ def _villain_start(g: Game) -> None:
     items = []
     location = g.location_card()
     if location is not None and location.villain_turn_start:
-        items.append(
-            {
-                "label": location.name,
-                "task": {
-                    "t": "ops",
-                    "card": location.id,
-                    "path": "villain_turn_start",
-                    "i": 0,
-                    "ctx": {"actor": "v", "location": True},
-                },
-            }
-        )
+        ctx = {"actor": "v", "location": True}
+        items.append(OrderItem(location.name, Ops(location.id, "villain_turn_start", 0, ctx)))
     items += g.hooks.turn_start(g)
     if items:
         order(g, "players", items, "Which of the Villain's start-of-turn effects resolves first?")
@@ -257,7 +272,7 @@ def _villain_energy(g: Game) -> None:
     fired = g.hooks.advance_time_track(g)
     s.step = "villain_balls"
     for prepared in reversed(fired):
-        g.push({"t": "vattack", "uid": prepared.uid, "owner": prepared.owner, "prepared": True})
+        g.push(VillainAttack(prepared.uid, prepared.owner, origin="prepared"))
 
 
 def _villain_balls(g: Game) -> None:
@@ -280,14 +295,11 @@ def _villain_minions(g: Game) -> None:
     s.step = "villain_reveal"
     if not g.hooks.minions_present(g):
         return
-    items: list[dict[str, Any]] = [
-        {"label": g.name(u.uid), "task": {"t": "minion", "uid": u.uid}}
-        for u in s.villain.minions
-        if not u.exhausted
-    ]
-    if len({g.state.card_ids[item["task"]["uid"]] for item in items}) <= 1:
+    ready = [u.uid for u in s.villain.minions if not u.exhausted]
+    items = [OrderItem(g.name(uid), MinionActivates(uid)) for uid in ready]
+    if len({g.state.card_ids[uid] for uid in ready}) <= 1:
         for item in reversed(items):
-            g.push(item["task"])
+            g.push(item.task)
     elif items:
         order(g, "players", items, "Which Minion activates first?")
 
@@ -325,6 +337,3 @@ STEPS: dict[str, Callable[[Game], None] | None] = {
     "villain_reveal": _villain_reveal,
     "villain_ready": _villain_ready,
 }
-
-
-TASKS = [("wildcard", _wildcard), ("order", _order)]

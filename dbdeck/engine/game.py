@@ -3,8 +3,9 @@
 The engine is headless and deterministic: no I/O, no Textual, all randomness
 from one seeded generator held by the game. Work the rules queue up (an
 attack's damage, a Minion's activation, an effect's operations) sits on a
-stack of small JSON-able *tasks*; when a task needs a choice it leaves a
-``Decision`` pending and waits for a ``choose`` action. So a game stops only
+stack of *tasks*, one slotted dataclass per kind (``engine/tasks.py``);
+when a task needs a choice it leaves a ``Decision`` pending that points at
+it, and waits for a ``choose`` action. So a game stops only
 where a person must decide, and its whole state — stack included — saves
 to JSON and resumes exactly.
 """
@@ -12,13 +13,12 @@ to JSON and resumes exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.models import MARKET_OF_KIND, Villain
-from dbdeck.engine import attacks, combat, effects, flow, rules, villains, zones
+from dbdeck.engine import combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
@@ -27,11 +27,17 @@ from dbdeck.engine.state import (
     Decision,
     GameState,
     MarketState,
+    Option,
     Unit,
     state_from_data,
     to_data,
 )
+from dbdeck.engine.tasks import Asking, Task
 from dbdeck.engine.words import count
+
+# The rule modules imported above define the task kinds: importing them
+# registered every kind a saved stack may hold (flow brings attacks, and
+# villains each Villain's module).
 
 __all__ = [
     "DIFFICULTIES",
@@ -171,15 +177,7 @@ class Game:
             ctx = {"actor": "loc", "location": True, "setup": True}
             for i in reversed(range(len(location.setup_effects))):
                 if location.setup_effects[i].op != "remove-from-market":
-                    self.push(
-                        {
-                            "t": "op",
-                            "card": location.id,
-                            "path": "setup_effects",
-                            "i": i,
-                            "ctx": dict(ctx),
-                        }
-                    )
+                    self.push(effects.Op(location.id, "setup_effects", i, dict(ctx)))
         s.step = "reveal"
 
     def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
@@ -387,41 +385,42 @@ class Game:
 
     # --- tasks and decisions ---------------------------------------------------------
 
-    def push(self, task: dict[str, Any]) -> None:
+    def push(self, task: Task) -> None:
         """Queue a task to run next."""
         self.state.stack.append(task)
 
     def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
         """Queue the operations found at ``path`` of a card."""
-        self.push({"t": "ops", "card": card_id, "path": path, "i": 0, "ctx": ctx})
+        self.push(effects.Ops(card_id, path, 0, ctx))
 
     def ask(
         self,
-        task: dict[str, Any],
+        task: Asking,
         kind: str,
         decider: str,
         prompt: str,
-        options: list[dict[str, Any]],
+        options: list[Option],
     ) -> bool:
-        """Leave ``task`` waiting for a choice among ``options``."""
+        """Leave ``task`` waiting for a choice among ``options``: it goes back
+        on top of the stack, and the decision answers it."""
         self.push(task)
-        self.state.pending = Decision(kind, decider, prompt, options)
+        self.state.pending = Decision(kind, decider, prompt, options, task)
         return False
 
     def choose_one(
         self,
-        task: dict[str, Any],
+        task: Asking,
         kind: str,
         decider: str,
         prompt: str,
-        options: list[dict[str, Any]],
+        options: list[Option],
     ) -> Any | None:
         """The value chosen for ``task`` among ``options`` (at least one): the
         answer already given, the only option, or ``None`` after asking."""
-        if "choice" in task:
-            return task["choice"]
+        if task.choice is not None:
+            return task.choice
         if len(options) == 1:
-            return options[0]["value"]
+            return options[0].value
         self.ask(task, kind, decider, prompt, options)
         return None
 
@@ -484,11 +483,12 @@ class Game:
         if action.type == "choose":
             pending = self.state.pending
             assert pending is not None and action.option is not None
-            self.state.stack[-1]["choice"] = pending.options[action.option]["value"]
+            assert pending.task is not None, "a decision answers the task that asked it"
+            option = pending.options[action.option]
+            pending.task.answer(option.value)
             self.log(
                 "choice",
-                f"{_decider_name(self, pending.decider)} chose: "
-                f"{pending.options[action.option]['label']}",
+                f"{_decider_name(self, pending.decider)} chose: {option.label}",
             )
             self.state.pending = None
         else:
@@ -508,8 +508,7 @@ class Game:
             if guard > 100_000:
                 raise RuntimeError("the rules engine looped without progress")
             if s.stack:
-                task = s.stack.pop()
-                _TASKS[task["t"]](self, task)
+                s.stack.pop().run(self)
                 # A task may take a Maximum Health bonus out of play (a cost
                 # that discards Equipment): the health check runs after each.
                 combat.check_end(self, health=True)
@@ -683,19 +682,3 @@ def _check_variant(catalog: Catalog, setup: Setup, villain: Any) -> None:
     if sorted(setup.characters) != sorted(wanted):
         names = ", ".join(catalog.cards[c].name for c in wanted)
         raise SetupError(f"{card.name} is played with {names}")
-
-
-_TASKS: dict[str, Callable[[Game, dict[str, Any]], Any]] = {}
-
-
-def register_tasks(handlers: Iterable[tuple[str, Callable[[Game, dict[str, Any]], Any]]]) -> None:
-    """Add task handlers (each module registers its own)."""
-    for name, handler in handlers:
-        _TASKS[name] = handler
-
-
-register_tasks(effects.TASKS)
-register_tasks(combat.TASKS)
-register_tasks(flow.TASKS)
-register_tasks(attacks.TASKS)
-register_tasks(villains.TASKS)

@@ -20,7 +20,7 @@ def grim_option(decision: Decision, among: Sequence[int] | None = None) -> int |
     or ``None`` when no option is marked."""
     candidates = range(len(decision.options)) if among is None else among
     for index in candidates:
-        if 0 <= index < len(decision.options) and decision.options[index].get("grim"):
+        if 0 <= index < len(decision.options) and decision.options[index].grim:
             return index
     return None
 

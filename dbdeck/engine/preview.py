@@ -19,10 +19,11 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
+from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
 
@@ -269,11 +270,11 @@ def moot_answer(game: Game) -> int | None:
     return 0
 
 
-def _attack_task(game: Game) -> dict[str, Any] | None:
-    stack = game.state.stack
-    if stack and stack[-1].get("t") == "vattack":
-        return stack[-1]
-    return None
+def _attack_task(game: Game) -> VillainAttack | None:
+    """The Villain attack a pending decision waits in, if it is one."""
+    pending = game.state.pending
+    task = None if pending is None else pending.task
+    return task if isinstance(task, VillainAttack) else None
 
 
 def decision_card(game: Game) -> str:
@@ -281,7 +282,7 @@ def decision_card(game: Game) -> str:
     task = _attack_task(game)
     if game.state.pending is None or task is None:
         return ""
-    return str(game.state.card_ids[int(task["uid"])])
+    return str(game.state.card_ids[task.uid])
 
 
 def decision_stakes(game: Game) -> tuple[str, list[str]]:
@@ -293,14 +294,14 @@ def decision_stakes(game: Game) -> tuple[str, list[str]]:
         return "", []
     hits = [
         _observe(game, Action("choose", option=i), key, _to(key))
-        for i, key in enumerate(str(o.get("value", "")) for o in pending.options)
+        for i, key in enumerate(str(o.value) for o in pending.options)
     ]
     previews = [h.words(game) if h.taker or h.waits else "" for h in hits]
     task = _attack_task(game)
     body = game.hooks.attack_body(game, task) if task is not None else None
     if task is None or body is None:
         return "", previews
-    uid = int(task["uid"])
+    uid = task.uid
     shown = next((h for h in hits if h.taker), None)
     printed = shown.printed if shown is not None else body.damage
     kind = shown.kind if shown is not None else body.damage_kind

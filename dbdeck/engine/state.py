@@ -16,6 +16,8 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dbdeck.engine.tasks import Asking, Task
+
 VILLAIN = "v"
 """The holder key of the Villain."""
 
@@ -137,16 +139,88 @@ class VillainState:
     extra_turns: int = 0
 
 
+@dataclass(slots=True, frozen=True)
+class Option:
+    """One answer a decision offers."""
+
+    label: str
+    """The answer in words."""
+    value: Any
+    """What the answer gives the task that asked (a holder key, a card uid,
+    an index, a wish …): JSON data."""
+    grim: bool | None = None
+    """Whether the Grim Rule takes this answer (rules note N43): ``True``
+    for the harshest one, ``False`` for one weighed and not taken, ``None``
+    where the decision marks nothing."""
+    damage: int | None = None
+    """The damage this answer makes its Character take, when the question
+    says it (a Character stepping in front of an Ally of the market)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Option:
+        # The generic copy of a slotted object is slow; only the value may
+        # nest, and an option holding a plain value can be shared.
+        if isinstance(self.value, str | int):
+            return self
+        return Option(self.label, copy.deepcopy(self.value, memo), self.grim, self.damage)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"label", "value"}``, with ``grim`` and ``damage`` when set."""
+        data: dict[str, Any] = {"label": self.label, "value": to_data(self.value)}
+        if self.grim is not None:
+            data["grim"] = self.grim
+        if self.damage is not None:
+            data["damage"] = self.damage
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Option:
+        """The option ``to_json`` wrote."""
+        return cls(data["label"], data["value"], data.get("grim"), data.get("damage"))
+
+
 @dataclass(slots=True)
 class Decision:
-    """A choice the engine waits for."""
+    """A question the engine waits for, and the task waiting for its answer."""
 
     kind: str
     decider: str
     """``players`` or a Character id."""
     prompt: str
-    options: list[dict[str, Any]]
-    """Each option has a ``label`` and the data the answer carries."""
+    options: list[Option]
+    task: Task | None = field(default=None, compare=False, repr=False)
+    """The task the answer goes to. It waits on top of the stack (``ask``
+    pushes it last), which is how a saved game finds it again: the JSON
+    form leaves this field out."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
+        # Through ``memo``, a copy made with the stack's points at the copied task.
+        return Decision(
+            self.kind,
+            self.decider,
+            self.prompt,
+            [copy.deepcopy(o, memo) for o in self.options],
+            copy.deepcopy(self.task, memo),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The decision as JSON data (without ``task``: see there)."""
+        return {
+            "kind": self.kind,
+            "decider": self.decider,
+            "prompt": self.prompt,
+            "options": [o.to_json() for o in self.options],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], task: Task | None) -> Decision:
+        """The decision ``to_json`` wrote, answered to ``task``."""
+        return cls(
+            data["kind"],
+            data["decider"],
+            data["prompt"],
+            [Option.from_json(o) for o in data["options"]],
+            task,
+        )
 
 
 @dataclass(slots=True)
@@ -180,7 +254,8 @@ class GameState:
     turn so a table can show it; ``Game.resume`` goes on."""
     prologue: list[str] = field(default_factory=list)
     """Characters still to play their turn before the turn-order deck starts."""
-    stack: list[dict[str, Any]] = field(default_factory=list)
+    stack: list[Task] = field(default_factory=list)
+    """Work queued by the rules; the top (the end) runs next."""
     pending: Decision | None = None
     winner: str = ""
     reason: str = ""
@@ -214,8 +289,10 @@ class GameState:
         new.turn_discard = list(self.turn_discard)
         new.turn_cards = list(self.turn_cards)
         new.prologue = list(self.prologue)
-        new.stack = copy.deepcopy(self.stack) if self.stack else []
-        new.pending = copy.deepcopy(self.pending)
+        # One memo for both, so the copied decision points at the copied task.
+        memo: dict[int, Any] = {}
+        new.stack = copy.deepcopy(self.stack, memo) if self.stack else []
+        new.pending = copy.deepcopy(self.pending, memo)
         new.box = list(self.box)
         new.eliminated = list(self.eliminated)
         return new
@@ -264,7 +341,10 @@ def _clone_villain(v: VillainState) -> VillainState:
 
 
 def to_data(obj: Any) -> Any:
-    """Plain JSON data for a state object (dataclasses become dicts)."""
+    """Plain JSON data for a state object (dataclasses become dicts; tasks
+    and decisions write their own form)."""
+    if isinstance(obj, Task | Decision | Option):
+        return obj.to_json()
     if hasattr(obj, "__dataclass_fields__"):
         return {f.name: to_data(getattr(obj, f.name)) for f in fields(obj)}
     if isinstance(obj, list):
@@ -283,7 +363,14 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     d["characters"] = [_character(c) for c in d["characters"]]
     d["villain"] = _villain(d["villain"])
     d["markets"] = {k: MarketState(**v) for k, v in d["markets"].items()}
-    d["pending"] = Decision(**d["pending"]) if d.get("pending") else None
+    d["stack"] = [Task.from_json(t) for t in d["stack"]]
+    # The task waiting for the pending decision is the top of the stack.
+    if d.get("pending"):
+        if not d["stack"] or not isinstance(d["stack"][-1], Asking):
+            raise ValueError("a pending decision without the task waiting for it")
+        d["pending"] = Decision.from_json(d["pending"], d["stack"][-1])
+    else:
+        d["pending"] = None
     return GameState(**d)
 
 

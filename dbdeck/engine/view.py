@@ -360,10 +360,7 @@ def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
     about, previews = preview.decision_stakes(game)
     previews += [""] * (len(pending.options) - len(previews))
     options = (
-        tuple(
-            OptionView(str(o["label"]), bool(o.get("grim")), previews[i])
-            for i, o in enumerate(pending.options)
-        )
+        tuple(OptionView(o.label, bool(o.grim), previews[i]) for i, o in enumerate(pending.options))
         if mine
         else ()
     )
@@ -412,7 +409,7 @@ def seat_offers(
     for action in game.legal_actions():
         if action.type == "choose" and pending is not None and action.option is not None:
             option = pending.options[action.option]
-            label, group = str(option["label"]), "Decide"
+            label, group = option.label, "Decide"
         else:
             label, group = labels.action_label(game, action), labels.action_group(action)
         offers.append(Offer(_masked(action, others), label, group, _foresee(game, action)))

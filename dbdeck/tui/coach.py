@@ -30,7 +30,7 @@ def suggest(game: Game) -> Suggestion:
     action = greedy(game, random.Random(0))
     pending = game.state.pending
     if action.type == "choose" and pending is not None and action.option is not None:
-        label = str(pending.options[action.option]["label"])
+        label = pending.options[action.option].label
         return Suggestion(action, label, _why_answer(game, action.option))
     return Suggestion(action, labels.action_label(game, action), _why(game, action))
 

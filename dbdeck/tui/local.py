@@ -100,7 +100,7 @@ class LocalBackend:
             if option is None:
                 return
             pending = self.game.state.pending
-            label = str(pending.options[option]["label"])
+            label = pending.options[option].label
             prompt = pending.prompt
             apply = self.session.apply if self.session is not None else self.game.apply
             try:

@@ -6,7 +6,7 @@ task (``combat``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, words
 from dbdeck.engine.actions import Action
@@ -50,10 +50,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Pay for the dice and leave the roll to the ``steal`` task."""
     assert a.amount is not None
     ch.energy -= a.amount
-    task: dict[str, Any] = {"t": "steal", "character": ch.id, "dice": a.amount}
-    if a.target is not None:
-        task["from"] = a.target
-    g.push(task)
+    g.push(combat.Steal(ch.id, a.amount, a.target))
 
 
 def label(game: Game, action: Action) -> str:

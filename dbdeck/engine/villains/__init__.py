@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from dbdeck.engine.villains.androids_17_18 import Androids1718Rules
 from dbdeck.engine.villains.androids_19_20 import Androids1920Rules
-from dbdeck.engine.villains.base import TASKS as _BASE_TASKS
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.villains.broly import BrolyRules
 from dbdeck.engine.villains.freezer import FreezerRules
 from dbdeck.engine.villains.raditz import RaditzRules
-from dbdeck.engine.villains.vegeta_nappa import TASKS as _VEGETA_NAPPA_TASKS
 from dbdeck.engine.villains.vegeta_nappa import VegetaNappaRules
 
-__all__ = ["TASKS", "VillainRules", "hooks_for"]
-
-TASKS = [*_BASE_TASKS, *_VEGETA_NAPPA_TASKS]
-"""The tasks of the Villain modules."""
+__all__ = ["VillainRules", "hooks_for"]
 
 _RULES: dict[str, type[VillainRules]] = {
     "freezer": FreezerRules,

@@ -4,12 +4,15 @@ Despair, attacks on the Ally Market, Android 18's Wishes, Android 16 and the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.models import SplitCard
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
-from dbdeck.engine.state import VILLAIN, Bonus, Prepared
+from dbdeck.engine.combat import Damage
+from dbdeck.engine.state import VILLAIN, Bonus, Option, Prepared
+from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -175,7 +178,7 @@ class Androids1718Rules(VillainRules):
         if uid not in g.state.markets["allies"].row:
             return
         if avoidable and any(c.in_play() for c in g.state.characters):
-            g.push({"t": "villain", "do": "step-in", "key": key, "source": source})
+            g.push(StepIn(key, source))
             return
         self._eliminate(g, uid)
 
@@ -194,24 +197,22 @@ class Androids1718Rules(VillainRules):
         )
         zones.restock(g, "allies")
 
-    def _step_in(self, g: Game, task: dict[str, Any]) -> None:
+    def _step_in(self, g: Game, task: StepIn) -> None:
         """The players decide whether a Character takes an Avoidable attack on
         the Ally Market: the damage that eliminates the Ally, from its Health
         and Armor, whatever damage it already has."""
-        key = task["key"]
+        key = task.key
         if not combat.alive(g, key):
             return
         amount = combat.eliminate_damage(g, key)
-        if "choice" not in task:
-            options: list[dict[str, Any]] = [
-                {"label": f"No one steps in: {g.name(key)} is eliminated", "value": ""}
-            ]
+        if task.choice is None:
+            options = [Option(f"No one steps in: {g.name(key)} is eliminated", "")]
             options += [
-                {
-                    "label": f"{g.target_label(f'c:{c.id}')} steps in and takes {amount} damage",
-                    "value": f"c:{c.id}",
-                    "damage": amount,
-                }
+                Option(
+                    f"{g.target_label(f'c:{c.id}')} steps in and takes {amount} damage",
+                    f"c:{c.id}",
+                    damage=amount,
+                )
                 for c in g.state.characters
                 if c.in_play()
             ]
@@ -219,25 +220,15 @@ class Androids1718Rules(VillainRules):
                 task,
                 "step-in",
                 "players",
-                f"{g.name(task['source'])} attacks {g.name(key)} (Avoidable): does a Character "
+                f"{g.name(task.source)} attacks {g.name(key)} (Avoidable): does a Character "
                 f"step in and take {amount} damage?",
                 options,
             )
             return
-        choice = task["choice"]
+        choice = task.choice
         if choice and combat.alive(g, choice):
             g.log("step-in", f"{g.name(choice)} steps in front of {g.name(key)}.", target=choice)
-            g.push(
-                {
-                    "t": "damage",
-                    "source": task["source"],
-                    "target": choice,
-                    "amount": amount,
-                    "kind": "basic",
-                    "is_attack": True,
-                    "block": False,
-                }
-            )
+            g.push(Damage(task.source, choice, amount, block=False))
             return
         self._eliminate(g, int(key.split(":")[1]))
 
@@ -262,16 +253,7 @@ class Androids1718Rules(VillainRules):
         if guard is None or not combat.alive(g, source):
             return
         g.log("android-16", f"{g.name(guard.uid)} strikes back at {g.name(source)}.")
-        g.push(
-            {
-                "t": "damage",
-                "source": f"m:{guard.uid}",
-                "target": source,
-                "amount": 1,
-                "kind": "unavoidable",
-                "is_attack": False,
-            }
-        )
+        g.push(Damage(f"m:{guard.uid}", source, 1, "unavoidable", is_attack=False))
 
     def on_enemy_defeated(self, g: Game, enemy: str) -> None:
         """A defeated Android's prepared attacks are discarded (rules note A3);
@@ -291,17 +273,11 @@ class Androids1718Rules(VillainRules):
         if (
             s.balls.count(VILLAIN) == 7
             and ANDROID_18 not in s.villain.defeated_enemies
-            and not any(t["t"] == "villain" and t.get("do") == "wish" for t in s.stack)
+            and not any(isinstance(t, Android18Wishes) for t in s.stack)
         ):
-            g.push({"t": "villain", "do": "wish"})
+            g.push(Android18Wishes())
 
-    def run_task(self, g: Game, task: dict[str, Any]) -> None:
-        """The Androids' own tasks: a Character stepping in, and the wishes."""
-        {"step-in": self._step_in, "wish": self._wish, "wish-eliminate": self._wish_eliminate}[
-            task["do"]
-        ](g, task)
-
-    def _wish(self, g: Game, task: dict[str, Any]) -> None:
+    def _wish(self, g: Game) -> None:
         """The first wish of "Android 18's Wishes" that can be granted; then the
         seven Dragon Balls become unclaimed."""
         s = g.state
@@ -324,7 +300,7 @@ class Androids1718Rules(VillainRules):
         else:
             wish = 3
             row = list(s.markets["allies"].row)
-            g.push({"t": "villain", "do": "wish-eliminate", "row": row, "left": WISH_ELIMINATES})
+            g.push(WishEliminates(row, WISH_ELIMINATES))
         g.log(
             "wish",
             f"{g.name(f'e:{ANDROID_18}')} holds the seven Dragon Balls and wishes: {wishes[wish]}",
@@ -333,24 +309,78 @@ class Androids1718Rules(VillainRules):
         s.balls = [""] * 7
         g.log("wish", "The seven Dragon Balls scatter (unclaimed).")
 
-    def _wish_eliminate(self, g: Game, task: dict[str, Any]) -> None:
+    def _wish_eliminate(self, g: Game, task: WishEliminates) -> None:
         """One of the costliest Allies of the row the wish saw is eliminated;
         the players choose among ties and "-" cards (rules note N2)."""
         row = g.state.markets["allies"].row
-        pool = [u for u in task["row"] if u in row]
-        if task["left"] <= 0 or not pool:
+        pool = [u for u in task.row if u in row]
+        if task.left <= 0 or not pool:
             return
         best = _cost_extremes(g, pool, highest=True)
-        if len(best) > 1 and "choice" not in task:
+        if len(best) > 1 and task.choice is None:
             g.ask(
                 task,
                 "target",
                 "players",
                 "Android 18's wish: which Ally of the market is eliminated?",
-                [{"label": g.target_label(f"market:{u}"), "value": f"market:{u}"} for u in best],
+                [Option(g.target_label(f"market:{u}"), f"market:{u}") for u in best],
             )
             return
-        choice = task.pop("choice", f"market:{best[0]}")
-        if task["left"] > 1:
-            g.push({**task, "left": task["left"] - 1})
+        choice = f"market:{best[0]}" if task.choice is None else task.choice
+        task.choice = None
+        if task.left > 1:
+            g.push(WishEliminates(task.row, task.left - 1))
         self._eliminate(g, int(choice.split(":")[1]))
+
+
+# --- the Androids' tasks --------------------------------------------------------------------
+
+
+def _rules(g: Game) -> Androids1718Rules:
+    rules = g.hooks
+    assert isinstance(rules, Androids1718Rules)
+    return rules
+
+
+@villain_task("do", "step-in")
+@dataclass(slots=True)
+class StepIn(VillainTask, Asking):
+    """An Avoidable attack on an Ally of the market: does a Character step in?"""
+
+    key: str
+    """The Ally of the market attacked (``market:<uid>``)."""
+    source: str
+    """Who attacks."""
+    choice: Any = optional(None)
+    """The Character stepping in (``c:<id>``), or ``""`` for no one."""
+
+    def run(self, g: Game) -> None:
+        """Ask, then deal the damage to the Character or eliminate the Ally."""
+        _rules(g)._step_in(g, self)
+
+
+@villain_task("do", "wish")
+@dataclass(slots=True)
+class Android18Wishes(VillainTask):
+    """Android 18 holds the seven Dragon Balls: her wish (rules note A8)."""
+
+    def run(self, g: Game) -> None:
+        """Grant the first wish that can be granted."""
+        _rules(g)._wish(g)
+
+
+@villain_task("do", "wish-eliminate")
+@dataclass(slots=True)
+class WishEliminates(VillainTask, Asking):
+    """Android 18's wish eliminates the costliest Allies of the market."""
+
+    row: list[int]
+    """The Ally Market's row as the wish saw it."""
+    left: int
+    """How many Allies are still to be eliminated."""
+    choice: Any = optional(None)
+    """The Ally chosen among ties (``market:<uid>``)."""
+
+    def run(self, g: Game) -> None:
+        """Eliminate one of them, asking among ties."""
+        _rules(g)._wish_eliminate(g, self)

@@ -11,11 +11,15 @@ repairs and prepared Energy attacks are its own (rules notes T1, T2).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.models import AttackBody, Event
 from dbdeck.engine import combat, rules, zones
-from dbdeck.engine.state import VILLAIN, Prepared
+from dbdeck.engine.attacks import VillainAttack
+from dbdeck.engine.flow import OrderItem
+from dbdeck.engine.state import VILLAIN, Option, Prepared
+from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
 
@@ -84,35 +88,29 @@ class Androids1920Rules(VillainRules):
 
     # --- the Villain's turn ----------------------------------------------------------------
 
-    def turn_start(self, g: Game) -> list[dict[str, Any]]:
+    def turn_start(self, g: Game) -> list[OrderItem]:
         """Android Activation resolves when an Android's card comes up."""
-        return [{"label": g.card(ACTIVATION).name, "task": {"t": "villain", "rule": "activation"}}]
+        return [OrderItem(g.card(ACTIVATION).name, AndroidActivation())]
 
-    def run_task(self, g: Game, task: dict[str, Any]) -> None:
+    def _activation(self, g: Game) -> None:
         """Android Activation, top to bottom: a card from a hand, then
         Regeneration; in Extreme Mode, Thirst for Revenge after it (rules
         note T7)."""
-        rule = task["rule"]
-        if rule == "activation":
-            android = self.active_android(g)
-            if android is None:
-                return
-            g.log("activate", f"Android Activation: {g.name('e:' + android)}.", enemy=android)
-            # Pushed last to first: the stack runs them top to bottom.
-            if g.state.extreme:
-                g.push_ops(THIRST, "effects", {"actor": f"e:{android}"})
-            g.push({"t": "villain", "rule": "regeneration"})
-            g.push({"t": "villain", "rule": "absorb", "enemy": android})
-        elif rule == "absorb":
-            self._absorb(g, task)
-        elif rule == "regeneration":
-            self._regeneration(g)
+        android = self.active_android(g)
+        if android is None:
+            return
+        g.log("activate", f"Android Activation: {g.name('e:' + android)}.", enemy=android)
+        # Pushed last to first: the stack runs them top to bottom.
+        if g.state.extreme:
+            g.push_ops(THIRST, "effects", {"actor": f"e:{android}"})
+        g.push(Regeneration())
+        g.push(Absorb(android))
 
-    def _absorb(self, g: Game, task: dict[str, Any]) -> None:
+    def _absorb(self, g: Game, task: Absorb) -> None:
         """A card at random from the hand of a Character the players choose:
         an Energy repairs the active Android by its value and is discarded;
         anything else goes back to the hand (rules notes T3, T4)."""
-        android = task["enemy"]
+        android = task.enemy
         if android not in self.standing(g):
             return
         hands = [ch for ch in g.state.characters if ch.in_play() and ch.hand]
@@ -125,7 +123,7 @@ class Androids1920Rules(VillainRules):
             "players",
             f"Android Activation: {g.name('e:' + android)} takes a card at random from whose hand?",
             [
-                {"label": f"{g.name('c:' + ch.id)} ({count(len(ch.hand), 'card')})", "value": ch.id}
+                Option(f"{g.name('c:' + ch.id)} ({count(len(ch.hand), 'card')})", ch.id)
                 for ch in hands
             ],
         )
@@ -187,7 +185,7 @@ class Androids1920Rules(VillainRules):
         the others ("Villain Turn", 5; rules note N17)."""
         owner = owner or self.active_android(g) or ""
         if body.attack_type == "physical" or not body.time:
-            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            g.push(VillainAttack(uid, owner, half))
             return
         track = g.state.villain.time_track
         slot = body.time - 1
@@ -230,3 +228,44 @@ def _repair(g: Game, android: str, amount: int) -> None:
     """An Android repairs damage (none to repair: nothing changes)."""
     if amount > 0 and rules.damage_of(g, f"e:{android}") > 0:
         combat.heal(g, f"e:{android}", amount, repair=True)
+
+
+def _rules(g: Game) -> Androids1920Rules:
+    rules = g.hooks
+    assert isinstance(rules, Androids1920Rules)
+    return rules
+
+
+@villain_task("rule", "activation")
+@dataclass(slots=True)
+class AndroidActivation(VillainTask):
+    """Android Activation, at the start of the Villain's turn."""
+
+    def run(self, g: Game) -> None:
+        """Queue the active Android's absorbing and the Regeneration."""
+        _rules(g)._activation(g)
+
+
+@villain_task("rule", "absorb")
+@dataclass(slots=True)
+class Absorb(VillainTask, Asking):
+    """The active Android takes a card at random from a hand the players choose."""
+
+    enemy: str
+    """The active Android."""
+    choice: Any = optional(None)
+    """The Character whose hand it is."""
+
+    def run(self, g: Game) -> None:
+        """Ask whose hand, then absorb."""
+        _rules(g)._absorb(g, self)
+
+
+@villain_task("rule", "regeneration")
+@dataclass(slots=True)
+class Regeneration(VillainTask):
+    """Android 19's Regeneration while both Androids are in play."""
+
+    def run(self, g: Game) -> None:
+        """Repair Android 19."""
+        _rules(g)._regeneration(g)

@@ -19,14 +19,16 @@ from dbdeck.cards.models import (
     Transformation,
 )
 from dbdeck.engine import combat, zones
+from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
+from dbdeck.engine.flow import OrderItem
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.words import agree, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["TASKS", "VillainRules"]
+__all__ = ["VillainRules"]
 
 
 class VillainRules:
@@ -87,7 +89,7 @@ class VillainRules:
         """Whether the Minions in play activate this turn."""
         return True
 
-    def turn_start(self, g: Game) -> list[dict[str, Any]]:
+    def turn_start(self, g: Game) -> list[OrderItem]:
         """The Villain's start-of-turn effects, as ordered items."""
         return []
 
@@ -143,7 +145,7 @@ class VillainRules:
     ) -> None:
         """An Energy attack goes on the Time Track; a Physical one resolves now."""
         if body.attack_type == "physical" or not body.time:
-            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            g.push(VillainAttack(uid, owner, half))
             return
         track = g.state.villain.time_track
         slot = body.time - 1
@@ -197,31 +199,31 @@ class VillainRules:
 
     # --- attacks ------------------------------------------------------------------------
 
-    def attack_body(self, g: Game, task: Any) -> AttackBody | None:
+    def attack_body(self, g: Game, task: Prepared | VillainAttack) -> AttackBody | None:
         """The attack a prepared card or task stands for."""
         card = g.card(_uid(task))
         if isinstance(card, SplitCard):
             return card.halves[_half(card, task)].attack
         return card if isinstance(card, AttackBody) else None
 
-    def attack_path(self, g: Game, task: Any) -> str:
+    def attack_path(self, g: Game, task: Prepared | VillainAttack) -> str:
         """The path prefix of the attack inside its card (for its operations)."""
         card = g.card(_uid(task))
         if isinstance(card, SplitCard):
             return f"halves.{_half(card, task)}.attack."
         return ""
 
-    def attack_target(self, g: Game, body: AttackBody, task: dict[str, Any]) -> str:
+    def attack_target(self, g: Game, body: AttackBody, task: VillainAttack) -> str:
         """The target rule of an attack."""
         return body.target
 
     def attack_targets(
-        self, g: Game, body: AttackBody, task: dict[str, Any]
+        self, g: Game, body: AttackBody, task: VillainAttack
     ) -> tuple[list[str], bool]:
         """Who an attack may hit, and whether the players choose among them.
         A Villain may leave a decision pending here (a Controversy over the
         target): the attack waits, and this is asked again with the answer in
-        ``task``."""
+        ``task.choice``."""
         return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
 
     def attack_bonus(self, g: Game, source: str) -> int:
@@ -340,32 +342,16 @@ class VillainRules:
     def check_victory(self, g: Game) -> None:
         """Villain-specific victory checks."""
 
-    # --- the module's own work ------------------------------------------------------------
 
-    def run_task(self, g: Game, task: dict[str, Any]) -> None:
-        """Run a task the module queued (``{"t": "villain", ...}``). Like every
-        task it may leave a decision (``g.ask``) and is then run again with
-        the answer in ``task["choice"]``."""
+def _uid(task: Prepared | VillainAttack) -> int:
+    return task.uid
 
 
-def _villain_task(g: Game, task: dict[str, Any]) -> None:
-    g.hooks.run_task(g, task)
-
-
-TASKS = [("villain", _villain_task)]
-"""The task a Villain module queues for its own rules."""
-
-
-def _uid(task: Prepared | dict[str, Any]) -> int:
-    return task.uid if isinstance(task, Prepared) else int(task["uid"])
-
-
-def _half(card: SplitCard, task: Prepared | dict[str, Any]) -> int:
+def _half(card: SplitCard, task: Prepared | VillainAttack) -> int:
     """Which half of a split card a prepared attack or task is."""
-    if isinstance(task, dict) and task.get("half") is not None:
-        return int(task["half"])
-    owner = task.owner if isinstance(task, Prepared) else task.get("owner")
-    return next(i for i, h in enumerate(card.halves) if h.enemy == owner)
+    if isinstance(task, VillainAttack) and task.half is not None:
+        return task.half
+    return next(i for i, h in enumerate(card.halves) if h.enemy == task.owner)
 
 
 def _cost(g: Game, uid: int) -> int:

@@ -10,13 +10,16 @@ him is the Characters' ``villain-action``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import effects as fx
 from dbdeck.cards.models import PhaseInfo
 from dbdeck.engine import combat, rules
+from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
-from dbdeck.engine.state import VILLAIN
+from dbdeck.engine.state import VILLAIN, Option
+from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -95,7 +98,7 @@ class BrolyRules(VillainRules):
         waits for the players when the Aggro token points elsewhere (the
         Controversy)."""
         if card_id == FURIOUS_RAGE and len(self._rage_targets(g)) > 1:
-            g.push({"t": "villain", "do": "furious-rage"})
+            g.push(FuriousRage())
             return
         super().activate_card(g, card_id)
 
@@ -169,12 +172,7 @@ class BrolyRules(VillainRules):
         most, _ = resolve_targets(g, g.card_def(FURIOUS_RAGE).target, {"actor": VILLAIN})
         return [aggro] if aggro in most else [aggro, *most]
 
-    def run_task(self, g: Game, task: dict[str, Any]) -> None:
-        """Broly's own task: the Furious Rage Controversy."""
-        if task.get("do") == "furious-rage":
-            self._furious_rage(g, task)
-
-    def _furious_rage(self, g: Game, task: dict[str, Any]) -> None:
+    def _furious_rage(self, g: Game, task: FuriousRage) -> None:
         """The Controversy: the players choose Furious Rage's target between
         the Aggro holder and the enemy with the most Dragon Balls; the Grim
         Rule's option is marked (rules notes N43, B6)."""
@@ -182,16 +180,15 @@ class BrolyRules(VillainRules):
         if len(keys) < 2:
             super().activate_card(g, FURIOUS_RAGE)
             return
-        if "choice" not in task:
+        if task.choice is None:
             aggro = g.state.villain.aggro
             grim = self._grim_target(g, keys)
             options = []
             for key in keys:
                 why = "holds the Aggro token" if key == aggro else "controls the most Dragon Balls"
-                option: dict[str, Any] = {"label": f"{g.target_label(key)}: {why}", "value": key}
-                if key == grim:
-                    option["grim"] = True
-                options.append(option)
+                # Only the Grim Rule's answer is marked; the others say nothing.
+                marked = True if key == grim else None
+                options.append(Option(f"{g.target_label(key)}: {why}", key, grim=marked))
             g.ask(
                 task,
                 "target",
@@ -201,7 +198,7 @@ class BrolyRules(VillainRules):
                 options,
             )
             return
-        target = task["choice"] if task["choice"] in keys else keys[0]
+        target = task.choice if task.choice in keys else keys[0]
         v = g.state.villain
         piles = (v.deck, v.discard)
         uid = next((u for p in piles for u in p if g.state.card_ids[u] == FURIOUS_RAGE), None)
@@ -214,7 +211,7 @@ class BrolyRules(VillainRules):
             card=FURIOUS_RAGE,
             targets=[target],
         )
-        g.push({"t": "vattack", "uid": uid, "owner": "", "targets": [target]})
+        g.push(VillainAttack(uid, "", origin="chosen", stage="clash", targets=[target]))
 
     def _grim_target(self, g: Game, keys: list[str]) -> str:
         """The target the Grim Rule picks: the hit that defeats a Character,
@@ -285,3 +282,18 @@ class BrolyRules(VillainRules):
             if not inside:
                 v.aggro = ""
                 g.log("tokens", f"{g.name(holder)} has left play: the Aggro token is discarded.")
+
+
+@villain_task("do", "furious-rage")
+@dataclass(slots=True)
+class FuriousRage(VillainTask, Asking):
+    """The Furious Rage Controversy: the players choose Broly's target."""
+
+    choice: Any = optional(None)
+    """The target chosen."""
+
+    def run(self, g: Game) -> None:
+        """Ask, then make the attack."""
+        rules = g.hooks
+        assert isinstance(rules, BrolyRules)
+        rules._furious_rage(g, self)

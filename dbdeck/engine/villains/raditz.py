@@ -3,11 +3,15 @@ Call for Help and Raditz's Choice."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dbdeck.cards.models import AttackBody
 from dbdeck.engine import combat, rules
-from dbdeck.engine.state import VILLAIN
+from dbdeck.engine.attacks import VillainAttack
+from dbdeck.engine.flow import OrderItem
+from dbdeck.engine.state import VILLAIN, Option
+from dbdeck.engine.tasks import VillainTask, villain_task
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import count, sentence
 
@@ -69,18 +73,16 @@ class RaditzRules(VillainRules):
 
     # --- the Kidnapped Victim ---------------------------------------------------------
 
-    def turn_start(self, g: Game) -> list[dict[str, Any]]:
+    def turn_start(self, g: Game) -> list[OrderItem]:
         """The 2D6 roll for the Kidnapped Victim, at the start of each of
         Raditz's turns."""
         if self.victim(g) is None:
             return []
-        return [{"label": "Kidnapped Victim", "task": {"t": "villain", "rule": "victim"}}]
+        return [OrderItem("Kidnapped Victim", VictimRoll())]
 
-    def run_task(self, g: Game, task: dict[str, Any]) -> None:
+    def victim_roll(self, g: Game) -> None:
         """Roll 2D6: below the number of Victim tokens, Raditz kills the
         Kidnapped Victim and wins the game (rules note R2)."""
-        if task.get("rule") != "victim":
-            return
         victim = self.victim(g)
         if victim is None:
             return
@@ -130,7 +132,7 @@ class RaditzRules(VillainRules):
     # --- Extreme Mode: Raditz's Choice ------------------------------------------------
 
     def attack_targets(
-        self, g: Game, body: AttackBody, task: dict[str, Any]
+        self, g: Game, body: AttackBody, task: VillainAttack
     ) -> tuple[list[str], bool]:
         """Raditz's Choice (Extreme Mode): Raditz's attack hits the enemy who
         controls the most Dragon Balls; the card's own target only breaks a
@@ -155,15 +157,15 @@ class RaditzRules(VillainRules):
         return pool, len(pool) > 1
 
     def _controversy(
-        self, g: Game, body: AttackBody, task: dict[str, Any], richest: list[str]
+        self, g: Game, body: AttackBody, task: VillainAttack, richest: list[str]
     ) -> tuple[list[str], bool]:
         """Raditz's Choice names Allies, the attack card a Character: the
         players choose which card decides the target."""
-        if "precedence" not in task:
-            if task.get("controversy") and "choice" in task:
-                task["precedence"] = task.pop("choice")
+        if task.precedence is None:
+            if task.controversy and task.choice is not None:
+                task.precedence, task.choice = task.choice, None
             else:
-                task["controversy"] = True
+                task.controversy = True
                 own, _ = super().attack_targets(g, body, task)
                 amount = body.damage + g.state.villain.damage_bonus + self.attack_bonus(g, VILLAIN)
                 # The players pick among a card's targets, so each card is as
@@ -173,7 +175,7 @@ class RaditzRules(VillainRules):
                     (_harm(g, k, amount, body.damage_kind) for k in own), default=_NO_HARM
                 )
                 names = ", ".join(g.name(k) for k in richest)
-                card = g.name(int(task["uid"]))
+                card = g.name(task.uid)
                 g.ask(
                     task,
                     "controversy",
@@ -181,20 +183,20 @@ class RaditzRules(VillainRules):
                     f"Controversy: {card} targets a Character, but Raditz's Choice "
                     f"targets {names}. Which card takes precedence?",
                     [
-                        {
-                            "label": f"Raditz's Choice: the attack hits {names}",
-                            "value": "raditz-choice",
-                            "grim": choice_harm >= card_harm,
-                        },
-                        {
-                            "label": f"{card}: the attack hits a Character",
-                            "value": "card",
-                            "grim": choice_harm < card_harm,
-                        },
+                        Option(
+                            f"Raditz's Choice: the attack hits {names}",
+                            "raditz-choice",
+                            grim=choice_harm >= card_harm,
+                        ),
+                        Option(
+                            f"{card}: the attack hits a Character",
+                            "card",
+                            grim=choice_harm < card_harm,
+                        ),
                     ],
                 )
                 return [], False
-        if task["precedence"] == "raditz-choice":
+        if task.precedence == "raditz-choice":
             return richest, len(richest) > 1
         return super().attack_targets(g, body, task)
 
@@ -212,3 +214,15 @@ def _harm(g: Game, key: str, amount: int, kind: str) -> tuple[bool, bool, int, i
     character = key.startswith("c:")
     balls = combat.balls_of(g, key) if falls else 0
     return (falls and character, falls, balls, dealt, character)
+
+
+@villain_task("rule", "victim")
+@dataclass(slots=True)
+class VictimRoll(VillainTask):
+    """The 2D6 roll for the Kidnapped Victim, at the start of Raditz's turn."""
+
+    def run(self, g: Game) -> None:
+        """Roll for the Victim."""
+        rules = g.hooks
+        assert isinstance(rules, RaditzRules)
+        rules.victim_roll(g)

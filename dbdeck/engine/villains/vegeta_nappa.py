@@ -9,12 +9,15 @@ before each card he uses (V2, V3).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import effects as fx
 from dbdeck.cards.models import AttackBody, Event, SplitCard
 from dbdeck.engine import attacks, combat, rules
+from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
+from dbdeck.engine.tasks import Task, task_kind
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
 
@@ -106,7 +109,7 @@ class VegetaNappaRules(VillainRules):
                 # the card is accounted for while Nappa's part resolves.
                 self.play_attack(g, uid, body, enemy, half)
             else:
-                g.push({"t": TASK, "uid": uid, "enemy": enemy, "half": half})
+                g.push(SaiyanActs(uid, enemy, half))
             if enemy == VEGETA:
                 g.push_ops(COLDNESS, "effects", {"actor": f"e:{VEGETA}"})
 
@@ -134,9 +137,9 @@ class VegetaNappaRules(VillainRules):
             return card.halves[half].attack  # type: ignore[no-any-return]
         return card if isinstance(card, AttackBody) else None
 
-    def _act_task(self, g: Game, task: dict[str, Any]) -> None:
+    def _act_task(self, g: Game, task: SaiyanActs) -> None:
         """A Saiyan acts, after the Coldness or the part that came before."""
-        uid, enemy, half = task["uid"], task["enemy"], task["half"]
+        uid, enemy, half = task.uid, task.enemy, task.half
         v = g.state.villain
         if uid in v.discard:
             v.discard.remove(uid)  # Nappa's part resolved first and set it aside
@@ -170,7 +173,7 @@ class VegetaNappaRules(VillainRules):
         the first free one after it; only the two parts of one double
         activation card share a slot (V7)."""
         if body.attack_type == "physical" or not body.time:
-            g.push({"t": "vattack", "uid": uid, "owner": owner, "half": half})
+            g.push(VillainAttack(uid, owner, half))
             return
         track = g.state.villain.time_track
         slot = body.time - 1
@@ -361,11 +364,21 @@ def _ozaru_bonus(g: Game, op_type: type) -> int:
     )
 
 
-def _saiyan_acts(g: Game, task: dict[str, Any]) -> None:
-    rules = g.hooks
-    assert isinstance(rules, VegetaNappaRules)
-    rules._act_task(g, task)
+@task_kind(TASK)
+@dataclass(slots=True)
+class SaiyanActs(Task):
+    """One Saiyan's part of a Villain card, after the part before it."""
 
+    uid: int
+    """The Villain card."""
+    enemy: str
+    """The Saiyan acting."""
+    half: int | None
+    """The half of a double activation card that is theirs (``None``: the
+    whole card)."""
 
-TASKS = [(TASK, _saiyan_acts)]
-"""Registered with the engine's other tasks when the engine is imported."""
+    def run(self, g: Game) -> None:
+        """Let the Saiyan act."""
+        rules = g.hooks
+        assert isinstance(rules, VegetaNappaRules)
+        rules._act_task(g, self)
