@@ -86,6 +86,7 @@ __all__ = [
     "Option",
     "PayEnergy",
     "PhaseInfo",
+    "Plain",
     "RaceIs",
     "Ready",
     "Reference",
@@ -120,7 +121,7 @@ CardId = str
 """A card id: lower-case words joined by hyphens, e.g. ``punch-and-kick``."""
 
 
-def _rebuild(cls: type[_Plain], values: tuple[Any, ...]) -> _Plain:
+def _rebuild(cls: type[Plain], values: tuple[Any, ...]) -> Plain:
     """An object of ``cls`` from its field values (for ``pickle``)."""
     obj = cls.__new__(cls)
     for name, value in zip(cls.FIELDS, values, strict=True):
@@ -128,8 +129,9 @@ def _rebuild(cls: type[_Plain], values: tuple[Any, ...]) -> _Plain:
     return obj
 
 
-class _Plain:
-    """A frozen card value with slots; equal when of one class with equal fields."""
+class Plain:
+    """The base of every plain card object: frozen, slotted, equal when of one
+    class with equal fields."""
 
     __slots__ = ()
     FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -153,10 +155,10 @@ class _Plain:
         fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS)
         return f"{type(self).__name__}({fields})"
 
-    def __copy__(self) -> _Plain:
+    def __copy__(self) -> Plain:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Plain:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Plain:
         # Frozen all the way down but for lists nobody writes to: sharing is safe.
         return self
 
@@ -166,7 +168,7 @@ class _Plain:
 
 def data_of(value: Any) -> Any:
     """A plain value as card-file JSON data: every object a dict of all its fields."""
-    if isinstance(value, _Plain):
+    if isinstance(value, Plain):
         return {name: data_of(getattr(value, name)) for name in value.FIELDS}
     if isinstance(value, list):
         return [data_of(item) for item in value]
@@ -175,7 +177,7 @@ def data_of(value: Any) -> Any:
     return value
 
 
-class _Op(_Plain):
+class _Op(Plain):
     """Common configuration: unknown fields are an error, values are frozen."""
 
     __slots__ = ()
@@ -1765,7 +1767,7 @@ class AlliedEnemyAlive(_Op):
         _set(self, "enemy", enemy)
 
 
-class _Model(_Plain):
+class _Model(Plain):
     """Common configuration: unknown fields are errors, models are frozen and
     each field's docstring becomes its description in the JSON Schema."""
 
@@ -3923,7 +3925,7 @@ MarketCard = Ally | Technique | Energy | Equipment | Training | ConcentratedEner
 """Cards that can sit in a market or a starting deck."""
 
 
-CLASSES: dict[str, type[_Plain]] = {
+CLASSES: dict[str, type[Plain]] = {
     "Damage": Damage,
     "Eliminate": Eliminate,
     "Draw": Draw,

@@ -67,7 +67,7 @@ CardId = str
 """A card id: lower-case words joined by hyphens, e.g. ``punch-and-kick``."""
 
 
-def _rebuild(cls: type[_Plain], values: tuple[Any, ...]) -> _Plain:
+def _rebuild(cls: type[Plain], values: tuple[Any, ...]) -> Plain:
     """An object of ``cls`` from its field values (for ``pickle``)."""
     obj = cls.__new__(cls)
     for name, value in zip(cls.FIELDS, values, strict=True):
@@ -75,8 +75,9 @@ def _rebuild(cls: type[_Plain], values: tuple[Any, ...]) -> _Plain:
     return obj
 
 
-class _Plain:
-    """A frozen card value with slots; equal when of one class with equal fields."""
+class Plain:
+    """The base of every plain card object: frozen, slotted, equal when of one
+    class with equal fields."""
 
     __slots__ = ()
     FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -100,10 +101,10 @@ class _Plain:
         fields = ", ".join(f"{{f}}={{getattr(self, f)!r}}" for f in self.FIELDS)
         return f"{{type(self).__name__}}({{fields}})"
 
-    def __copy__(self) -> _Plain:
+    def __copy__(self) -> Plain:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Plain:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Plain:
         # Frozen all the way down but for lists nobody writes to: sharing is safe.
         return self
 
@@ -113,7 +114,7 @@ class _Plain:
 
 def data_of(value: Any) -> Any:
     """A plain value as card-file JSON data: every object a dict of all its fields."""
-    if isinstance(value, _Plain):
+    if isinstance(value, Plain):
         return {{name: data_of(getattr(value, name)) for name in value.FIELDS}}
     if isinstance(value, list):
         return [data_of(item) for item in value]
@@ -203,7 +204,7 @@ def _class_source(
 ) -> str:
     node = source.classes[cls.__name__]
     bases = [source.segment(b) for b in node.bases]
-    bases = ["_Plain" if b == "BaseModel" else b for b in bases]
+    bases = ["Plain" if b == "BaseModel" else b for b in bases]
     lines = [f"class {cls.__name__}({', '.join(bases)}):"]
     doc = node.body[0]
     assert _is_docstring(doc), f"{cls.__name__} needs a docstring"
@@ -306,13 +307,15 @@ def plain_module_source() -> str:
     concrete = [cls.__name__ for _, cls in classes if _concrete(cls)]
     table = "\n".join(f'    "{name}": {name},' for name in concrete)
     registry = (
-        f"CLASSES: dict[str, type[_Plain]] = {{\n{table}\n}}\n"
+        f"CLASSES: dict[str, type[Plain]] = {{\n{table}\n}}\n"
         '"""Every plain class by name: the fixed map the catalog cache rebuilds from."""'
     )
     body = "\n\n\n".join([*bodies, *unions, registry])
     used = [n for n in kinds.__all__ if re.search(rf"\b{n}\b", body)]
     imports = "from dbdeck.cards.kinds import (\n" + "".join(f"    {n},\n" for n in used) + ")"
-    exports = sorted([*concrete, *_UNIONS, "CLASSES", "CardId", "data_of"], key=_export_order)
+    exports = sorted(
+        [*concrete, *_UNIONS, "CLASSES", "CardId", "Plain", "data_of"], key=_export_order
+    )
     header = _HEADER.format(imports=imports, exports="\n".join(f'    "{n}",' for n in exports))
     return _formatted(header + "\n\n" + body + "\n")
 

@@ -317,7 +317,7 @@ def _damage_task(g: Game, task: dict[str, Any]) -> None:
                 (
                     u
                     for u in g.state.character(target[2:]).training
-                    if g.card(u.uid).__dict__.get("rule") == "block"
+                    if getattr(g.card(u.uid), "rule", None) == "block"
                 ),
                 None,
             )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.rules import side_of

@@ -111,7 +111,7 @@ def _start_effects(g: Game, ch: CharacterState) -> list[dict[str, Any]]:
     items = []
     for unit in ch.units():
         card = g.card(unit.uid)
-        if card.__dict__.get("start_of_turn_effects"):
+        if getattr(card, "start_of_turn_effects", None):
             items.append(
                 {
                     "label": card.name,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.models import AttackBody, Event
+from dbdeck.cards.plain import AttackBody, Event
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.state import VILLAIN, Prepared
 from dbdeck.engine.villains.base import VillainRules

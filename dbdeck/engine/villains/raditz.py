@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.models import AttackBody
+from dbdeck.cards.plain import AttackBody
 from dbdeck.engine import combat, rules
 from dbdeck.engine.state import VILLAIN
 from dbdeck.engine.villains.base import VillainRules

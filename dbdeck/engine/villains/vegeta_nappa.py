@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
-from dbdeck.cards.models import AttackBody, Event, SplitCard
+from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import AttackBody, Event, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.villains.base import VillainRules
