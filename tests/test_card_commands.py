@@ -55,9 +55,7 @@ def test_every_operation_and_condition_has_words() -> None:
     assert set(ops) == set(words._PHRASES)
     assert set(conditions) == set(words._CONDITIONS)
     damage = to_plain(fx.Damage(op="damage", amount=2, kind="piercing"))
-    assert words.describe(damage) == (
-        "deal 2 PIERCING damage to an enemy of your choice"
-    )
+    assert words.describe(damage) == ("deal 2 PIERCING damage to an enemy of your choice")
 
 
 def test_schema_documents_every_field(tmp_path: Path) -> None:
