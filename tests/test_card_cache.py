@@ -178,11 +178,18 @@ def test_cache_files_are_private(cache_dir: Path) -> None:
     assert [p.name for p in cache_dir.iterdir()] == [entry.name]  # no temporary left
 
 
-def test_a_loose_cache_folder_is_tightened(cache_dir: Path) -> None:
-    cache_dir.mkdir(mode=0o777)
+def test_a_folder_others_may_write_is_not_written_to(
+    cache_dir: Path, validations: list[str], write_pack: Callable[..., Path]
+) -> None:
+    cache_dir.mkdir()
     os.chmod(cache_dir, 0o777)
-    load_catalog(include_env_packs=False)
-    assert stat.S_IMODE(cache_dir.stat().st_mode) == 0o700
+    pack = write_pack(spots=[SPOT])
+    for _ in range(2):
+        validations.clear()
+        assert "test-spot" in load_catalog([pack], include_shipped=False)
+        assert validations == ["spots.json"]
+    assert _entries(cache_dir) == []
+    assert stat.S_IMODE(cache_dir.stat().st_mode) == 0o777  # left as it was found
 
 
 def test_a_writable_cache_file_is_ignored(

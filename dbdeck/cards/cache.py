@@ -13,7 +13,8 @@ read the same whether or not a cache exists.
 A shared box is hostile ground, so the cache holds data only, never code:
 JSON, rebuilt through the fixed class map ``plain.CLASSES`` (no pickle). The
 folder is made 0700 and each file written 0600 to a temporary name, then
-renamed into place. A cache file that is not a regular file owned by the
+renamed into place; a folder someone else owns or may write in is not
+written to. A cache file that is not a regular file owned by the
 user, or that group or others may write, is ignored; so is one that fails
 to parse or whose key differs. Nothing here ever raises: the worst a cache
 can do is miss.
@@ -27,7 +28,6 @@ import hashlib
 import json
 import os
 import stat
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -234,18 +234,15 @@ def _read_private(path: Path) -> bytes | None:
 
 
 def _private_folder(folder: Path) -> bool:
-    """Make ``folder`` (0700) or check it is ours; tighten it to 0700 if it
-    is ours but looser. False when it is someone else's or not a folder."""
+    """Make ``folder`` (0700 from its creation) or check an existing one: it
+    must be ours, and no one else may write in it. A folder that fails is not
+    written to (every load then validates), never chmodded into shape."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)
-        if not stat.S_ISDIR(info.st_mode) or not _owned_by_user(info):
-            return False
-        if stat.S_IMODE(info.st_mode) & 0o077 and sys.platform != "win32":
-            os.chmod(folder, 0o700)
-        return True
     except (OSError, ValueError):
         return False
+    return stat.S_ISDIR(info.st_mode) and _owned_by_user(info) and not info.st_mode & 0o022
 
 
 def _write_private(path: Path, data: bytes) -> None:
