@@ -26,10 +26,10 @@ SPOT = {"id": "test-spot", "name": "Test Spot", "kind": "location", "text": "A q
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh, empty cache folder for this test alone."""
+    """The catalog folder of a fresh, empty cache folder for this test alone."""
     folder = tmp_path / "cache"
     monkeypatch.setenv(card_cache.CACHE_ENV, str(folder))
-    return folder
+    return folder / "catalog"
 
 
 @pytest.fixture
@@ -138,6 +138,7 @@ def test_the_key_covers_the_code_and_pydantic() -> None:
     assert one is not None and two is not None and three is not None
     assert len({one.key, two.key, three.key}) == 3
     assert one.path == two.path == three.path  # one entry per folder list
+    assert one.path.parent == Path("c") / "catalog"
 
 
 @pytest.mark.parametrize(
@@ -181,7 +182,7 @@ def test_cache_files_are_private(cache_dir: Path) -> None:
 def test_a_folder_others_may_write_is_not_written_to(
     cache_dir: Path, validations: list[str], write_pack: Callable[..., Path]
 ) -> None:
-    cache_dir.mkdir()
+    cache_dir.mkdir(parents=True)
     os.chmod(cache_dir, 0o777)
     pack = write_pack(spots=[SPOT])
     for _ in range(2):
@@ -279,7 +280,7 @@ def test_the_cache_lives_in_the_user_cache_folder(
 
 def test_validate_from_the_cache_imports_no_pydantic(cache_dir: Path) -> None:
     command = [sys.executable, "-X", "importtime", "-m", "dbdeck", "cards", "validate"]
-    env = {**os.environ, card_cache.CACHE_ENV: str(cache_dir)}
+    env = {**os.environ, card_cache.CACHE_ENV: str(cache_dir.parent)}
     env.pop("DBDECK_PACKS", None)
     cold = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
     assert "pydantic" in cold.stderr  # nothing kept yet: validated

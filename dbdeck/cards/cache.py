@@ -62,8 +62,9 @@ _TAG = "@"
 
 
 def cache_dir() -> Path:
-    """The folder of the cache: ``DBDECK_CACHE_DIR``, else the user cache
-    folder (on Linux ``$XDG_CACHE_HOME/dbdeck``, by default ``~/.cache/dbdeck``)."""
+    """dbdeck's cache folder: ``DBDECK_CACHE_DIR``, else the user cache folder
+    (on Linux ``$XDG_CACHE_HOME/dbdeck``, by default ``~/.cache/dbdeck``). The
+    catalog cache is its ``catalog`` folder."""
     named = os.environ.get(CACHE_ENV, "")
     if named.strip():
         return Path(named)
@@ -138,7 +139,8 @@ class CatalogCache:
         # One file per list of folders: a changed card replaces its entry
         # instead of piling up new ones.
         where = hashlib.sha256("\0".join(map(str, folders)).encode("utf-8", "surrogateescape"))
-        folder = cache_dir() if directory is None else directory
+        # A folder of its own, made 0700 by dbdeck, whoever made the one above.
+        folder = (cache_dir() if directory is None else directory) / "catalog"
         return cls(folder / f"catalog-{where.hexdigest()[:24]}.json", h.hexdigest())
 
     def load(self) -> tuple[dict[str, plain.Card], dict[str, str]] | None:
