@@ -288,3 +288,18 @@ def test_validate_from_the_cache_imports_no_pydantic(cache_dir: Path) -> None:
     assert warm.stdout == cold.stdout and warm.stdout.startswith("ok: ")
     imported = [line.rsplit("|", 1)[-1].strip() for line in warm.stderr.splitlines()]
     assert imported and not [name for name in imported if name.startswith("pydantic")]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs byte file names")
+def test_an_undecodable_file_name_is_cached(
+    cache_dir: Path, validations: list[str], tmp_path: Path
+) -> None:
+    pack = tmp_path / os.fsdecode(b"pack-\xff")
+    pack.mkdir()
+    (pack / "spots.json").write_text(json.dumps({"cards": [SPOT]}))
+    fresh = load_catalog([pack], include_shipped=False)
+    validations.clear()
+    hit = load_catalog([pack], include_shipped=False)
+    assert validations == []
+    _same(fresh, hit)
+    assert hit.files["test-spot"] == str(pack / "spots.json")

@@ -41,7 +41,7 @@ CACHE_ENV = "DBDECK_CACHE_DIR"
 folder (the tests point it at a temporary folder)."""
 
 _FORMAT = 1
-"""Raised whenever the layout of a cache file changes."""
+"""Bumped whenever the layout of a cache file changes."""
 
 _CODE_FILES = (
     "kinds.py",
@@ -135,10 +135,10 @@ class CatalogCache:
             return None
         h = hashlib.sha256(code)
         for name, data in files:
-            _feed(h, os.fsencode(name), data)
+            _feed(h, _bytes_of(name), data)
         # One file per list of folders: a changed card replaces its entry
         # instead of piling up new ones.
-        where = hashlib.sha256("\0".join(map(str, folders)).encode("utf-8", "surrogateescape"))
+        where = hashlib.sha256(_bytes_of("\0".join(map(str, folders))))
         # A folder of its own, made 0700 by dbdeck, whoever made the one above.
         folder = (cache_dir() if directory is None else directory) / "catalog"
         return cls(folder / f"catalog-{where.hexdigest()[:24]}.json", h.hexdigest())
@@ -175,10 +175,17 @@ class CatalogCache:
         content = {"files": names, "cards": [[index[files[k]], c] for k, c in cards.items()]}
         try:
             header = json.dumps({"format": _FORMAT, "key": self.key})
-            body = json.dumps(content, default=_tagged, ensure_ascii=False, separators=(",", ":"))
+            # ASCII escapes carry any name, lone surrogates of undecodable
+            # file names included, and read back the same.
+            body = json.dumps(content, default=_tagged, separators=(",", ":"))
         except (TypeError, ValueError):
             return
-        _write_private(self.path, (header + "\n" + body).encode("utf-8", "surrogateescape"))
+        _write_private(self.path, (header + "\n" + body).encode("ascii"))
+
+
+def _bytes_of(text: str) -> bytes:
+    """Any text as bytes for hashing, even a name that is not valid Unicode."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _tagged(value: Any) -> dict[str, Any]:
