@@ -490,7 +490,7 @@ def _lay_character(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
     _exhaust(g, ch.units(), spec.get("exhausted", []), f"{where}.exhausted")
     if "room_tokens" in spec:
         room = next(
-            (u for u in ch.training if g.card(u.uid).__dict__.get("rule") == _ROOM_RULE), None
+            (u for u in ch.training if getattr(g.card(u.uid), "rule", None) == _ROOM_RULE), None
         )
         if room is None:
             raise ScenarioFailure(

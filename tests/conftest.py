@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,13 @@ from dbdeck.cards.catalog import Catalog, load_catalog
 os.environ.pop("NO_COLOR", None)
 os.environ.pop("DBDECK_ASCII", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
+
+# The tests (and every dbdeck they start) keep their validated-catalog cache
+# in a folder of their own, never in the user's; set before any module loads
+# a catalog at import.
+_CACHE = tempfile.mkdtemp(prefix="dbdeck-test-cache-")
+os.environ["DBDECK_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

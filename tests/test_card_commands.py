@@ -16,7 +16,9 @@ from rich.console import Console
 
 from dbdeck.cards import describe as words
 from dbdeck.cards import effects as fx
+from dbdeck.cards import plain
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.convert import to_plain
 from dbdeck.cards.render import card_panel
 from dbdeck.cli import main
 
@@ -48,13 +50,12 @@ def test_show_unknown_card_suggests(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_every_operation_and_condition_has_words() -> None:
-    ops = get_args(get_args(fx.Effect)[0])
-    conditions = get_args(get_args(fx.Condition)[0])
+    ops = get_args(plain.Effect)
+    conditions = get_args(plain.Condition)
     assert set(ops) == set(words._PHRASES)
     assert set(conditions) == set(words._CONDITIONS)
-    assert words.describe(fx.Damage(op="damage", amount=2, kind="piercing")) == (
-        "deal 2 PIERCING damage to an enemy of your choice"
-    )
+    damage = to_plain(fx.Damage(op="damage", amount=2, kind="piercing"))
+    assert words.describe(damage) == ("deal 2 PIERCING damage to an enemy of your choice")
 
 
 def test_schema_documents_every_field(tmp_path: Path) -> None:

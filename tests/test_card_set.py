@@ -8,11 +8,14 @@ from typing import Any, get_args
 import pytest
 from pydantic import TypeAdapter
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import models
+from dbdeck.cards import plain as fx
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.models import (
+from dbdeck.cards.convert import to_plain
+from dbdeck.cards.kinds import Race
+from dbdeck.cards.plain import (
     Ally,
-    Card,
+    ByDifficulty,
     Character,
     Energy,
     Equipment,
@@ -22,7 +25,7 @@ from dbdeck.cards.models import (
     Villain,
 )
 
-CARD = TypeAdapter(Card)
+CARD = TypeAdapter(models.Card)
 
 
 def named(catalog: Catalog, villain: str) -> set[str]:
@@ -45,7 +48,7 @@ def market(catalog: Catalog, kind: str) -> list[Any]:
 def test_characters_cover_every_race_and_level(catalog: Catalog) -> None:
     characters = catalog.characters()
     assert len(characters) >= 14
-    assert {c.race for c in characters} == set(get_args(fx.Race))
+    assert {c.race for c in characters} == set(get_args(Race))
     assert set(range(7)) <= {c.level for c in characters}
     ids = {c.id for c in characters}
     assert {"goku", "goku-ss1", "vegeta-ss1", "krillin", "master-roshi"} <= ids
@@ -223,24 +226,24 @@ def test_villain_board_numbers(catalog: Catalog) -> None:
     assert levels["freezer"] == 1 and levels["broly"] == 6
     freezer = catalog["freezer"]
     assert isinstance(freezer, Villain)
-    assert freezer.max_health.model_dump() == {"easy": 40, "medium": 50, "hard": 60}
+    assert freezer.max_health == ByDifficulty(easy=40, medium=50, hard=60)
     assert freezer.armor.medium == 1  # Krillin's 4 damage becomes 3
     assert freezer.starting_minions == ["freezer-guard"]
     assert "freezer-army" in freezer.extreme_cards
     raditz = catalog["raditz"]
     assert isinstance(raditz, Villain)
-    assert raditz.max_health.model_dump() == {"easy": 40, "medium": 50, "hard": 60}
+    assert raditz.max_health == ByDifficulty(easy=40, medium=50, hard=60)
     assert raditz.starting_dragon_balls == 6
     assert "controls-all-dragon-balls" not in {v.condition for v in raditz.victory}
     assert [(e.card, e.copies) for e in raditz.side_decks] == [("raditz-saibaman", 6)]
     broly = catalog["broly"]
     assert isinstance(broly, Villain)
-    assert broly.max_health.model_dump() == {"easy": 160, "medium": 180, "hard": 220}
+    assert broly.max_health == ByDifficulty(easy=160, medium=180, hard=220)
     androids = catalog["androids-17-18"]
     assert isinstance(androids, Villain)
     assert androids.turn_order_cards == 3
     assert androids.ally_market_size is not None
-    assert androids.ally_market_size.model_dump() == {"easy": 25, "medium": 20, "hard": 15}
+    assert androids.ally_market_size == ByDifficulty(easy=25, medium=20, hard=15)
     assert len(androids.enemies) == 2
     assert len(catalog["androids-19-20"].enemies) == 2  # type: ignore[union-attr]
     nappa = catalog["vegeta-nappa"]
@@ -259,9 +262,10 @@ def test_locations(catalog: Catalog) -> None:
 
 
 def test_every_card_round_trips_through_json(catalog: Catalog) -> None:
+    """A plain card written as card-file JSON validates back to itself."""
     for card in catalog.cards.values():
-        text = json.dumps(card.model_dump(mode="json", by_alias=True))
-        assert CARD.validate_json(text) == card, card.id
+        text = json.dumps(fx.data_of(card))
+        assert to_plain(CARD.validate_json(text)) == card, card.id
 
 
 def test_listing_json_counts(catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,11 @@ duplicate ids, references to cards that do not exist, incomplete Villain
 decks. Problems are collected, never raised one at a time, so a card author
 sees them all at once, each as ``FILE: card 'ID': field.path: message``.
 
+The catalog holds the plain objects of ``dbdeck.cards.plain``, not the
+models. A clean load is kept in the validated-catalog cache
+(``dbdeck.cards.cache``); while the files and the card code are unchanged,
+the next load is read from it and pydantic is never imported.
+
 Card packs are untrusted input (a shared box loads other people's folders),
 so every step is bounded: only regular files are opened, and never in a way
 that can block; sizes, nesting depth, number lengths and value counts are
@@ -26,20 +31,29 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
-
-from dbdeck.cards.effects import ActivateCard, CharacterIs, Damage, Summon, TakeDragonBall
-from dbdeck.cards.models import (
+from dbdeck.cards.cache import CatalogCache
+from dbdeck.cards.plain import (
+    CLASSES,
+    ActivateCard,
     Card,
-    CardFile,
     Character,
+    CharacterIs,
+    Damage,
     Location,
+    Plain,
     SplitCard,
+    Summon,
+    TakeDragonBall,
     Villain,
     VillainCard,
 )
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter, ValidationError
+
+    from dbdeck.cards.models import CardFile
 
 __all__ = [
     "CCG_SUFFIX",
@@ -71,7 +85,12 @@ separator (``:`` on Unix)."""
 
 @functools.cache
 def _file_adapter() -> TypeAdapter[CardFile]:
-    """The validator of card files, built on first use."""
+    """The validator of card files, built on first use: only a load the
+    cache cannot answer imports pydantic and the models."""
+    from pydantic import TypeAdapter
+
+    from dbdeck.cards.models import CardFile
+
     return TypeAdapter(CardFile)
 
 
@@ -196,19 +215,42 @@ def load_catalog(
     *,
     include_shipped: bool = True,
     include_env_packs: bool = True,
+    use_cache: bool = True,
 ) -> Catalog:
     """Load, validate and cross-check the shipped set and packs.
 
-    Raises ``CardSetError`` listing every problem found.
+    With ``use_cache`` a clean load is answered from, or kept in, the
+    validated-catalog cache. Raises ``CardSetError`` listing every problem
+    found.
     """
     folders: list[Path] = [shipped_cards_dir()] if include_shipped else []
     folders += list(packs)
     if include_env_packs:
         folders += pack_dirs_from_env()
+    # Read everything first: the cache key is the bytes of every file.
+    entries: list[Problem | tuple[Path, bytes | InputRefused]] = []
+    for item in _card_files(folders):
+        if isinstance(item, Problem):
+            entries.append(item)
+            continue
+        try:
+            entries.append((item, read_regular_file(item, MAX_CARD_FILE_BYTES)))
+        except InputRefused as exc:
+            entries.append((item, exc))
+    read = [(str(e[0]), e[1]) for e in entries if isinstance(e, tuple) and isinstance(e[1], bytes)]
+    store = None
+    if use_cache and len(read) == len(entries):  # a set with a problem is never cached
+        store = CatalogCache.for_files(folders, read)
+        kept = store.load() if store is not None else None
+        if kept is not None:
+            return Catalog(MappingProxyType(kept[0]), MappingProxyType(kept[1]))
     problems: list[Problem] = []
     loaded: list[tuple[str, Card]] = []
-    for path in _card_files(folders, problems):
-        loaded += _load_file(path, problems)
+    for entry in entries:
+        if isinstance(entry, Problem):
+            problems.append(entry)
+        else:
+            loaded += _load_file(*entry, problems)
     cards: dict[str, Card] = {}
     files: dict[str, str] = {}
     for file, card in loaded:
@@ -222,16 +264,20 @@ def load_catalog(
     problems += check_references(cards, files)
     if problems:
         raise CardSetError(problems)
+    if store is not None:
+        store.save(cards, files)
     return Catalog(MappingProxyType(cards), MappingProxyType(files))
 
 
-def _card_files(folders: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
+def _card_files(folders: Iterable[Path]) -> Iterator[Path | Problem]:
+    """The card files of each folder in turn, and the problems of listing
+    them where they arise, so problems keep the order of the folders."""
     for folder in folders:
         if not folder.is_dir():
-            problems.append(Problem(str(folder), "not a folder of card files"))
+            yield Problem(str(folder), "not a folder of card files")
             continue
         files, unreadable = files_below(folder, ".json")
-        problems += [Problem(str(path), message) for path, message in unreadable]
+        yield from (Problem(str(path), message) for path, message in unreadable)
         yield from (path for path in files if not path.name.endswith(CCG_SUFFIX))
 
 
@@ -379,10 +425,14 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _load_file(path: Path, problems: list[Problem]) -> list[tuple[str, Card]]:
+def _load_file(
+    path: Path, data: bytes | InputRefused, problems: list[Problem]
+) -> list[tuple[str, Card]]:
+    """Validate one file's bytes (or report why it was not read) into plain cards."""
     name = str(path)
     try:
-        data = read_regular_file(path, MAX_CARD_FILE_BYTES)
+        if isinstance(data, InputRefused):
+            raise data
         text = decode_utf8(data)
         refused = json_limits_problem(data)
         if refused is not None:
@@ -390,12 +440,16 @@ def _load_file(path: Path, problems: list[Problem]) -> list[tuple[str, Card]]:
     except InputRefused as exc:
         problems.append(Problem(name, str(exc)))
         return []
+    from pydantic import ValidationError
+
+    from dbdeck.cards.convert import plain_card
+
     try:
         parsed = _file_adapter().validate_json(data)
     except ValidationError as exc:
         problems += validation_problems(name, text, exc)
         return []
-    return [(name, card) for card in parsed.cards]
+    return [(name, plain_card(card)) for card in parsed.cards]
 
 
 def validation_problems(name: str, text: str, exc: ValidationError) -> list[Problem]:
@@ -526,11 +580,11 @@ class _References:
             elif isinstance(op, CharacterIs):
                 for i, ref in enumerate(op.characters):
                     self.need(card, f"{path}.characters.{i}", ref, "character")
-        exclusive = card.__dict__.get("exclusive")
+        exclusive = getattr(card, "exclusive", None)
         if exclusive is not None:
             for i, ref in enumerate(exclusive.characters):
                 self.need(card, f"exclusive.characters.{i}", ref, "character")
-        if "search" in card.__dict__.get("keywords", ()):
+        if "search" in getattr(card, "keywords", ()):
             self.check_search(card)
         if isinstance(card, Character):
             self.check_character(card)
@@ -627,24 +681,27 @@ def _kind_of(card: Card) -> str:
     return card.kind
 
 
-def _walk_effects(card: BaseModel) -> Iterator[tuple[str, BaseModel]]:
+_OPERATIONS = frozenset(c for c in CLASSES.values() if {"op", "when"} & set(c.FIELDS))
+"""The classes of effect operations and conditions."""
+
+
+def _walk_effects(card: Plain) -> Iterator[tuple[str, Plain]]:
     """Every effect operation and condition inside a card, with its path."""
     return _walk(card, "")
 
 
-def _walk(node: BaseModel, path: str) -> Iterator[tuple[str, BaseModel]]:
-    # Reads __dict__ directly: this runs over every field of every card on each
-    # load, and skipping scalars early keeps the whole check to a few ms.
-    for name, value in node.__dict__.items():
+def _walk(node: Plain, path: str) -> Iterator[tuple[str, Plain]]:
+    for name in node.FIELDS:
+        value = getattr(node, name)
         if isinstance(value, list):
             for i, item in enumerate(value):
-                if isinstance(item, BaseModel):
+                if isinstance(item, Plain):
                     where = f"{path}{name}.{i}"
-                    if "op" in item.__dict__ or "when" in item.__dict__:
+                    if type(item) in _OPERATIONS:
                         yield where, item
                     yield from _walk(item, where + ".")
-        elif isinstance(value, BaseModel):
+        elif isinstance(value, Plain):
             where = f"{path}{name}"
-            if "op" in value.__dict__ or "when" in value.__dict__:
+            if type(value) in _OPERATIONS:
                 yield where, value
             yield from _walk(value, where + ".")

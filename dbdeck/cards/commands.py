@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog, one_line
-from dbdeck.cards.models import MARKET_OF_KIND, Card
+from dbdeck.cards.kinds import MARKET_OF_KIND
+from dbdeck.cards.plain import Card
 
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
 

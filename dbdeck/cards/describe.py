@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 
 __all__ = ["describe", "describe_condition", "describe_effects"]
 

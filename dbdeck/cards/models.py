@@ -21,18 +21,13 @@ from dbdeck.cards.effects import (
     Race,
     Target,
 )
+from dbdeck.cards.kinds import MARKET_OF_KIND as MARKET_OF_KIND  # re-exported
 from dbdeck.cards.kinds import CardKind as CardKind  # re-exported: a card's kind field
+from dbdeck.cards.kinds import Cost as Cost  # re-exported
+from dbdeck.cards.kinds import Difficulty as Difficulty  # re-exported
 
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 """A card id: lower-case words joined by hyphens, e.g. ``punch-and-kick``."""
-
-Cost = int | Literal["-"]
-"""A purchase cost in Energy, or ``-``: the rulebook's wildcard value, which
-counts as the lowest or the highest cost at the players' choice."""
-
-Difficulty = Literal["easy", "medium", "hard"]
-"""The three difficulty levels of a Villain board."""
-
 
 MAX_COPIES = 100
 """The most copies of one card a set may hold (the base game's largest pile
@@ -594,18 +589,6 @@ Card = Annotated[
 
 MarketCard = Ally | Technique | Energy | Equipment | Training | ConcentratedEnergy | Capsule
 """Cards that can sit in a market or a starting deck."""
-
-MARKET_OF_KIND: dict[str, str] = {
-    "ally": "allies",
-    "technique": "techniques",
-    "energy": "energy",
-    "equipment": "equipment",
-    "training": "training",
-    "concentrated-energy": "sixth",
-    "capsule": "sixth",
-}
-"""Which market each market card kind is sold in; ``sixth`` is the face-up
-pile of Concentrated Energy and Single-Dose Capsules."""
 
 
 class CardFile(_Model):

@@ -14,16 +14,18 @@ from rich.text import Text
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.describe import describe_condition, describe_effects
-from dbdeck.cards.models import (
-    MARKET_OF_KIND,
+from dbdeck.cards.kinds import MARKET_OF_KIND
+from dbdeck.cards.plain import (
     Ally,
     AttackBody,
+    ByDifficulty,
     Card,
     Character,
     Enemy,
     Minion,
     MinionBody,
     Villain,
+    data_of,
 )
 
 __all__ = ["MARKET_COLOURS", "card_panel", "card_stats"]
@@ -73,9 +75,7 @@ def card_stats(card: Card, catalog: Catalog | None = None) -> list[tuple[str, st
             ("Dragon Ball cost", f"{card.dragon_ball_cost} Energy"),
             (
                 "Cost modifiers",
-                ", ".join(
-                    f"{m} {v if v == '-' else f'{v:+d}'}" for m, v in mods.model_dump().items()
-                ),
+                ", ".join(f"{m} {v if v == '-' else f'{v:+d}'}" for m, v in data_of(mods).items()),
             ),
             ("Hand size", str(card.hand_size)),
             (
@@ -144,8 +144,8 @@ def card_stats(card: Card, catalog: Catalog | None = None) -> list[tuple[str, st
     return rows
 
 
-def _by_difficulty(value: object) -> str:
-    return "{easy} / {medium} / {hard}".format(**value.model_dump())  # type: ignore[attr-defined]
+def _by_difficulty(value: ByDifficulty) -> str:
+    return f"{value.easy} / {value.medium} / {value.hard}"
 
 
 def _villain_card_stats(card: Card) -> Iterator[tuple[str, str]]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
 from dbdeck.engine.state import VILLAIN, CharacterState, Option, Unit
@@ -376,7 +376,7 @@ def _clash_options(g: Game, target: str, damage: int) -> list[Option]:
         (
             u
             for u in ch.training
-            if g.card(u.uid).__dict__.get("rule") == "power-clash" and not u.exhausted
+            if getattr(g.card(u.uid), "rule", None) == "power-clash" and not u.exhausted
         ),
         None,
     )
@@ -410,7 +410,7 @@ def _power_clash(g: Game, task: VillainAttack, damage: int, source: str) -> None
     slot, spent = choice["slot"], choice["energy"]
     prepared = ch.time_track[slot - 1]
     assert prepared is not None
-    clash = next(u for u in ch.training if g.card(u.uid).__dict__.get("rule") == "power-clash")
+    clash = next(u for u in ch.training if getattr(g.card(u.uid), "rule", None) == "power-clash")
     clash.exhausted = True
     technique_damage, _ = attack_damage(
         g, ch, [prepared.uid], "energy", prepared.boosters, combo=False
@@ -549,7 +549,7 @@ def _wish_options(g: Game) -> list[Option]:
 def _level_allows(g: Game, uid: int, ch: CharacterState) -> bool:
     """A wished card ignores every requirement but a Level the Character
     lacks (The Wish Card)."""
-    for condition in g.card(uid).__dict__.get("requirements", ()):
+    for condition in getattr(g.card(uid), "requirements", ()):
         if isinstance(condition, fx.LevelAtLeast) and g.card(ch.id).level < condition.level:
             return False
     return True

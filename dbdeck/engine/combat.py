@@ -363,7 +363,7 @@ class Damage(Asking):
                     (
                         u
                         for u in g.state.character(target[2:]).training
-                        if g.card(u.uid).__dict__.get("rule") == "block"
+                        if getattr(g.card(u.uid), "rule", None) == "block"
                     ),
                     None,
                 )

@@ -125,7 +125,7 @@ def _start_effects(g: Game, ch: CharacterState) -> list[OrderItem]:
     items = []
     for unit in ch.units():
         card = g.card(unit.uid)
-        if card.__dict__.get("start_of_turn_effects"):
+        if getattr(card, "start_of_turn_effects", None):
             ctx = {"actor": f"c:{ch.id}", "source": unit.uid}
             items.append(OrderItem(card.name, Ops(card.id, "start_of_turn_effects", 0, ctx)))
     location = g.location_card()

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.models import MARKET_OF_KIND, Villain
+from dbdeck.cards.kinds import MARKET_OF_KIND
+from dbdeck.cards.plain import Villain
 from dbdeck.engine import combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
@@ -276,7 +277,7 @@ class Game:
         table = self._lasting.get(card_id)
         if table is None:
             grouped: dict[type, list[Any]] = {}
-            for op in self._defs[uid].__dict__.get("effects", ()):
+            for op in getattr(self._defs[uid], "effects", ()):
                 if getattr(op, "duration", None) in ("while-in-play", "permanent"):
                     grouped.setdefault(type(op), []).append(op)
             table = self._lasting[card_id] = {k: tuple(v) for k, v in grouped.items()}

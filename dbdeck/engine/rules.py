@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 from dbdeck.engine.state import VILLAIN, CharacterState, Unit
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from dbdeck.cards.models import MARKET_OF_KIND
+from dbdeck.cards.kinds import MARKET_OF_KIND
 from dbdeck.engine.actions import Action
 
 if TYPE_CHECKING:

@@ -160,7 +160,7 @@ def pile_candidates(
     return [
         u
         for u in pool
-        if kind_matches(g, u, kind) and (voluntary or not g.card(u).__dict__.get("starting"))
+        if kind_matches(g, u, kind) and (voluntary or not getattr(g.card(u), "starting", None))
     ]
 
 

@@ -31,7 +31,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.models import Ally
+from dbdeck.cards.plain import Ally
 from dbdeck.engine.game import (
     DIFFICULTIES,
     Game,

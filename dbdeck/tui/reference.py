@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.models import CardKind
+from dbdeck.cards.kinds import CardKind
 from dbdeck.tui.dialogs import InspectorScreen
 
 __all__ = ["COACH_RULES", "RULES", "CardBrowser", "RulesScreen", "villain_rules"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 from dbdeck.engine import attacks
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, first_reason, sentence

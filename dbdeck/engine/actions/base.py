@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dbdeck.cards import effects as fx
+from dbdeck.cards import plain as fx
 from dbdeck.engine import rules, words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.effects import condition_holds
@@ -108,7 +108,7 @@ def can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str 
     why = can_use_exclusive(race, ch.id, card)
     if why:
         return why
-    for condition in card.__dict__.get("requirements", ()):
+    for condition in getattr(card, "requirements", ()):
         if not condition_holds(g, condition, {"actor": f"c:{ch.id}"}):
             return f"{card.name}'s requirement is not met"
     units = units_list(ch, card.kind)

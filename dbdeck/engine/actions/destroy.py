@@ -30,7 +30,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     if unit is None:
         return "that card is not in play beside your board"
     card = g.card(unit.uid)
-    effects = card.__dict__.get("destroy_effects") or []
+    effects = getattr(card, "destroy_effects", None) or []
     if not effects:
         return f"{card.name} has no destroy effect"
     return affordable(g, ch, effects)

@@ -24,7 +24,11 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
 
 def _room(g: Game, ch: CharacterState) -> Unit | None:
     return next(
-        (u for u in ch.training if g.card(u.uid).__dict__.get("rule") == "room-of-spirit-and-time"),
+        (
+            u
+            for u in ch.training
+            if getattr(g.card(u.uid), "rule", None) == "room-of-spirit-and-time"
+        ),
         None,
     )
 

@@ -32,9 +32,9 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     card = g.card(unit.uid)
     if unit.exhausted:
         return f"{card.name} is exhausted"
-    effects = card.__dict__.get("exhaust_effects") or []
-    if not effects and "search" not in card.__dict__.get("keywords", ()):
-        if card.__dict__.get("rule") == "room-of-spirit-and-time":
+    effects = getattr(card, "exhaust_effects", None) or []
+    if not effects and "search" not in getattr(card, "keywords", ()):
+        if getattr(card, "rule", None) == "room-of-spirit-and-time":
             return "use the enter-room action"
         return f"{card.name} has no exhaust effect"
     return affordable(g, ch, effects)
@@ -47,9 +47,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     card = g.card(unit.uid)
     owner = f"a:{unit.uid}" if card.kind == "ally" else f"c:{ch.id}"
     g.log("exhaust", f"{g.name('c:' + ch.id)} exhausts {card.name}.")
-    if "search" in card.__dict__.get("keywords", ()) and combat.give_balls(g, "", owner):
+    if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, "", owner):
         g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
-    if card.__dict__.get("exhaust_effects"):
+    if getattr(card, "exhaust_effects", None):
         g.push_ops(
             card.id, "exhaust_effects", {"actor": owner, "source": unit.uid, "voluntary": True}
         )

@@ -44,7 +44,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.training_energy += max(0, g.energy_value(a.card, "training") - value)
     g.log("energy", f"{g.name('c:' + ch.id)} plays {g.name(a.card)} (+{value} Energy).")
     card = g.card(a.card)
-    if card.__dict__.get("effects"):
+    if getattr(card, "effects", None):
         g.push_ops(card.id, "effects", {"actor": f"c:{ch.id}", "source": a.card})
 
 

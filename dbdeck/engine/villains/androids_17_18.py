@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.models import SplitCard
+from dbdeck.cards.plain import SplitCard
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
 from dbdeck.engine.combat import Damage

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.models import AttackBody, Event
+from dbdeck.cards.plain import AttackBody, Event
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.flow import OrderItem

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.models import (
+from dbdeck.cards.plain import (
     Attack,
     AttackBody,
     Event,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
-from dbdeck.cards.models import PhaseInfo
+from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import PhaseInfo
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards import effects as fx
-from dbdeck.cards.models import AttackBody, Event, SplitCard
+from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import AttackBody, Event, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit

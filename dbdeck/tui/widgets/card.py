@@ -15,7 +15,7 @@ from rich.text import Text
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.describe import describe_effects
-from dbdeck.cards.models import MARKET_OF_KIND
+from dbdeck.cards.kinds import MARKET_OF_KIND
 from dbdeck.cards.render import EFFECT_FIELDS, card_stats
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS
