@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -40,12 +40,23 @@ from dbdeck.engine.game import (
     level_note,
     setup_problem,
 )
-from dbdeck.saves import SaveError, Session, list_saves
+from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import TableScreen
 
+if TYPE_CHECKING:
+    from dbdeck.saves.reading import SaveInfo
+
 __all__ = ["DbdeckApp"]
+
+
+def _list_saves(folder: Path) -> list[SaveInfo]:
+    """The saves in ``folder``. Their checker (pydantic) is imported only
+    here, for the menu: a table opened from the command line never needs it."""
+    from dbdeck.saves.reading import list_saves
+
+    return list_saves(folder)
 
 
 class ActionCommands(Provider):
@@ -93,7 +104,7 @@ class MainMenu(Screen[None]):
     def _continue_option(self) -> Option:
         app = self.app
         saves = getattr(app, "saves", None)
-        running = [s for s in list_saves(saves) if not s.winner] if saves else []
+        running = [s for s in _list_saves(saves) if not s.winner] if saves else []
         if not running:
             return Option("Continue (no game in progress)", id="continue", disabled=True)
         latest = running[0]
@@ -107,7 +118,7 @@ class MainMenu(Screen[None]):
 
     def _continue(self, app: DbdeckApp) -> None:
         assert app.saves is not None
-        running = [s for s in list_saves(app.saves) if not s.winner]
+        running = [s for s in _list_saves(app.saves) if not s.winner]
         if not running:  # it ended or went away since the menu was drawn
             self.notify("No game in progress.", title="Cannot continue", severity="error")
             return
