@@ -17,7 +17,7 @@ from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = [
     "AttackUsed",
@@ -39,7 +39,7 @@ def _this_attack_bonus(ops: Any) -> int:
 
 
 def attack_damage(
-    g: Game, ch: CharacterState, uids: list[int], attack: str, boosters: list[int], *, combo: bool
+    g: Table, ch: CharacterState, uids: list[int], attack: str, boosters: list[int], *, combo: bool
 ) -> tuple[int, str]:
     """An attack's total damage and kind: every card's damage and "this
     attack" bonuses, the Character's bonuses, and the boosters' damage
@@ -61,7 +61,7 @@ def attack_damage(
 
 
 def character_attack(
-    g: Game,
+    g: Table,
     ch: CharacterState,
     uids: list[int],
     target: str,
@@ -102,7 +102,7 @@ class HealTechnique(Task):
     target: str
     amount: int
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Heal the target."""
         combat.heal(g, self.target, self.amount)
 
@@ -118,12 +118,12 @@ class Fire(Asking):
     choice: Any = optional(None)
     """The target the Character chose."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Choose the Technique's target and attack."""
         _fire(g, self)
 
 
-def _fire(g: Game, task: Fire) -> None:
+def _fire(g: Table, task: Fire) -> None:
     ch = g.state.character(task.character)
     uid, boosters = task.uid, task.boosters
     card = g.card(uid)
@@ -169,7 +169,7 @@ class Used(Task):
     character: str
     uids: list[int]
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Discard the cards."""
         g.state.character(self.character).discard += self.uids
 
@@ -258,12 +258,12 @@ class VillainAttack(Asking):
             data.get("choice"),
         )
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Take the attack one stage on."""
         _vattack(g, self)
 
 
-def _vattack(g: Game, task: VillainAttack) -> None:
+def _vattack(g: Table, task: VillainAttack) -> None:
     s = g.state
     uid = task.uid
     body = g.hooks.attack_body(g, task)
@@ -350,12 +350,12 @@ class AttackUsed(Task):
 
     uid: int
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Discard the attack card."""
         discard_attack(g, self.uid)
 
 
-def discard_attack(g: Game, uid: int) -> None:
+def discard_attack(g: Table, uid: int) -> None:
     """An attack card goes to the discard pile once no half of it is still
     prepared or about to resolve."""
     v = g.state.villain
@@ -367,7 +367,7 @@ def discard_attack(g: Game, uid: int) -> None:
         v.discard.append(uid)
 
 
-def _clash_options(g: Game, target: str, damage: int) -> list[Option]:
+def _clash_options(g: Table, target: str, damage: int) -> list[Option]:
     """Power Clash choices: the prepared Technique and how much Energy to add."""
     if not target.startswith("c:"):
         return []
@@ -402,7 +402,7 @@ def _clash_options(g: Game, target: str, damage: int) -> list[Option]:
     return options
 
 
-def _power_clash(g: Game, task: VillainAttack, damage: int, source: str) -> None:
+def _power_clash(g: Table, task: VillainAttack, damage: int, source: str) -> None:
     """The glossary's Power Clash: compare powers; the winner deals damage."""
     assert task.targets is not None
     ch = g.state.character(task.targets[0][2:])
@@ -458,12 +458,12 @@ class Wish(Asking):
     choice: Any = optional(None)
     """The wish made (the value of one of ``_wish_options``)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask for the wish, then grant it."""
         _wish(g, self)
 
 
-def _wish(g: Game, task: Wish) -> None:
+def _wish(g: Table, task: Wish) -> None:
     s = g.state
     if combat.side_balls(g, "players") != 7:
         return
@@ -503,7 +503,7 @@ def _wish(g: Game, task: Wish) -> None:
     g.log("wish", "The wish is granted; the seven Dragon Balls scatter (unclaimed).")
 
 
-def _wish_options(g: Game) -> list[Option]:
+def _wish_options(g: Table) -> list[Option]:
     s = g.state
     options: list[Option] = []
     for ch in s.characters:
@@ -546,7 +546,7 @@ def _wish_options(g: Game) -> list[Option]:
     return options
 
 
-def _level_allows(g: Game, uid: int, ch: CharacterState) -> bool:
+def _level_allows(g: Table, uid: int, ch: CharacterState) -> bool:
     """A wished card ignores every requirement but a Level the Character
     lacks (The Wish Card)."""
     for condition in getattr(g.card(uid), "requirements", ()):
@@ -555,7 +555,7 @@ def _level_allows(g: Game, uid: int, ch: CharacterState) -> bool:
     return True
 
 
-def _resurrect(g: Game, key: str) -> None:
+def _resurrect(g: Table, key: str) -> None:
     s = g.state
     if key.startswith("c:"):
         ch = s.character(key[2:])
@@ -587,12 +587,12 @@ class Room(Asking):
     choice: Any = optional(None)
     """``stay`` or ``leave``."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask, then stay or leave."""
         _room(g, self)
 
 
-def _room(g: Game, task: Room) -> None:
+def _room(g: Table, task: Room) -> None:
     ch = g.state.character(task.character)
     if ch.room_tokens < 4 and task.choice is None:
         g.ask(

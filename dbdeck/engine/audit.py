@@ -14,12 +14,12 @@ from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import AttackUsed, Fire, Used, VillainAttack
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["card_places", "problems"]
 
 
-def card_places(g: Game) -> Iterator[tuple[str, int]]:
+def card_places(g: Table) -> Iterator[tuple[str, int]]:
     """Every card instance with the name of the place it is in."""
     s = g.state
     for ch in s.characters:
@@ -76,7 +76,7 @@ def card_places(g: Game) -> Iterator[tuple[str, int]]:
                 yield "resolving", uid
 
 
-def problems(g: Game) -> list[str]:
+def problems(g: Table) -> list[str]:
     """What is wrong with the game's state now (empty when all is well)."""
     s = g.state
     found: list[str] = []

@@ -16,7 +16,7 @@ from dbdeck.engine.tasks import Asking, Task, field_values, make, optional, task
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["Damage", "Death", "MinionActivates", "Steal", "check_end", "hit", "steal_sources"]
 
@@ -27,7 +27,7 @@ STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 # --- who can be attacked -----------------------------------------------------------
 
 
-def enemies_of(g: Game, side: str) -> list[str]:
+def enemies_of(g: Table, side: str) -> list[str]:
     """The enemies in play of ``side`` (``players`` or ``villain``), as holder
     keys: for the players the Villain (or its enemies) and its Minions, for
     the Villain the Characters and their Allies."""
@@ -47,14 +47,14 @@ def enemies_of(g: Game, side: str) -> list[str]:
     return keys
 
 
-def friends_of(g: Game, side: str) -> list[str]:
+def friends_of(g: Table, side: str) -> list[str]:
     """The side's own Characters and Allies in play (for heals)."""
     if side == "players":
         return enemies_of(g, "villain")
     return [VILLAIN, *(f"m:{u.uid}" for u in g.state.villain.minions)]
 
 
-def guardian_for(g: Game, key: str) -> str:
+def guardian_for(g: Table, key: str) -> str:
     """Guardian Minions take what is aimed at the Villain ("Guardian")."""
     if key != VILLAIN and not key.startswith("e:"):
         return key
@@ -64,7 +64,7 @@ def guardian_for(g: Game, key: str) -> str:
     return key
 
 
-def alive(g: Game, key: str) -> bool:
+def alive(g: Table, key: str) -> bool:
     """Whether the holder key still names something in play."""
     s = g.state
     if key.startswith("c:"):
@@ -87,7 +87,7 @@ def alive(g: Game, key: str) -> bool:
 # --- damage ----------------------------------------------------------------------------
 
 
-def reduce(g: Game, target: str, amount: int, kind: str) -> int:
+def reduce(g: Table, target: str, amount: int, kind: str) -> int:
     """Damage left after Armor and Damage Reduction ("Types of Damage")."""
     if kind == "unavoidable":
         return amount
@@ -98,7 +98,7 @@ def reduce(g: Game, target: str, amount: int, kind: str) -> int:
 
 
 def hit(
-    g: Game,
+    g: Table,
     source: str,
     target: str,
     amount: int,
@@ -151,7 +151,7 @@ def hit(
     return dealt
 
 
-def _add_damage(g: Game, key: str, amount: int) -> None:
+def _add_damage(g: Table, key: str, amount: int) -> None:
     s = g.state
     if key.startswith("c:"):
         s.character(key[2:]).damage += amount
@@ -168,13 +168,13 @@ def _add_damage(g: Game, key: str, amount: int) -> None:
         s.villain.damage += amount
 
 
-def eliminate_damage(g: Game, key: str) -> int:
+def eliminate_damage(g: Table, key: str) -> int:
     """What "Eliminate" inflicts: Maximum Health plus Armor plus Damage
     Reduction, ignoring damage already taken (glossary, "Eliminate")."""
     return max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
 
 
-def heal(g: Game, key: str, amount: int | str, *, repair: bool = False) -> int:
+def heal(g: Table, key: str, amount: int | str, *, repair: bool = False) -> int:
     """Remove damage. Androids cannot heal but can repair; only Androids
     repair; Animals heal one point more ("Races")."""
     race = rules.race_of(g, key)
@@ -194,7 +194,7 @@ def heal(g: Game, key: str, amount: int | str, *, repair: bool = False) -> int:
     return healed
 
 
-def kill(g: Game, key: str, killer: str | None) -> None:
+def kill(g: Table, key: str, killer: str | None) -> None:
     """Defeat a Character, eliminate an Ally or Minion, or defeat the Villain."""
     s = g.state
     gets = killer if killer is not None else ""
@@ -250,7 +250,7 @@ def kill(g: Game, key: str, killer: str | None) -> None:
         end(g, "players", f"{g.name(VILLAIN)} is defeated.")
 
 
-def _demon_heals(g: Game, killer: str | None) -> None:
+def _demon_heals(g: Table, killer: str | None) -> None:
     """A Demon, Character or Ally, heals 1 when it eliminates an enemy
     ("Races"; rules note N47)."""
     if (
@@ -262,7 +262,7 @@ def _demon_heals(g: Game, killer: str | None) -> None:
         heal(g, killer, 1)
 
 
-def _move_balls(g: Game, keys: set[str], to: str) -> None:
+def _move_balls(g: Table, keys: set[str], to: str) -> None:
     s = g.state
     moved = 0
     for i, holder in enumerate(s.balls):
@@ -279,7 +279,7 @@ def _move_balls(g: Game, keys: set[str], to: str) -> None:
         )
 
 
-def give_balls(g: Game, source: str, target: str, count: int = 1) -> int:
+def give_balls(g: Table, source: str, target: str, count: int = 1) -> int:
     """Move up to ``count`` balls from ``source`` (``""`` = unclaimed) to ``target``.
     A defeated Character takes none (rules note N44)."""
     s = g.state
@@ -293,12 +293,12 @@ def give_balls(g: Game, source: str, target: str, count: int = 1) -> int:
     return moved
 
 
-def balls_of(g: Game, key: str) -> int:
+def balls_of(g: Table, key: str) -> int:
     """Dragon Balls one holder controls."""
     return sum(1 for holder in g.state.balls if holder == key)
 
 
-def side_balls(g: Game, side: str) -> int:
+def side_balls(g: Table, side: str) -> int:
     """Dragon Balls one side controls."""
     return sum(1 for holder in g.state.balls if holder and side_of(holder) == side)
 
@@ -349,7 +349,7 @@ class Damage(Asking):
         """A damage task from JSON; ``names_attack`` is whether it has the key."""
         return cls(**{**field_values(cls, data), "names_attack": "attack" in data})
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Offer a Block if one may be made, then deal the damage."""
         target = self.target
         if not alive(g, target):
@@ -403,7 +403,7 @@ class Damage(Asking):
         )
 
 
-def _payment(g: Game, character: str, cost: int) -> list[int] | None:
+def _payment(g: Table, character: str, cost: int) -> list[int] | None:
     """Energy cards from hand that pay ``cost`` outside one's turn: the fewest
     cards, then the least overpaid (rules note N15)."""
     ch = g.state.character(character)
@@ -428,7 +428,7 @@ class Death(Task):
 
     character: str
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Let the Villain's rules apply their death effect."""
         g.hooks.death_effect(g, self.character)
 
@@ -440,7 +440,7 @@ class MinionActivates(Task):
 
     uid: int
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Activate the Minion, if it is still in play."""
         uid = self.uid
         if not any(u.uid == uid for u in g.state.villain.minions):
@@ -455,7 +455,7 @@ class MinionActivates(Task):
             g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
 
 
-def steal_sources(g: Game) -> list[str]:
+def steal_sources(g: Table) -> list[str]:
     """Whom a Steal can take Dragon Balls from, in the order the dice take
     them (rules note N26): the Villain, then its Minions in the order they
     came into play, then each of its enemies; only those holding balls."""
@@ -477,12 +477,12 @@ class Steal(Task):
     holder: str | None = optional(None, key="from")
     """The holder the player named to take balls from first (rules note N26)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Roll the Steal dice and resolve them."""
         _steal(g, self)
 
 
-def _steal(g: Game, task: Steal) -> None:
+def _steal(g: Table, task: Steal) -> None:
     ch = g.state.character(task.character)
     faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task.dice)]
     stolen = sum("ball" in f for f in faces)
@@ -517,7 +517,7 @@ def _steal(g: Game, task: Steal) -> None:
 # --- the end of the game ------------------------------------------------------------------
 
 
-def end(g: Game, winner: str, reason: str) -> None:
+def end(g: Table, winner: str, reason: str) -> None:
     """End the game."""
     s = g.state
     if s.winner:
@@ -535,7 +535,7 @@ def end(g: Game, winner: str, reason: str) -> None:
     )
 
 
-def check_end(g: Game, *, health: bool = False) -> None:
+def check_end(g: Table, *, health: bool = False) -> None:
     """Check every victory condition; with ``health``, also defeat Characters
     whose damage reached a Maximum Health that shrank (a bonus left play)."""
     s = g.state
@@ -584,6 +584,6 @@ def check_end(g: Game, *, health: bool = False) -> None:
         g.push(make("wish"))
 
 
-def enemy_remaining(g: Game, key: str) -> int:
+def enemy_remaining(g: Table, key: str) -> int:
     """Remaining Health of an enemy."""
     return rules.remaining(g, key)

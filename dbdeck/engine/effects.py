@@ -22,12 +22,12 @@ from dbdeck.engine.tasks import Asking, Task, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["Op", "Ops", "ops_at", "resolve_targets"]
 
 
-def ops_at(g: Game, card_id: str, path: str) -> list[Any]:
+def ops_at(g: Table, card_id: str, path: str) -> list[Any]:
     """The operation list found at a dotted path inside a card."""
     node: Any = g.card(card_id)
     for part in path.split("."):
@@ -47,7 +47,7 @@ class Ops(Task):
     ctx: dict[str, Any]
     """Who owns the effect and what it is about (see the module)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Queue the ``i``-th operation, and the rest after it."""
         ops = ops_at(g, self.card, self.path)
         i = self.i
@@ -71,7 +71,7 @@ class Op(Asking):
     """A discard or destroy of several cards: how many are still to go."""
     choice: Any = optional(None)
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Run the operation's handler."""
         op = ops_at(g, self.card, self.path)[self.i]
         HANDLERS[type(op)](g, op, self)
@@ -80,7 +80,7 @@ class Op(Asking):
 # --- targets -------------------------------------------------------------------------
 
 
-def controller(g: Game, actor: str) -> str:
+def controller(g: Table, actor: str) -> str:
     """Who decides for an effect's owner: its Character, or the players."""
     if actor.startswith("c:"):
         return actor[2:]
@@ -91,14 +91,14 @@ def controller(g: Game, actor: str) -> str:
     return "players"
 
 
-def _actor_side(g: Game, ctx: dict[str, Any]) -> str:
+def _actor_side(g: Table, ctx: dict[str, Any]) -> str:
     actor = ctx["actor"]
     if actor == "loc":
         return "villain" if g.state.active == "villain" else "players"
     return side_of(actor)
 
 
-def _self_key(g: Game, ctx: dict[str, Any]) -> str:
+def _self_key(g: Table, ctx: dict[str, Any]) -> str:
     actor = ctx["actor"]
     if actor.startswith("a:"):
         return f"c:{g.ally(int(actor[2:]))[0].id}"
@@ -113,7 +113,7 @@ def _self_key(g: Game, ctx: dict[str, Any]) -> str:
 
 
 def resolve_targets(
-    g: Game, name: str, ctx: dict[str, Any], character: str | None = None
+    g: Table, name: str, ctx: dict[str, Any], character: str | None = None
 ) -> tuple[list[str], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
@@ -186,7 +186,7 @@ def resolve_targets(
 
 
 def with_targets(
-    g: Game,
+    g: Table,
     task: Op,
     name: str,
     apply: Callable[[str], None],
@@ -219,7 +219,7 @@ def with_targets(
 # --- handlers ---------------------------------------------------------------------------
 
 
-def _damage(g: Game, op: fx.Damage, task: Op) -> None:
+def _damage(g: Table, op: fx.Damage, task: Op) -> None:
     ctx = task.ctx
     amount = op.amount
     if op.plus_despair:
@@ -251,14 +251,14 @@ def _damage(g: Game, op: fx.Damage, task: Op) -> None:
     )
 
 
-def _source_key(g: Game, ctx: dict[str, Any]) -> str:
+def _source_key(g: Table, ctx: dict[str, Any]) -> str:
     actor = ctx["actor"]
     if actor == "loc":
         return _self_key(g, ctx)
     return str(actor)
 
 
-def _eliminate(g: Game, op: fx.Eliminate, task: Op) -> None:
+def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
     ctx = task.ctx
     source = _source_key(g, ctx)
 
@@ -275,7 +275,7 @@ def _eliminate(g: Game, op: fx.Eliminate, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is eliminated?")
 
 
-def _draw(g: Game, op: fx.Draw, task: Op) -> None:
+def _draw(g: Table, op: fx.Draw, task: Op) -> None:
     def apply(key: str) -> None:
         if key.startswith("c:"):
             zones.draw(g, g.state.character(key[2:]), op.count)
@@ -283,7 +283,7 @@ def _draw(g: Game, op: fx.Draw, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
 
-def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
+def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
     ctx = task.ctx
     if op.source == "this-card":
         source = ctx.get("source")
@@ -324,15 +324,15 @@ def _pile_choice(g: Game, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) 
         g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1))
 
 
-def _discard(g: Game, op: fx.Discard, task: Op) -> None:
+def _discard(g: Table, op: fx.Discard, task: Op) -> None:
     _pile_choice(g, op, task, destroy=False)
 
 
-def _destroy(g: Game, op: fx.Destroy, task: Op) -> None:
+def _destroy(g: Table, op: fx.Destroy, task: Op) -> None:
     _pile_choice(g, op, task, destroy=True)
 
 
-def _heal(g: Game, op: fx.Heal | fx.Repair, task: Op) -> None:
+def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
     repair = isinstance(op, fx.Repair)
 
     def apply(key: str) -> None:
@@ -341,13 +341,13 @@ def _heal(g: Game, op: fx.Heal | fx.Repair, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
-def _own_character(g: Game, ctx: dict[str, Any]) -> CharacterState | None:
+def _own_character(g: Table, ctx: dict[str, Any]) -> CharacterState | None:
     """The Character an effect belongs to (through its Ally), if any."""
     key = _self_key(g, ctx)
     return g.state.character(key[2:]) if key.startswith("c:") else None
 
 
-def _gain_energy(g: Game, op: fx.GainEnergy, task: Op) -> None:
+def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -358,7 +358,7 @@ def _gain_energy(g: Game, op: fx.GainEnergy, task: Op) -> None:
     g.log("energy", f"{g.name('c:' + ch.id)} gains {op.amount} Energy.")
 
 
-def _pay_energy(g: Game, op: fx.PayEnergy, task: Op) -> None:
+def _pay_energy(g: Table, op: fx.PayEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is not None:
         ch.energy = max(0, ch.energy - op.amount)
@@ -374,7 +374,7 @@ _BONUS_KIND: dict[type[Any], str] = {
 }
 
 
-def _bonus(g: Game, op: Any, task: Op) -> None:
+def _bonus(g: Table, op: Any, task: Op) -> None:
     if op.duration in ("while-in-play", "this-attack"):
         # While-in-play bonuses are read from the cards in play; a bonus for
         # "this attack" was counted when the attack's damage was added up.
@@ -398,7 +398,7 @@ def _bonus(g: Game, op: Any, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who gains the bonus?")
 
 
-def _take_ball(g: Game, op: fx.TakeDragonBall, task: Op) -> None:
+def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
     takers: set[str] = set()
 
     def apply(key: str) -> None:
@@ -428,7 +428,7 @@ def _take_ball(g: Game, op: fx.TakeDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
 
 
-def _drop_ball(g: Game, op: fx.DropDragonBall, task: Op) -> None:
+def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
     def apply(key: str) -> None:
         holder = VILLAIN if key.startswith("e:") else key
         dropped = give_balls(g, holder, "", op.count)
@@ -442,7 +442,7 @@ def _drop_ball(g: Game, op: fx.DropDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
 
 
-def _steal_ball(g: Game, op: fx.StealDragonBall, task: Op) -> None:
+def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
     taker = _self_key(g, task.ctx)
 
     def apply(key: str) -> None:
@@ -458,7 +458,7 @@ def _steal_ball(g: Game, op: fx.StealDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
 
 
-def _search(g: Game, op: fx.Search, task: Op) -> None:
+def _search(g: Table, op: fx.Search, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -476,7 +476,7 @@ def _search(g: Game, op: fx.Search, task: Op) -> None:
         zones.take_searched(g, ch, chosen, op.source, op.destination)
 
 
-def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: Op) -> None:
+def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     exhaust = isinstance(op, fx.Exhaust)
 
     def apply(key: str) -> None:
@@ -504,7 +504,7 @@ def _ready(g: Game, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     with_targets(g, task, target, apply, prompt="Which card?")
 
 
-def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
+def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     sign = 1 if isinstance(op, fx.AddTokens) else -1
 
     def apply(key: str) -> None:
@@ -513,7 +513,7 @@ def _tokens(g: Game, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
 
 
-def _break_armor(g: Game, op: fx.BreakArmor, task: Op) -> None:
+def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
     actor = task.ctx["actor"]
     if op.target == "self" and actor.startswith("e:"):
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
@@ -523,30 +523,30 @@ def _break_armor(g: Game, op: fx.BreakArmor, task: Op) -> None:
     )
 
 
-def _summon(g: Game, op: fx.Summon, task: Op) -> None:
+def _summon(g: Table, op: fx.Summon, task: Op) -> None:
     count = op.count
     if op.per_character:
         count = sum(1 for c in g.state.characters if c.in_play())
     zones.summon(g, op.card, count)
 
 
-def _activate(g: Game, op: fx.ActivateCard, task: Op) -> None:
+def _activate(g: Table, op: fx.ActivateCard, task: Op) -> None:
     g.hooks.activate_card(g, op.card)
 
 
-def _remove_market(g: Game, op: fx.RemoveFromMarket, task: Op) -> None:
+def _remove_market(g: Table, op: fx.RemoveFromMarket, task: Op) -> None:
     if task.path == "setup_effects":
         return  # a Location's setup: Game._build_markets did it before the rows were revealed
     zones.remove_from_market(g, op.market, op.count)
     zones.restock(g, op.market)
 
 
-def _extra_turn(g: Game, op: fx.ExtraTurn, task: Op) -> None:
+def _extra_turn(g: Table, op: fx.ExtraTurn, task: Op) -> None:
     if _actor_side(g, task.ctx) == "villain":
         g.state.villain.extra_turns += 1
 
 
-def _roll(g: Game, op: fx.Roll, task: Op) -> None:
+def _roll(g: Table, op: fx.Roll, task: Op) -> None:
     dice = [g.rng.randint(1, 6) for _ in range(2 if op.dice == "2d6" else 1)]
     total = sum(dice) if op.dice != "1d3" else (dice[0] + 1) // 2
     g.log(
@@ -561,12 +561,12 @@ def _roll(g: Game, op: fx.Roll, task: Op) -> None:
             return
 
 
-def _if(g: Game, op: fx.If, task: Op) -> None:
+def _if(g: Table, op: fx.If, task: Op) -> None:
     branch = "then" if condition_holds(g, op.condition, task.ctx) else "otherwise"
     g.push_ops(task.card, f"{task.path}.{task.i}.{branch}", task.ctx)
 
 
-def _choose_one(g: Game, op: fx.ChooseOne, task: Op) -> None:
+def _choose_one(g: Table, op: fx.ChooseOne, task: Op) -> None:
     if task.choice is None:
         g.ask(
             task,
@@ -579,7 +579,7 @@ def _choose_one(g: Game, op: fx.ChooseOne, task: Op) -> None:
     g.push_ops(task.card, f"{task.path}.{task.i}.options.{task.choice}.effects", task.ctx)
 
 
-def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
+def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
     """Whether a condition holds for an effect's owner."""
     subject = _self_key(g, ctx)
     if getattr(cond, "subject", "self") == "target" and ctx.get("target"):
@@ -610,7 +610,7 @@ def condition_holds(g: Game, cond: Any, ctx: dict[str, Any]) -> bool:
     return False
 
 
-HANDLERS: dict[type[Any], Callable[[Game, Any, Op], None]] = {
+HANDLERS: dict[type[Any], Callable[[Table, Any, Op], None]] = {
     fx.Damage: _damage,
     fx.Eliminate: _eliminate,
     fx.Draw: _draw,

@@ -25,12 +25,12 @@ from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["STEPS", "Order", "OrderItem", "Wildcard", "order"]
 
 
-def _reveal(g: Game) -> None:
+def _reveal(g: Table) -> None:
     """Reveal the next turn-order card (or play the next prologue turn)."""
     s = g.state
     s.active = ""
@@ -78,7 +78,7 @@ class Wildcard(Asking):
     choice: Any = optional(None)
     """The Character id chosen."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask who plays (unless one Character can), and start their turn."""
         choices = [c for c in g.state.characters if not c.defeated]
         if not choices:
@@ -94,13 +94,13 @@ class Wildcard(Asking):
             _start_character(g, chosen)
 
 
-def _start_character(g: Game, character: str) -> None:
+def _start_character(g: Table, character: str) -> None:
     s = g.state
     s.active = character
     s.step = "char_start"
 
 
-def _char_start(g: Game) -> None:
+def _char_start(g: Table) -> None:
     """Phase 1: start-of-turn effects (the player orders them)."""
     s = g.state
     ch = s.character(s.active)
@@ -121,7 +121,7 @@ def _char_start(g: Game) -> None:
         order(g, ch.id, items, "Which start-of-turn effect resolves first?")
 
 
-def _start_effects(g: Game, ch: CharacterState) -> list[OrderItem]:
+def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
     items = []
     for unit in ch.units():
         card = g.card(unit.uid)
@@ -188,7 +188,7 @@ class Order(Asking):
             data.get("choice"),
         )
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask which effect resolves first; it runs, then the rest are ordered."""
         items = self.items
         if len(items) == 1:
@@ -209,12 +209,12 @@ class Order(Asking):
         g.push(first.task)
 
 
-def order(g: Game, decider: str, items: list[OrderItem], prompt: str) -> None:
+def order(g: Table, decider: str, items: list[OrderItem], prompt: str) -> None:
     """Queue simultaneous effects, to be resolved in the order ``decider`` picks."""
     g.push(Order(decider, items, prompt))
 
 
-def _char_energy(g: Game) -> None:
+def _char_energy(g: Table) -> None:
     """Phase 2: use the Technique at Time 1, then move the others one step."""
     s = g.state
     ch = s.character(s.active)
@@ -225,7 +225,7 @@ def _char_energy(g: Game) -> None:
         g.push(Fire(ch.id, fired.uid, fired.boosters))
 
 
-def _char_main_enter(g: Game) -> None:
+def _char_main_enter(g: Table) -> None:
     """Phases 3 to 5 are played by the player; bonuses "until your next
     Actions phase" end here."""
     s = g.state
@@ -234,7 +234,7 @@ def _char_main_enter(g: Game) -> None:
     s.step = "char_main"
 
 
-def _char_end(g: Game) -> None:
+def _char_end(g: Table) -> None:
     """Phases 6 and 7: discard the hand and used cards, draw back up."""
     s = g.state
     ch = s.character(s.active)
@@ -252,7 +252,7 @@ def _char_end(g: Game) -> None:
 # --- the Villain's turn ---------------------------------------------------------------
 
 
-def _villain_start(g: Game) -> None:
+def _villain_start(g: Table) -> None:
     """Phase 1: the Villain's start-of-turn effects."""
     s = g.state
     s.step = "villain_energy"
@@ -266,7 +266,7 @@ def _villain_start(g: Game) -> None:
         order(g, "players", items, "Which of the Villain's start-of-turn effects resolves first?")
 
 
-def _villain_energy(g: Game) -> None:
+def _villain_energy(g: Table) -> None:
     """Phase 2: the Villain's attacks at Time 1 resolve; the others advance."""
     s = g.state
     fired = g.hooks.advance_time_track(g)
@@ -275,7 +275,7 @@ def _villain_energy(g: Game) -> None:
         g.push(VillainAttack(prepared.uid, prepared.owner, origin="prepared"))
 
 
-def _villain_balls(g: Game) -> None:
+def _villain_balls(g: Table) -> None:
     """Phase 3: Minions hand their Dragon Balls to the Villain."""
     s = g.state
     minion_keys = {f"m:{u.uid}" for u in s.villain.minions}
@@ -289,7 +289,7 @@ def _villain_balls(g: Game) -> None:
     s.step = "villain_minions"
 
 
-def _villain_minions(g: Game) -> None:
+def _villain_minions(g: Table) -> None:
     """Phase 4: every ready Minion activates, in the order the players choose."""
     s = g.state
     s.step = "villain_reveal"
@@ -304,14 +304,14 @@ def _villain_minions(g: Game) -> None:
         order(g, "players", items, "Which Minion activates first?")
 
 
-def _villain_reveal(g: Game) -> None:
+def _villain_reveal(g: Table) -> None:
     """Phase 5: play the top card of the Villain deck."""
     s = g.state
     s.step = "villain_ready"
     g.hooks.activate(g)
 
 
-def _villain_ready(g: Game) -> None:
+def _villain_ready(g: Table) -> None:
     s = g.state
     for unit in s.villain.minions:
         unit.exhausted = False
@@ -323,7 +323,7 @@ def _villain_ready(g: Game) -> None:
     s.step = "reveal"
 
 
-STEPS: dict[str, Callable[[Game], None] | None] = {
+STEPS: dict[str, Callable[[Table], None] | None] = {
     "reveal": _reveal,
     "char_start": _char_start,
     "char_energy": _char_energy,

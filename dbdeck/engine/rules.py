@@ -14,7 +14,7 @@ from dbdeck.cards import plain as fx
 from dbdeck.engine.state import VILLAIN, CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = [
     "BASE_LIMIT",
@@ -65,7 +65,7 @@ def limit(character_race: str, kind: str) -> int:
     return n
 
 
-def _lasting_ops(g: Game, ch: CharacterState, op_type: type) -> Iterator[Any]:
+def _lasting_ops(g: Table, ch: CharacterState, op_type: type) -> Iterator[Any]:
     """Every lasting ("while in play" or permanent) operation of one type on
     the Character's cards in play, and the Location's lasting effects of that
     type that reach every Character."""
@@ -76,7 +76,7 @@ def _lasting_ops(g: Game, ch: CharacterState, op_type: type) -> Iterator[Any]:
     yield from g.location_lasting_ops(op_type)
 
 
-def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None) -> int:
+def card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None = None) -> int:
     """Bonus of one kind from the cards in play, the Location and effects."""
     if g.memo is not None:
         key = ("bonus", ch.id, kind, attack)
@@ -86,7 +86,7 @@ def card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None = None
     return _card_bonus(g, ch, kind, attack)
 
 
-def _card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None) -> int:
+def _card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None) -> int:
     op_type = _BONUS_OPS[kind]
     total = 0
     for units in (ch.allies, ch.equipment, ch.training):
@@ -103,7 +103,7 @@ def _card_bonus(g: Game, ch: CharacterState, kind: str, attack: str | None) -> i
     return total
 
 
-def armor(g: Game, key: str) -> int:
+def armor(g: Table, key: str) -> int:
     """Armor of whoever the key names."""
     if key.startswith("c:"):
         ch = g.state.character(key[2:])
@@ -136,7 +136,7 @@ def armor(g: Game, key: str) -> int:
     )
 
 
-def damage_reduction(g: Game, key: str) -> int:
+def damage_reduction(g: Table, key: str) -> int:
     """Damage Reduction of whoever the key names."""
     if key.startswith("c:"):
         ch = g.state.character(key[2:])
@@ -155,12 +155,12 @@ def damage_reduction(g: Game, key: str) -> int:
     return 0
 
 
-def character_max_health(g: Game, ch: CharacterState) -> int:
+def character_max_health(g: Table, ch: CharacterState) -> int:
     """A Character's Maximum Health, bonuses included."""
     return int(max(1, g.card_def(ch.id).max_health + card_bonus(g, ch, "max-health")))
 
 
-def max_health(g: Game, key: str) -> int:
+def max_health(g: Table, key: str) -> int:
     """Maximum Health of whoever the key names (bonuses included)."""
     if key.startswith("c:"):
         return character_max_health(g, g.state.character(key[2:]))
@@ -176,7 +176,7 @@ def max_health(g: Game, key: str) -> int:
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 
 
-def damage_of(g: Game, key: str) -> int:
+def damage_of(g: Table, key: str) -> int:
     """Damage tokens on whoever the key names."""
     if key.startswith("c:"):
         return g.state.character(key[2:]).damage
@@ -191,12 +191,12 @@ def damage_of(g: Game, key: str) -> int:
     return g.state.villain.damage
 
 
-def remaining(g: Game, key: str) -> int:
+def remaining(g: Table, key: str) -> int:
     """Remaining Health."""
     return max_health(g, key) - damage_of(g, key)
 
 
-def race_of(g: Game, key: str) -> str:
+def race_of(g: Table, key: str) -> str:
     """The race of a Character or Ally ('' for the Villain's side)."""
     if key.startswith("c:"):
         return str(g.card(key[2:]).race)
@@ -230,7 +230,7 @@ def can_use_exclusive(race: str, character: str, card: Any) -> str | None:
     )
 
 
-def buy_cost(g: Game, ch: CharacterState, uid: int, market: str) -> int | None:
+def buy_cost(g: Table, ch: CharacterState, uid: int, market: str) -> int | None:
     """What the Character pays for a market card, or ``None`` if it may not buy
     that kind ("-" modifier)."""
     card = g.card(uid)
@@ -252,7 +252,7 @@ def priced(card: Any, change: int) -> int:
     return max(0, base + change)
 
 
-def price_change(g: Game, ch: CharacterState, market: str) -> int | None:
+def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
     """What the Character adds to every printed cost in a market: its board's
     modifier and its cost bonuses; ``None`` when its board says "-" (it may
     not buy there)."""
@@ -265,14 +265,14 @@ def price_change(g: Game, ch: CharacterState, market: str) -> int | None:
     return _price_change(g, ch, market)
 
 
-def _price_change(g: Game, ch: CharacterState, market: str) -> int | None:
+def _price_change(g: Table, ch: CharacterState, market: str) -> int | None:
     modifier = g.card(ch.id).cost_modifiers.for_market(market)
     if modifier == "-":
         return None
     return int(modifier) + cost_bonus(g, ch, market)
 
 
-def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
+def cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
     """Cost changes from cards in play, the Location and effects."""
     if g.memo is not None:
         key = ("cost", ch.id, market)
@@ -282,7 +282,7 @@ def cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
     return _cost_bonus(g, ch, market)
 
 
-def _cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
+def _cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
     total = 0
     for op in _lasting_ops(g, ch, fx.CostChange):
         if op.market in (market, "any"):
@@ -297,7 +297,7 @@ def _cost_bonus(g: Game, ch: CharacterState, market: str) -> int:
     return total
 
 
-def hand_size(g: Game, ch: CharacterState) -> int:
+def hand_size(g: Table, ch: CharacterState) -> int:
     """Maximum hand size."""
     return int(max(1, g.card(ch.id).hand_size + card_bonus(g, ch, "hand-size")))
 

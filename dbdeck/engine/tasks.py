@@ -24,7 +24,7 @@ from dataclasses import MISSING, Field, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = [
     "KINDS",
@@ -71,7 +71,7 @@ class Task:
     tag: ClassVar[str] = ""
     """The kind's name: the ``"t"`` of its JSON form."""
 
-    def run(self, game: Game) -> None:
+    def run(self, game: Table) -> None:
         """Do the work (the task has been taken off the stack). A task that
         needs a choice pushes itself back with ``game.ask``."""
         raise NotImplementedError

@@ -15,7 +15,7 @@ from dbdeck.engine import combat, rules, words
 from dbdeck.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = [
     "ENERGY_KINDS",
@@ -45,7 +45,7 @@ def units_list(ch: CharacterState, kind: str) -> list[Unit]:
     return rules.units_of(ch, kind)
 
 
-def draw(g: Game, ch: CharacterState, count: int) -> int:
+def draw(g: Table, ch: CharacterState, count: int) -> int:
     """Draw cards; the discard pile is reshuffled when the deck runs out."""
     drawn = 0
     for _ in range(count):
@@ -69,19 +69,19 @@ def draw(g: Game, ch: CharacterState, count: int) -> int:
     return drawn
 
 
-def hand_limit(g: Game, ch: CharacterState) -> int:
+def hand_limit(g: Table, ch: CharacterState) -> int:
     """The hand size a Character draws back up to."""
     return rules.hand_size(g, ch)
 
 
-def restock(g: Game, market: str) -> None:
+def restock(g: Table, market: str) -> None:
     """Refill a market row to four face-up cards."""
     m = g.state.markets[market]
     while len(m.row) < 4 and m.deck:
         m.row.append(m.deck.pop())
 
 
-def remove_from_market(g: Game, market: str, count: int) -> None:
+def remove_from_market(g: Table, market: str, count: int) -> None:
     """Remove cards from the top of a market deck to the box."""
     m = g.state.markets[market]
     for _ in range(min(count, len(m.deck))):
@@ -89,7 +89,7 @@ def remove_from_market(g: Game, market: str, count: int) -> None:
     g.log("market", f"{words.count(count, 'card')} leave the {market} deck.")
 
 
-def kind_matches(g: Game, uid: int, kind: str) -> bool:
+def kind_matches(g: Table, uid: int, kind: str) -> bool:
     """Whether a card is of a kind filter of the effect operations."""
     card = g.card(uid)
     if kind == "any":
@@ -101,7 +101,7 @@ def kind_matches(g: Game, uid: int, kind: str) -> bool:
     return bool(card.kind == kind)
 
 
-def owner_of(g: Game, uid: int) -> tuple[CharacterState, str] | None:
+def owner_of(g: Table, uid: int) -> tuple[CharacterState, str] | None:
     """Which Character holds a card, and where."""
     for ch in g.state.characters:
         for pile in ("hand", "deck", "discard", "played"):
@@ -115,7 +115,7 @@ def owner_of(g: Game, uid: int) -> tuple[CharacterState, str] | None:
     return None
 
 
-def remove_card(g: Game, uid: int, *, to_box: bool, owner: CharacterState | None = None) -> None:
+def remove_card(g: Table, uid: int, *, to_box: bool, owner: CharacterState | None = None) -> None:
     """Discard (to the discard pile) or destroy (to the box) a Character's card."""
     found = owner_of(g, uid)
     if found is None:
@@ -142,7 +142,7 @@ def remove_card(g: Game, uid: int, *, to_box: bool, owner: CharacterState | None
 
 
 def pile_candidates(
-    g: Game, ch: CharacterState, source: str, kind: str, *, voluntary: bool
+    g: Table, ch: CharacterState, source: str, kind: str, *, voluntary: bool
 ) -> list[int]:
     """Cards a discard or destroy operation may pick. Starting cards are only
     picked when the player chooses to ("Destroying Cards")."""
@@ -164,7 +164,7 @@ def pile_candidates(
     ]
 
 
-def search_candidates(g: Game, ch: CharacterState, source: str, kind: str) -> list[int]:
+def search_candidates(g: Table, ch: CharacterState, source: str, kind: str) -> list[int]:
     """Cards a search may find."""
     if source == "market":
         pool = [u for m in MARKETS for u in g.state.markets[m].row]
@@ -173,7 +173,7 @@ def search_candidates(g: Game, ch: CharacterState, source: str, kind: str) -> li
     return [u for u in pool if kind_matches(g, u, kind)]
 
 
-def take_searched(g: Game, ch: CharacterState, uid: int, source: str, destination: str) -> None:
+def take_searched(g: Table, ch: CharacterState, uid: int, source: str, destination: str) -> None:
     """Move a searched card to its destination."""
     if source == "market":
         for market in MARKETS:
@@ -193,7 +193,7 @@ def take_searched(g: Game, ch: CharacterState, uid: int, source: str, destinatio
     g.log("search", f"{g.name('c:' + ch.id)} takes {g.name(uid)}.")
 
 
-def summon(g: Game, card_id: str, count: int) -> None:
+def summon(g: Table, card_id: str, count: int) -> None:
     """Put Minions into play from their side deck (or new copies)."""
     s = g.state
     side = s.villain.side_decks.get(card_id)

@@ -16,7 +16,7 @@ from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["Androids1718Rules", "active_androids"]
 
@@ -61,7 +61,7 @@ WISH_ELIMINATES = 2
 """Android 18's last wish: the Allies of the market it eliminates."""
 
 
-def active_androids(g: Game) -> list[str]:
+def active_androids(g: Table) -> list[str]:
     """The Androids who act this turn: the one the turn-order card names (both
     for the combined card); a defeated Android's card activates the survivor
     (rules note A3)."""
@@ -71,7 +71,7 @@ def active_androids(g: Game) -> list[str]:
     return named or standing
 
 
-def _cost_extremes(g: Game, uids: list[int], *, highest: bool) -> list[int]:
+def _cost_extremes(g: Table, uids: list[int], *, highest: bool) -> list[int]:
     """The Allies with the highest (or lowest) cost, and every "-" card, which
     the players may count as either (rules note N2)."""
     costs = {u: g.card(u).cost for u in uids}
@@ -85,7 +85,7 @@ class Androids1718Rules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Game) -> None:
+    def setup(self, g: Table) -> None:
         """The shuffled deck; in A Different Future, Gohan's hand of 4 and the
         scenario card's own effects (its DES tokens)."""
         super().setup(g)
@@ -98,31 +98,31 @@ class Androids1718Rules(VillainRules):
         g.log("setup", f"{g.name(DIFFERENT_FUTURE)}: the Androids have ruined the future.")
         g.push_ops(DIFFERENT_FUTURE, "effects", {"actor": VILLAIN})
 
-    def ally_market(self, g: Game, allies: list[str]) -> list[str]:
+    def ally_market(self, g: Table, allies: list[str]) -> list[str]:
         """25, 20 or 15 Allies by difficulty (the board); A Different Future
         leaves out the fallen Z Fighters and always keeps 15."""
         if g.state.variant == DIFFERENT_FUTURE:
             return [a for a in allies if a not in FALLEN_Z_FIGHTERS][:DIFFERENT_FUTURE_ALLIES]
         return super().ally_market(g, allies)
 
-    def ruined_city_count(self, g: Game, count: int) -> int:
+    def ruined_city_count(self, g: Table, count: int) -> int:
         """Ruined City removes only the first 5 Allies against the Androids."""
         return min(count, RUINED_CITY_ALLIES)
 
     # --- turns -------------------------------------------------------------------------
 
-    def turn_card_name(self, g: Game, card: str) -> str:
+    def turn_card_name(self, g: Table, card: str) -> str:
         """A17, A18, or both Androids' card."""
         return " and ".join(g.name(f"e:{e}") for e in ACTIVATES.get(card, ANDROIDS))
 
-    def villain_card(self, g: Game, card: str) -> None:
+    def villain_card(self, g: Table, card: str) -> None:
         """Say which Android the turn-order card activates."""
         active = active_androids(g)
         names = " and ".join(g.name(f"e:{e}") for e in active)
         g.log("activate", f"{names} {'activate' if len(active) > 1 else 'activates'}.", card=card)
         self._forget_market_damage(g)
 
-    def play_split(self, g: Game, uid: int, card: SplitCard) -> None:
+    def play_split(self, g: Table, uid: int, card: SplitCard) -> None:
         """Only the active Android's half is used, or both halves (Android 17's
         first) when the combined card activated both."""
         active = active_androids(g)
@@ -139,7 +139,7 @@ class Androids1718Rules(VillainRules):
             assert half.attack is not None
             self.play_attack(g, uid, half.attack, half.enemy, i)
 
-    def advance_time_track(self, g: Game) -> list[Prepared]:
+    def advance_time_track(self, g: Table) -> list[Prepared]:
         """Only the active Androids' attacks are used at Time 1 and move left:
         the other Android's wait (rules note A4)."""
         v = g.state.villain
@@ -160,7 +160,7 @@ class Androids1718Rules(VillainRules):
 
     # --- the Ally Market ---------------------------------------------------------------
 
-    def special_targets(self, g: Game, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[str]:
         """Ally Market targets: any face-up Ally for "the players' choice", else
         the costliest (or cheapest) ones with every "-" card (rules note N2)."""
         row = g.state.markets["allies"].row
@@ -171,7 +171,7 @@ class Androids1718Rules(VillainRules):
             return [f"market:{u}" for u in best]
         return super().special_targets(g, name)
 
-    def eliminate_market_ally(self, g: Game, key: str, avoidable: bool, source: str) -> None:
+    def eliminate_market_ally(self, g: Table, key: str, avoidable: bool, source: str) -> None:
         """An Avoidable attack lets a Character step in (rules note A6); an
         Unavoidable one, or nobody stepping in, eliminates the Ally."""
         uid = int(key.split(":")[1])
@@ -182,7 +182,7 @@ class Androids1718Rules(VillainRules):
             return
         self._eliminate(g, uid)
 
-    def _eliminate(self, g: Game, uid: int) -> None:
+    def _eliminate(self, g: Table, uid: int) -> None:
         """An Ally of the market is eliminated: to the box, among the eliminated
         Allies (rules note A7), and the market refills."""
         s = g.state
@@ -197,7 +197,7 @@ class Androids1718Rules(VillainRules):
         )
         zones.restock(g, "allies")
 
-    def _step_in(self, g: Game, task: StepIn) -> None:
+    def _step_in(self, g: Table, task: StepIn) -> None:
         """The players decide whether a Character takes an Avoidable attack on
         the Ally Market: the damage that eliminates the Ally, from its Health
         and Armor, whatever damage it already has."""
@@ -232,7 +232,7 @@ class Androids1718Rules(VillainRules):
             return
         self._eliminate(g, int(key.split(":")[1]))
 
-    def _forget_market_damage(self, g: Game) -> None:
+    def _forget_market_damage(self, g: Table) -> None:
         """Damage stays on an Ally only while it is in the market (rules note A5)."""
         v = g.state.villain
         row = {f"market:{u}" for u in g.state.markets["allies"].row}
@@ -242,7 +242,7 @@ class Androids1718Rules(VillainRules):
     # --- attacks on the Androids ---------------------------------------------------------
 
     def on_attacked(
-        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
     ) -> None:
         """Extreme Mode: Android 16 deals 1 UNAVOIDABLE damage to whoever damages
         Android 17 or 18 with a Technique."""
@@ -255,7 +255,7 @@ class Androids1718Rules(VillainRules):
         g.log("android-16", f"{g.name(guard.uid)} strikes back at {g.name(source)}.")
         g.push(Damage(f"m:{guard.uid}", source, 1, "unavoidable", is_attack=False))
 
-    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """A defeated Android's prepared attacks are discarded (rules note A3);
         both down, the Characters win."""
         v = g.state.villain
@@ -267,7 +267,7 @@ class Androids1718Rules(VillainRules):
 
     # --- Android 18's Wishes --------------------------------------------------------------
 
-    def check_victory(self, g: Game) -> None:
+    def check_victory(self, g: Table) -> None:
         """Android 18 holding all seven Dragon Balls makes a wish (rules note A8)."""
         s = g.state
         if (
@@ -277,7 +277,7 @@ class Androids1718Rules(VillainRules):
         ):
             g.push(Android18Wishes())
 
-    def _wish(self, g: Game) -> None:
+    def _wish(self, g: Table) -> None:
         """The first wish of "Android 18's Wishes" that can be granted; then the
         seven Dragon Balls become unclaimed."""
         s = g.state
@@ -309,7 +309,7 @@ class Androids1718Rules(VillainRules):
         s.balls = [""] * 7
         g.log("wish", "The seven Dragon Balls scatter (unclaimed).")
 
-    def _wish_eliminate(self, g: Game, task: WishEliminates) -> None:
+    def _wish_eliminate(self, g: Table, task: WishEliminates) -> None:
         """One of the costliest Allies of the row the wish saw is eliminated;
         the players choose among ties and "-" cards (rules note N2)."""
         row = g.state.markets["allies"].row
@@ -336,7 +336,7 @@ class Androids1718Rules(VillainRules):
 # --- the Androids' tasks --------------------------------------------------------------------
 
 
-def _rules(g: Game) -> Androids1718Rules:
+def _rules(g: Table) -> Androids1718Rules:
     rules = g.hooks
     assert isinstance(rules, Androids1718Rules)
     return rules
@@ -354,7 +354,7 @@ class StepIn(VillainTask, Asking):
     choice: Any = optional(None)
     """The Character stepping in (``c:<id>``), or ``""`` for no one."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask, then deal the damage to the Character or eliminate the Ally."""
         _rules(g)._step_in(g, self)
 
@@ -364,7 +364,7 @@ class StepIn(VillainTask, Asking):
 class Android18Wishes(VillainTask):
     """Android 18 holds the seven Dragon Balls: her wish (rules note A8)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Grant the first wish that can be granted."""
         _rules(g)._wish(g)
 
@@ -381,6 +381,6 @@ class WishEliminates(VillainTask, Asking):
     choice: Any = optional(None)
     """The Ally chosen among ties (``market:<uid>``)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Eliminate one of them, asking among ties."""
         _rules(g)._wish_eliminate(g, self)

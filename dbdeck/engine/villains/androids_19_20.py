@@ -24,7 +24,7 @@ from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 ANDROID_19 = "androids-19-20-android-19"
 ANDROID_20 = "androids-19-20-android-20"
@@ -37,16 +37,16 @@ class Androids1920Rules(VillainRules):
 
     # --- who acts -----------------------------------------------------------------------
 
-    def standing(self, g: Game) -> list[str]:
+    def standing(self, g: Table) -> list[str]:
         """The Androids still in play, in the board's order."""
         defeated = g.state.villain.defeated_enemies
         return [e for e in g.card(g.state.villain_id).enemies if e not in defeated]
 
-    def both_in_play(self, g: Game) -> bool:
+    def both_in_play(self, g: Table) -> bool:
         """Whether neither Android has been eliminated."""
         return len(self.standing(g)) == 2
 
-    def active_android(self, g: Game) -> str | None:
+    def active_android(self, g: Table) -> str | None:
         """The Android this Villain turn belongs to: the one whose turn-order
         card was revealed; when it is eliminated, the survivor ("If one of
         them is eliminated")."""
@@ -61,16 +61,16 @@ class Androids1920Rules(VillainRules):
         return own if own in standing else standing[0]
 
     @staticmethod
-    def _card_owner(g: Game, card: str) -> str:
+    def _card_owner(g: Table, card: str) -> str:
         enemies = g.card(g.state.villain_id).enemies
         index = int(card[1:]) - 1 if card[1:].isdigit() else 0
         return str(enemies[index % len(enemies)])
 
-    def turn_card_name(self, g: Game, card: str) -> str:
+    def turn_card_name(self, g: Table, card: str) -> str:
         """Android 19's card or Android 20's."""
         return g.name("e:" + self._card_owner(g, card))
 
-    def villain_card(self, g: Game, card: str) -> None:
+    def villain_card(self, g: Table, card: str) -> None:
         """Say which Android the revealed card activates."""
         android = self.active_android(g)
         if android is None:
@@ -88,11 +88,11 @@ class Androids1920Rules(VillainRules):
 
     # --- the Villain's turn ----------------------------------------------------------------
 
-    def turn_start(self, g: Game) -> list[OrderItem]:
+    def turn_start(self, g: Table) -> list[OrderItem]:
         """Android Activation resolves when an Android's card comes up."""
         return [OrderItem(g.card(ACTIVATION).name, AndroidActivation())]
 
-    def _activation(self, g: Game) -> None:
+    def _activation(self, g: Table) -> None:
         """Android Activation, top to bottom: a card from a hand, then
         Regeneration; in Extreme Mode, Thirst for Revenge after it (rules
         note T7)."""
@@ -106,7 +106,7 @@ class Androids1920Rules(VillainRules):
         g.push(Regeneration())
         g.push(Absorb(android))
 
-    def _absorb(self, g: Game, task: Absorb) -> None:
+    def _absorb(self, g: Table, task: Absorb) -> None:
         """A card at random from the hand of a Character the players choose:
         an Energy repairs the active Android by its value and is discarded;
         anything else goes back to the hand (rules notes T3, T4)."""
@@ -154,13 +154,13 @@ class Androids1920Rules(VillainRules):
         )
         _repair(g, android, value)
 
-    def _regeneration(self, g: Game) -> None:
+    def _regeneration(self, g: Table) -> None:
         """While both Androids are in play, Android 19 has Regeneration 1
         (rules note T5)."""
         if self.both_in_play(g):
             _repair(g, ANDROID_19, 1)
 
-    def reveal(self, g: Game, uid: int) -> None:
+    def reveal(self, g: Table, uid: int) -> None:
         """An event is the active Android's own (its "self" is that Android)."""
         card = g.card(uid)
         if not isinstance(card, Event):
@@ -178,7 +178,7 @@ class Androids1920Rules(VillainRules):
             g.push_ops(card.id, "effects", {"actor": actor, "source": uid})
 
     def play_attack(
-        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+        self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
     ) -> None:
         """The active Android makes the attack. An Energy attack takes the
         first free Time position from its Time on, whichever Android holds
@@ -196,15 +196,15 @@ class Androids1920Rules(VillainRules):
 
     # --- damage ---------------------------------------------------------------------------
 
-    def damage_reduction(self, g: Game, key: str) -> int:
+    def damage_reduction(self, g: Table, key: str) -> int:
         """While both Androids are in play, Android 20 has Damage Reduction 1."""
         return 1 if key == f"e:{ANDROID_20}" and self.both_in_play(g) else 0
 
-    def enemy_self(self, g: Game, enemy: str) -> str:
+    def enemy_self(self, g: Table, enemy: str) -> str:
         """An Android's "self" is that Android: it repairs its own damage."""
         return enemy
 
-    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """The survivor takes over the Energy attacks the eliminated Android
         had prepared (rules note T2); both down, the Characters win."""
         standing = self.standing(g)
@@ -217,20 +217,20 @@ class Androids1920Rules(VillainRules):
 
     # --- ends -----------------------------------------------------------------------------
 
-    def death_effect(self, g: Game, character: str) -> None:
+    def death_effect(self, g: Table, character: str) -> None:
         """The Androids capture every unclaimed Dragon Ball (rules note N9);
         with none unclaimed the effect does nothing."""
         if "" in g.state.balls:
             super().death_effect(g, character)
 
 
-def _repair(g: Game, android: str, amount: int) -> None:
+def _repair(g: Table, android: str, amount: int) -> None:
     """An Android repairs damage (none to repair: nothing changes)."""
     if amount > 0 and rules.damage_of(g, f"e:{android}") > 0:
         combat.heal(g, f"e:{android}", amount, repair=True)
 
 
-def _rules(g: Game) -> Androids1920Rules:
+def _rules(g: Table) -> Androids1920Rules:
     rules = g.hooks
     assert isinstance(rules, Androids1920Rules)
     return rules
@@ -241,7 +241,7 @@ def _rules(g: Game) -> Androids1920Rules:
 class AndroidActivation(VillainTask):
     """Android Activation, at the start of the Villain's turn."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Queue the active Android's absorbing and the Regeneration."""
         _rules(g)._activation(g)
 
@@ -256,7 +256,7 @@ class Absorb(VillainTask, Asking):
     choice: Any = optional(None)
     """The Character whose hand it is."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Ask whose hand, then absorb."""
         _rules(g)._absorb(g, self)
 
@@ -266,6 +266,6 @@ class Absorb(VillainTask, Asking):
 class Regeneration(VillainTask):
     """Android 19's Regeneration while both Androids are in play."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Repair Android 19."""
         _rules(g)._regeneration(g)

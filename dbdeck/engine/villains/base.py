@@ -26,7 +26,7 @@ from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
 from dbdeck.engine.words import agree, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 __all__ = ["VillainRules"]
 
@@ -36,14 +36,14 @@ class VillainRules:
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Game) -> None:
+    def setup(self, g: Table) -> None:
         """Build and shuffle the Villain deck (the top is the end of the list)."""
         board = g.card(g.state.villain_id)
         deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
         g.rng.shuffle(deck)
         g.state.villain.deck = deck
 
-    def extreme_minions(self, g: Game, starting: list[str]) -> list[str]:
+    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
         """Minions in play at the start in Extreme Mode."""
         board = g.card(g.state.villain_id)
         extra = [
@@ -53,19 +53,19 @@ class VillainRules:
         ]
         return starting + extra
 
-    def prologue(self, g: Game) -> list[str]:
+    def prologue(self, g: Table) -> list[str]:
         """Characters who play before the turn-order deck starts."""
         return []
 
-    def ruined_city_count(self, g: Game, count: int) -> int:
+    def ruined_city_count(self, g: Table, count: int) -> int:
         """How many Allies Ruined City removes."""
         return count
 
-    def markets_built(self, g: Game) -> None:
+    def markets_built(self, g: Table) -> None:
         """The market decks are built and shuffled; no row is dealt yet and no
         Location has removed cards (Raditz takes his Kidnapped Victim here)."""
 
-    def ally_market(self, g: Game, allies: list[str]) -> list[str]:
+    def ally_market(self, g: Table, allies: list[str]) -> list[str]:
         """The Ally Market deck at setup, from every Ally of the game (card ids,
         shuffled): the board's number of Allies for the difficulty, when the
         board sets one."""
@@ -74,26 +74,26 @@ class VillainRules:
 
     # --- turns -----------------------------------------------------------------------
 
-    def turn_card_name(self, g: Game, card: str) -> str:
+    def turn_card_name(self, g: Table, card: str) -> str:
         """The name a Villain turn-order card (``V1``, ``V2`` …) shows: the
         Villain, or the enemy the card belongs to."""
         return g.name(VILLAIN)
 
-    def villain_card(self, g: Game, card: str) -> None:
+    def villain_card(self, g: Table, card: str) -> None:
         """A Villain turn-order card was revealed."""
 
-    def defeated_card_revealed(self, g: Game, character: str) -> None:
+    def defeated_card_revealed(self, g: Table, character: str) -> None:
         """A defeated Character's turn-order card was revealed."""
 
-    def minions_present(self, g: Game) -> bool:
+    def minions_present(self, g: Table) -> bool:
         """Whether the Minions in play activate this turn."""
         return True
 
-    def turn_start(self, g: Game) -> list[OrderItem]:
+    def turn_start(self, g: Table) -> list[OrderItem]:
         """The Villain's start-of-turn effects, as ordered items."""
         return []
 
-    def advance_time_track(self, g: Game) -> list[Prepared]:
+    def advance_time_track(self, g: Table) -> list[Prepared]:
         """The Energy Techniques phase: take the attacks at Time 1 off the Time
         Track (they are used now) and move the others one position left."""
         v = g.state.villain
@@ -101,7 +101,7 @@ class VillainRules:
         v.time_track = [*v.time_track[1:], []]
         return fired
 
-    def activate(self, g: Game) -> None:
+    def activate(self, g: Table) -> None:
         """Play the top card of the Villain deck ("Villain activation phase").
         An empty deck is rebuilt from the discard pile (rules note N16)."""
         v = g.state.villain
@@ -115,7 +115,7 @@ class VillainRules:
             g.log("shuffle", f"{g.name(VILLAIN)}'s discard pile becomes a new deck.")
         self.reveal(g, v.deck.pop())
 
-    def reveal(self, g: Game, uid: int) -> None:
+    def reveal(self, g: Table, uid: int) -> None:
         """Resolve one revealed Villain card."""
         v = g.state.villain
         card = g.card(uid)
@@ -141,7 +141,7 @@ class VillainRules:
             v.discard.append(uid)
 
     def play_attack(
-        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+        self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
     ) -> None:
         """An Energy attack goes on the Time Track; a Physical one resolves now."""
         if body.attack_type == "physical" or not body.time:
@@ -156,7 +156,7 @@ class VillainRules:
         track[slot].append(Prepared(uid, owner=owner))
         g.log("prepare", f"{g.name(uid)} is prepared at Time {slot + 1}.")
 
-    def play_split(self, g: Game, uid: int, card: SplitCard) -> None:
+    def play_split(self, g: Table, uid: int, card: SplitCard) -> None:
         """A split card: both halves act (a Villain module narrows this)."""
         attacks = [(i, h) for i, h in enumerate(card.halves) if h.attack is not None]
         for i, half in attacks:
@@ -165,7 +165,7 @@ class VillainRules:
         if not attacks:
             g.state.villain.discard.append(uid)
 
-    def transform(self, g: Game, uid: int, card: Transformation) -> None:
+    def transform(self, g: Table, uid: int, card: Transformation) -> None:
         """The Villain changes phase and keeps the new form's bonuses."""
         v = g.state.villain
         v.phase = card.to_phase
@@ -182,10 +182,10 @@ class VillainRules:
         if card.effects:
             g.push_ops(card.id, "effects", {"actor": VILLAIN, "source": uid})
 
-    def on_event(self, g: Game, card_id: str) -> None:
+    def on_event(self, g: Table, card_id: str) -> None:
         """An event card was revealed."""
 
-    def activate_card(self, g: Game, card_id: str) -> None:
+    def activate_card(self, g: Table, card_id: str) -> None:
         """Prepare a named attack card (Broly's table)."""
         v = g.state.villain
         for pile in (v.deck, v.discard):
@@ -199,26 +199,26 @@ class VillainRules:
 
     # --- attacks ------------------------------------------------------------------------
 
-    def attack_body(self, g: Game, task: Prepared | VillainAttack) -> AttackBody | None:
+    def attack_body(self, g: Table, task: Prepared | VillainAttack) -> AttackBody | None:
         """The attack a prepared card or task stands for."""
         card = g.card(_uid(task))
         if isinstance(card, SplitCard):
             return card.halves[_half(card, task)].attack
         return card if isinstance(card, AttackBody) else None
 
-    def attack_path(self, g: Game, task: Prepared | VillainAttack) -> str:
+    def attack_path(self, g: Table, task: Prepared | VillainAttack) -> str:
         """The path prefix of the attack inside its card (for its operations)."""
         card = g.card(_uid(task))
         if isinstance(card, SplitCard):
             return f"halves.{_half(card, task)}.attack."
         return ""
 
-    def attack_target(self, g: Game, body: AttackBody, task: VillainAttack) -> str:
+    def attack_target(self, g: Table, body: AttackBody, task: VillainAttack) -> str:
         """The target rule of an attack."""
         return body.target
 
     def attack_targets(
-        self, g: Game, body: AttackBody, task: VillainAttack
+        self, g: Table, body: AttackBody, task: VillainAttack
     ) -> tuple[list[str], bool]:
         """Who an attack may hit, and whether the players choose among them.
         A Villain may leave a decision pending here (a Controversy over the
@@ -226,50 +226,50 @@ class VillainRules:
         ``task.choice``."""
         return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
 
-    def attack_bonus(self, g: Game, source: str) -> int:
+    def attack_bonus(self, g: Table, source: str) -> int:
         """Extra damage on every attack of the Villain's side."""
         return 0
 
-    def power_damage(self, g: Game) -> int:
+    def power_damage(self, g: Table) -> int:
         """Damage an attack "plus Power" adds (Broly)."""
         return g.state.villain.tokens.get("power", 0)
 
     def on_attacked(
-        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
     ) -> None:
         """A Character's attack hit the Villain's side: ``amount`` is its
         damage before Armor and Damage Reduction, ``dealt`` what it inflicted,
         ``technique`` whether a Technique made it. Called before a defeat is
         checked (damage that reaches the target's Maximum Health defeats it)."""
 
-    def damage_reduction(self, g: Game, key: str) -> int:
+    def damage_reduction(self, g: Table, key: str) -> int:
         """Extra Damage Reduction of the Villain or an enemy."""
         return 0
 
-    def enemy_self(self, g: Game, enemy: str) -> str:
+    def enemy_self(self, g: Table, enemy: str) -> str:
         """Who "self" means in an effect one of the Villain's enemies owns
         (``enemy`` is its ``e:`` key): the Villain, whose board holds the
         Dragon Balls and tokens, unless the module says the enemy itself."""
         return VILLAIN
 
-    def max_health_bonus(self, g: Game, key: str) -> int:
+    def max_health_bonus(self, g: Table, key: str) -> int:
         """Extra Maximum Health of one enemy (an ``e:`` key) of a
         several-enemy Villain (Vegeta's Ozaru Form)."""
         return 0
 
     # --- the Characters' actions ------------------------------------------------------
 
-    def villain_action(self, g: Game, ch: CharacterState) -> tuple[str, str | None]:
+    def villain_action(self, g: Table, ch: CharacterState) -> tuple[str, str | None]:
         """The Villain's own action a Character may take in the Actions phase
         (the ``villain-action`` action: cut Ozaru's tail …): the action in
         words, and why ``ch`` may not take it now (``None`` when they may).
         No words: this Villain offers no such action."""
         return "", f"{g.name(VILLAIN)} offers no action of this kind"
 
-    def take_villain_action(self, g: Game, ch: CharacterState) -> None:
+    def take_villain_action(self, g: Table, ch: CharacterState) -> None:
         """``ch`` takes the Villain's own action (``villain_action`` allowed it)."""
 
-    def special_targets(self, g: Game, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[str]:
         """Targets outside the table: Ally Market cards, the Kidnapped Victim."""
         row = g.state.markets["allies"].row
         if not row:
@@ -281,7 +281,7 @@ class VillainRules:
         best = pick(costs.values())
         return [f"market:{next(u for u in row if costs[u] == best)}"]
 
-    def eliminate_market_ally(self, g: Game, key: str, avoidable: bool, source: str) -> None:
+    def eliminate_market_ally(self, g: Table, key: str, avoidable: bool, source: str) -> None:
         """An attack eliminates an Ally of the market (the Androids)."""
         uid = int(key.split(":")[1])
         row = g.state.markets["allies"].row
@@ -294,7 +294,7 @@ class VillainRules:
 
     # --- tokens ---------------------------------------------------------------------------
 
-    def tokens(self, g: Game, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Table, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
         """Add (or remove, when negative) tokens of a kind."""
         v = g.state.villain
         if counter == "aggro":
@@ -312,7 +312,7 @@ class VillainRules:
             value=v.tokens[counter],
         )
 
-    def break_armor(self, g: Game, key: str) -> None:
+    def break_armor(self, g: Table, key: str) -> None:
         """Remove an Armor token."""
         v = g.state.villain
         name = f"armor:{key[2:]}" if key.startswith("e:") else "armor"
@@ -322,24 +322,24 @@ class VillainRules:
 
     # --- ends ------------------------------------------------------------------------------
 
-    def death_effect(self, g: Game, character: str) -> None:
+    def death_effect(self, g: Table, character: str) -> None:
         """The board's death effect after a Character is defeated."""
         board = g.card(g.state.villain_id)
         if board.death_effect:
             g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
             g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
 
-    def on_minion_eliminated(self, g: Game, card_id: str) -> None:
+    def on_minion_eliminated(self, g: Table, card_id: str) -> None:
         """A Minion was eliminated."""
 
-    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """One enemy of a several-enemy Villain is defeated; all of them down
         means the Characters win."""
         board = g.card(g.state.villain_id)
         if set(board.enemies) <= set(g.state.villain.defeated_enemies):
             combat.end(g, "players", f"{g.name(VILLAIN)} are defeated.")
 
-    def check_victory(self, g: Game) -> None:
+    def check_victory(self, g: Table) -> None:
         """Villain-specific victory checks."""
 
 
@@ -354,6 +354,6 @@ def _half(card: SplitCard, task: Prepared | VillainAttack) -> int:
     return next(i for i, h in enumerate(card.halves) if h.enemy == task.owner)
 
 
-def _cost(g: Game, uid: int) -> int:
+def _cost(g: Table, uid: int) -> int:
     cost = g.card(uid).cost
     return 0 if cost in (None, "-") else int(cost)

@@ -16,7 +16,7 @@ from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 VICTIM = "raditz-kidnapped-victim"
 """The Kidnapped Victim card; the side deck of that name holds the kidnapped
@@ -40,7 +40,7 @@ class RaditzRules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Game) -> None:
+    def setup(self, g: Table) -> None:
         """Shuffle Raditz's cards and put Call for Help at the bottom, so it
         is the last card of the deck (the Saibamen form their own deck; the
         Kidnapped Victim and Raditz's Choice lie beside the board; rules
@@ -54,7 +54,7 @@ class RaditzRules(VillainRules):
         g.rng.shuffle(deck)
         g.state.villain.deck = bottom + deck  # the top is the end of the list
 
-    def markets_built(self, g: Game) -> None:
+    def markets_built(self, g: Table) -> None:
         """Before the Ally Market is set up, an Ally at random becomes the
         Kidnapped Victim (rules note R1): the top card of the shuffled Ally
         deck, laid beside the board with no token on it."""
@@ -66,21 +66,21 @@ class RaditzRules(VillainRules):
             victim = s.villain.side_decks[VICTIM][0]
             g.log("victim", f"Raditz holds {g.name(victim)} as his Kidnapped Victim.")
 
-    def victim(self, g: Game) -> int | None:
+    def victim(self, g: Table) -> int | None:
         """The kidnapped Ally (its uid), or ``None`` when there is none."""
         pile = g.state.villain.side_decks.get(VICTIM, [])
         return pile[0] if pile else None
 
     # --- the Kidnapped Victim ---------------------------------------------------------
 
-    def turn_start(self, g: Game) -> list[OrderItem]:
+    def turn_start(self, g: Table) -> list[OrderItem]:
         """The 2D6 roll for the Kidnapped Victim, at the start of each of
         Raditz's turns."""
         if self.victim(g) is None:
             return []
         return [OrderItem("Kidnapped Victim", VictimRoll())]
 
-    def victim_roll(self, g: Game) -> None:
+    def victim_roll(self, g: Table) -> None:
         """Roll 2D6: below the number of Victim tokens, Raditz kills the
         Kidnapped Victim and wins the game (rules note R2)."""
         victim = self.victim(g)
@@ -105,7 +105,7 @@ class RaditzRules(VillainRules):
         combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
     def on_attacked(
-        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
     ) -> None:
         """An attack that deals Raditz 3 or more damage puts a token on the
         Kidnapped Victim (rules note R3)."""
@@ -113,7 +113,7 @@ class RaditzRules(VillainRules):
             g.log("victim", f"Raditz takes {dealt} damage and turns on his hostage.")
             self.tokens(g, VICTIM, VICTIM_TOKENS, 1, {})
 
-    def special_targets(self, g: Game, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[str]:
         """``kidnapped-victim``: the Kidnapped Victim card, where the death
         effect and Threaten the Hostage put their tokens."""
         if name == "kidnapped-victim":
@@ -122,7 +122,7 @@ class RaditzRules(VillainRules):
 
     # --- Call for Help ----------------------------------------------------------------
 
-    def on_event(self, g: Game, card_id: str) -> None:
+    def on_event(self, g: Table, card_id: str) -> None:
         """A card the board names in a ``card-revealed`` victory (Call for
         Help) wins the game for Raditz when it is revealed (rules note R5)."""
         board = g.card(g.state.villain_id)
@@ -132,7 +132,7 @@ class RaditzRules(VillainRules):
     # --- Extreme Mode: Raditz's Choice ------------------------------------------------
 
     def attack_targets(
-        self, g: Game, body: AttackBody, task: VillainAttack
+        self, g: Table, body: AttackBody, task: VillainAttack
     ) -> tuple[list[str], bool]:
         """Raditz's Choice (Extreme Mode): Raditz's attack hits the enemy who
         controls the most Dragon Balls; the card's own target only breaks a
@@ -157,7 +157,7 @@ class RaditzRules(VillainRules):
         return pool, len(pool) > 1
 
     def _controversy(
-        self, g: Game, body: AttackBody, task: VillainAttack, richest: list[str]
+        self, g: Table, body: AttackBody, task: VillainAttack, richest: list[str]
     ) -> tuple[list[str], bool]:
         """Raditz's Choice names Allies, the attack card a Character: the
         players choose which card decides the target."""
@@ -204,7 +204,7 @@ class RaditzRules(VillainRules):
 _NO_HARM = (False, False, 0, 0, False)
 
 
-def _harm(g: Game, key: str, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
+def _harm(g: Table, key: str, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
     """How badly an attack of ``amount`` hurts the players when it hits
     ``key``, worst first: a Character defeated, an Ally eliminated, Dragon
     Balls passing to Raditz, the damage dealt, a Character hit."""
@@ -221,7 +221,7 @@ def _harm(g: Game, key: str, amount: int, kind: str) -> tuple[bool, bool, int, i
 class VictimRoll(VillainTask):
     """The 2D6 roll for the Kidnapped Victim, at the start of Raditz's turn."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Roll for the Victim."""
         rules = g.hooks
         assert isinstance(rules, RaditzRules)

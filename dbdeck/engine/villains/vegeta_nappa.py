@@ -22,7 +22,7 @@ from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.engine.game import Game
+    from dbdeck.engine.table import Table
 
 VEGETA = "vegeta-nappa-vegeta"
 NAPPA = "vegeta-nappa-nappa"
@@ -61,14 +61,14 @@ class VegetaNappaRules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Game) -> None:
+    def setup(self, g: Table) -> None:
         """The shuffled deck, and each Saiyan's Armor tokens: one from the
         board plus what the difficulty adds (his card's Armor)."""
         super().setup(g)
         for enemy in g.card(g.state.villain_id).enemies:
             g.state.villain.tokens[_armor(enemy)] = self._starting_armor(g, enemy)
 
-    def extreme_minions(self, g: Game, starting: list[str]) -> list[str]:
+    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
         """Extreme Mode: the Saibamen come out of the Saibaman deck, so no
         more than its 4 cards are ever in play."""
         v = g.state.villain
@@ -83,7 +83,7 @@ class VegetaNappaRules(VillainRules):
 
     # --- who acts ---------------------------------------------------------------------
 
-    def reveal(self, g: Game, uid: int) -> None:
+    def reveal(self, g: Table, uid: int) -> None:
         """A card a Saiyan uses: Nappa's part first; Vegeta gains Coldness
         before his part (rulebook: "Nappa's activation, Vegeta gains Coldness,
         Vegeta eliminates Nappa, and then Vegeta performs his card's
@@ -113,7 +113,7 @@ class VegetaNappaRules(VillainRules):
             if enemy == VEGETA:
                 g.push_ops(COLDNESS, "effects", {"actor": f"e:{VEGETA}"})
 
-    def _parts(self, g: Game, card: Any) -> list[tuple[str, int | None]] | None:
+    def _parts(self, g: Table, card: Any) -> list[tuple[str, int | None]] | None:
         """Who acts on a card, in order, with the half each uses; ``None`` for
         a card of the Villain as a whole (Saibaman Seeds, Scouter Reading)."""
         if isinstance(card, SplitCard):
@@ -137,7 +137,7 @@ class VegetaNappaRules(VillainRules):
             return card.halves[half].attack  # type: ignore[no-any-return]
         return card if isinstance(card, AttackBody) else None
 
-    def _act_task(self, g: Game, task: SaiyanActs) -> None:
+    def _act_task(self, g: Table, task: SaiyanActs) -> None:
         """A Saiyan acts, after the Coldness or the part that came before."""
         uid, enemy, half = task.uid, task.enemy, task.half
         v = g.state.villain
@@ -161,13 +161,13 @@ class VegetaNappaRules(VillainRules):
         else:
             attacks.discard_attack(g, uid)
 
-    def _standing(self, g: Game) -> list[str]:
+    def _standing(self, g: Table) -> list[str]:
         """The Saiyans still in play."""
         v = g.state.villain
         return [e for e in g.card(g.state.villain_id).enemies if e not in v.defeated_enemies]
 
     def play_attack(
-        self, g: Game, uid: int, body: AttackBody, owner: str, half: int | None = None
+        self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
     ) -> None:
         """One Time Track for both Saiyans: an Energy attack takes its slot, or
         the first free one after it; only the two parts of one double
@@ -185,7 +185,7 @@ class VegetaNappaRules(VillainRules):
 
     # --- Coldness ---------------------------------------------------------------------
 
-    def tokens(self, g: Game, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Table, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
         """Armor tokens are each Saiyan's own; gaining Coldness may make
         Vegeta eliminate Nappa."""
         if counter == "armor":
@@ -208,7 +208,7 @@ class VegetaNappaRules(VillainRules):
             return
         super().tokens(g, key, counter, amount, ctx)
 
-    def _cold_blood(self, g: Game) -> None:
+    def _cold_blood(self, g: Table) -> None:
         """ "A Saiyan who can't fight is useless": gaining Coldness, Vegeta
         eliminates Nappa when Nappa has 10 or less Remaining Health (V3)."""
         nappa = f"e:{NAPPA}"
@@ -223,7 +223,7 @@ class VegetaNappaRules(VillainRules):
         )
         combat.kill(g, nappa, killer=None)
 
-    def attack_bonus(self, g: Game, source: str) -> int:
+    def attack_bonus(self, g: Table, source: str) -> int:
         """Ozaru Form's damage bonus, and Coldness once Nappa is gone: +1
         damage for every 2 Coldness tokens on Vegeta."""
         enemy = self._saiyan(g, source)
@@ -237,7 +237,7 @@ class VegetaNappaRules(VillainRules):
             bonus += v.tokens.get("coldness", 0) // COLDNESS_PER_DAMAGE
         return bonus
 
-    def _saiyan(self, g: Game, source: str) -> str | None:
+    def _saiyan(self, g: Table, source: str) -> str | None:
         """The Saiyan behind an attack: its enemy, or for the Villain as a
         whole (an attack whose Saiyan is gone) the one still standing."""
         if source.startswith("e:"):
@@ -249,7 +249,7 @@ class VegetaNappaRules(VillainRules):
 
     # --- Ozaru Form -------------------------------------------------------------------
 
-    def _power_ball(self, g: Game, enemy: str) -> None:
+    def _power_ball(self, g: Table, enemy: str) -> None:
         """The Saiyan takes Ozaru Form, or stomps if he already has it."""
         v = g.state.villain
         if v.tokens.get(_ozaru(enemy)):
@@ -264,13 +264,13 @@ class VegetaNappaRules(VillainRules):
             f"+{_ozaru_bonus(g, fx.DamageBonus)} damage).",
         )
 
-    def max_health_bonus(self, g: Game, key: str) -> int:
+    def max_health_bonus(self, g: Table, key: str) -> int:
         """Ozaru Form's Maximum Health bonus."""
         if key.startswith("e:") and g.state.villain.tokens.get(_ozaru(key[2:])):
             return _ozaru_bonus(g, fx.MaxHealthBonus)
         return 0
 
-    def villain_action(self, g: Game, ch: CharacterState) -> tuple[str, str | None]:
+    def villain_action(self, g: Table, ch: CharacterState) -> tuple[str, str | None]:
         """Cut the tail: pay 5 Energy to end Ozaru Form."""
         ozaru = self._ozaru_saiyan(g)
         if ozaru is None:
@@ -283,7 +283,7 @@ class VegetaNappaRules(VillainRules):
             return words, f"cutting the tail costs {CUT_THE_TAIL} Energy; you have {ch.energy}"
         return words, None
 
-    def take_villain_action(self, g: Game, ch: CharacterState) -> None:
+    def take_villain_action(self, g: Table, ch: CharacterState) -> None:
         ozaru = self._ozaru_saiyan(g)
         assert ozaru is not None
         ch.energy -= CUT_THE_TAIL
@@ -294,7 +294,7 @@ class VegetaNappaRules(VillainRules):
         # the hit then defeats him ("Health Bonuses").
         combat.hit(g, f"c:{ch.id}", key, TAIL_DAMAGE, "unavoidable", is_attack=False)
 
-    def _ozaru_saiyan(self, g: Game) -> str | None:
+    def _ozaru_saiyan(self, g: Table) -> str | None:
         """The Saiyan in play who wears the Ozaru Form card."""
         tokens = g.state.villain.tokens
         return next((e for e in self._standing(g) if tokens.get(_ozaru(e))), None)
@@ -302,17 +302,17 @@ class VegetaNappaRules(VillainRules):
     # --- Saiyan Armor and the single hit -----------------------------------------------
 
     @staticmethod
-    def _starting_armor(g: Game, enemy: str) -> int:
+    def _starting_armor(g: Table, enemy: str) -> int:
         return int(g.card(enemy).armor.at(g.state.difficulty))
 
-    def break_armor(self, g: Game, key: str) -> None:
+    def break_armor(self, g: Table, key: str) -> None:
         """Remove one of a Saiyan's own Armor tokens."""
         if key.startswith("e:"):
             self._change_armor(g, key[2:], -1)
         else:
             super().break_armor(g, key)
 
-    def _change_armor(self, g: Game, enemy: str, amount: int) -> None:
+    def _change_armor(self, g: Table, enemy: str, amount: int) -> None:
         """Give back (or take) Armor tokens: never below 0 nor above the
         starting number."""
         v = g.state.villain
@@ -326,7 +326,7 @@ class VegetaNappaRules(VillainRules):
             g.log("tokens", f"{g.name('e:' + enemy)} gets an Armor token back ({new}).")
 
     def on_attacked(
-        self, g: Game, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
     ) -> None:
         """Vegeta falls to one hit of the difficulty's size (after Armor);
         an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
@@ -351,13 +351,13 @@ class VegetaNappaRules(VillainRules):
 
     # --- ends -------------------------------------------------------------------------
 
-    def on_enemy_defeated(self, g: Game, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """A defeated Saiyan's Ozaru Form card is set aside."""
         g.state.villain.tokens.pop(_ozaru(enemy), None)
         super().on_enemy_defeated(g, enemy)
 
 
-def _ozaru_bonus(g: Game, op_type: type) -> int:
+def _ozaru_bonus(g: Table, op_type: type) -> int:
     """A bonus the Ozaru Form card gives, read from its effects."""
     return sum(
         int(getattr(op, "amount", 0)) for op in g.card(OZARU).effects if isinstance(op, op_type)
@@ -377,7 +377,7 @@ class SaiyanActs(Task):
     """The half of a double activation card that is theirs (``None``: the
     whole card)."""
 
-    def run(self, g: Game) -> None:
+    def run(self, g: Table) -> None:
         """Let the Saiyan act."""
         rules = g.hooks
         assert isinstance(rules, VegetaNappaRules)

@@ -1,0 +1,131 @@
+"""The table the rules work on: what a rule handler may use of a game.
+
+Effects, attacks, combat, the turn's flow, the Villains' modules and the
+task kinds take a ``Table``, not the whole ``Game``: the state, the cards,
+the seeded chance, the log, and the task stack with its questions. Listing
+and applying actions, saving, cloning and the seat views are the facade's
+business (``dbdeck.engine.game``), out of a handler's reach, so a handler
+cannot start a second action in the middle of one or look at what a seat
+may not see. ``Game`` satisfies this protocol; mypy checks that it does
+wherever one is passed for the other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from dbdeck.cards.catalog import Catalog
+    from dbdeck.engine.chance import TableRandom
+    from dbdeck.engine.events import Event
+    from dbdeck.engine.state import CharacterState, GameState, Option, Unit
+    from dbdeck.engine.tasks import Asking, Task
+
+__all__ = ["Table"]
+
+
+class Table(Protocol):
+    """What a rule handler may use of the game it works on."""
+
+    catalog: Catalog
+    """The card catalog of the game."""
+    state: GameState
+    """Everything that changes: piles, boards, the Villain, the stack."""
+    rng: TableRandom
+    """The game's one source of chance."""
+    events: list[Event]
+    """What the action being applied has done so far."""
+    memo: dict[Any, Any] | None
+    """Answers kept while one listing of the legal actions runs."""
+    victory_conditions: frozenset[str]
+    """The Villain's extra ways to win (``ally-market-empty`` …)."""
+
+    # --- cards -------------------------------------------------------------------------
+
+    def new_uid(self, card_id: str) -> int:
+        """A fresh instance uid for a copy of ``card_id``."""
+        ...
+
+    def card(self, uid_or_id: int | str) -> Any:
+        """The card definition of an instance uid (or of a card id)."""
+        ...
+
+    def card_def(self, card_id: str) -> Any:
+        """The card definition of a card id."""
+        ...
+
+    def lasting_ops(self, uid: int, op_type: type) -> tuple[Any, ...]:
+        """The lasting operations of one type on a card instance's own effects."""
+        ...
+
+    def location_card(self) -> Any:
+        """The Location in play, if any."""
+        ...
+
+    def location_lasting_ops(self, op_type: type) -> tuple[Any, ...]:
+        """The Location's lasting operations of one type."""
+        ...
+
+    def location_bonus(self, op_type: type, attack: str | None = None) -> int:
+        """The Location's bonus of one kind (to one kind of attack)."""
+        ...
+
+    def ally(self, uid: int) -> tuple[CharacterState, Unit]:
+        """An Ally in play and the Character who has it."""
+        ...
+
+    def minion(self, uid: int) -> Unit:
+        """A Minion in play."""
+        ...
+
+    def energy_value(self, uid: int, market: str | None = None) -> int:
+        """The Energy a card in hand gives (to pay in ``market``)."""
+        ...
+
+    # --- names ---------------------------------------------------------------------------
+
+    def name(self, key_or_uid: str | int) -> str:
+        """The name of a holder key or a card instance, for the log."""
+        ...
+
+    def target_label(self, key: str) -> str:
+        """A target in words, with its health."""
+        ...
+
+    # --- the Villain ---------------------------------------------------------------------
+
+    @property
+    def hooks(self) -> Any:
+        """The Villain's module hooks."""
+        ...
+
+    def villains_hook(self, name: str, *args: Any) -> Any:
+        """Call one of the Villain's hooks."""
+        ...
+
+    # --- the log, tasks and questions ------------------------------------------------------
+
+    def log(self, event_type: str, text: str, /, private_to: str = "", **data: Any) -> None:
+        """Record an event."""
+        ...
+
+    def push(self, task: Task) -> None:
+        """Queue a task to run next."""
+        ...
+
+    def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
+        """Queue the operations found at ``path`` of a card."""
+        ...
+
+    def ask(
+        self, task: Asking, kind: str, decider: str, prompt: str, options: list[Option]
+    ) -> bool:
+        """Leave ``task`` waiting for a choice among ``options``."""
+        ...
+
+    def choose_one(
+        self, task: Asking, kind: str, decider: str, prompt: str, options: list[Option]
+    ) -> Any | None:
+        """The value chosen for ``task``: the answer given, the only option,
+        or ``None`` after asking."""
+        ...

@@ -1,0 +1,62 @@
+"""The rules' handlers work on the narrow ``Table`` protocol, never on the
+whole ``Game``: no handler module imports the game facade, not even for an
+annotation (import-linter contracts skip those, so this test reads the
+sources)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import dbdeck.engine
+
+ENGINE = Path(dbdeck.engine.__file__).parent
+
+HANDLERS = sorted(
+    [
+        "flow.py",
+        "effects.py",
+        "combat.py",
+        "attacks.py",
+        "zones.py",
+        "rules.py",
+        "audit.py",
+        "tasks.py",
+        *(f"villains/{p.name}" for p in (ENGINE / "villains").glob("*.py")),
+    ]
+)
+
+
+def _imported(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+@pytest.mark.parametrize("module", HANDLERS)
+def test_a_handler_module_never_names_the_game_facade(module: str) -> None:
+    imported = _imported(ENGINE / module)
+    assert "dbdeck.engine.game" not in imported
+    assert "dbdeck.engine.game.Game" not in imported
+
+
+def test_a_game_has_every_member_of_the_table() -> None:
+    from dbdeck.cards.catalog import load_catalog
+    from dbdeck.engine.game import Game, Setup
+    from dbdeck.engine.table import Table
+
+    game = Game.new(
+        load_catalog(include_env_packs=False),
+        Setup(characters=["goku", "krillin"], villain="freezer", seed=1),
+    )
+    members = {name for name in vars(Table) if not name.startswith("_")}
+    members |= set(Table.__annotations__)
+    assert len(members) > 20
+    assert sorted(name for name in members if not hasattr(game, name)) == []
