@@ -34,6 +34,7 @@ from dbdeck.engine.state import (
     to_data,
 )
 from dbdeck.engine.tasks import Asking, Task
+from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import count
 
 # The rule modules imported above define the task kinds: importing them
@@ -374,7 +375,7 @@ class Game:
         return getattr(self._villain_hooks, name)(self, *args)
 
     @property
-    def hooks(self) -> Any:
+    def hooks(self) -> VillainRules:
         """The Villain's module hooks."""
         return self._villain_hooks
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from dbdeck.engine.events import Event
     from dbdeck.engine.state import CharacterState, GameState, Option, Unit
     from dbdeck.engine.tasks import Asking, Task
+    from dbdeck.engine.villains.base import VillainRules
 
 __all__ = ["Table"]
 
@@ -95,7 +96,7 @@ class Table(Protocol):
     # --- the Villain ---------------------------------------------------------------------
 
     @property
-    def hooks(self) -> Any:
+    def hooks(self) -> VillainRules:
         """The Villain's module hooks."""
         ...
 

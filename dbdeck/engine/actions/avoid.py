@@ -40,7 +40,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     for slot in g.state.villain.time_track:
         for prepared in slot:
             if meant(a, prepared):
-                avoid = g.hooks.attack_body(g, prepared).avoid
+                body = g.hooks.attack_body(g, prepared)
+                avoid = body.avoid if body is not None else None
                 if avoid is None:
                     return f"{g.name(prepared.uid)} cannot be avoided"
                 for op in avoid.cost:
