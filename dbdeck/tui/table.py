@@ -20,6 +20,7 @@ Balls, the hand and the prompt stay in sight.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar, overload
 
 from rich.text import Text
 from textual import on
@@ -83,6 +84,24 @@ PANELS = {
 
 BODY = ("markets", "characters", "actions", "log")
 """The switchable panels of the body."""
+
+
+W = TypeVar("W", bound=Widget)
+
+
+def _size_of(width: int, height: int) -> str:
+    """The layout for a screen size: ``narrow``, ``medium`` or ``wide``."""
+    if width < NARROW:
+        return "narrow"
+    if width < WIDE[0] or height < WIDE[1]:
+        return "medium"
+    return "wide"
+
+
+def _classes_of(size: str) -> set[str]:
+    """The screen's classes for a layout (the compact ones are all but wide)."""
+    return {f"-{size}"} | ({"compact"} if size != "wide" else set())
+
 
 KIND_WORDS = {
     "attack": "Attack",
@@ -183,13 +202,44 @@ class TableScreen(Screen[None]):
         self.settings = load_settings()
         """The player's settings (asking before a turn ends …)."""
         self._summed = False
+        self._found: dict[str | type[Widget], Widget] = {}
         self._suggested: Offer | None = None
         """The coach's last suggestion (highlighted where it is offered)."""
 
     # --- layout ------------------------------------------------------------------------
 
+    @overload
+    def _one(self, selector: type[W]) -> W: ...
+
+    @overload
+    def _one(self, selector: str, expect: type[W]) -> W: ...
+
+    @overload
+    def _one(self, selector: str) -> Widget: ...
+
+    def _one(self, selector: str | type[Widget], expect: type[Widget] = Widget) -> Widget:
+        """A widget of the screen, found once: the screen's widgets live as
+        long as it does, and a query walks the whole screen every time
+        (a redraw asks for a dozen of them)."""
+        found = self._found.get(selector)
+        if found is None or not found.is_attached:
+            if isinstance(selector, str):
+                found = self.query_one(selector, expect)
+            else:
+                found = self.query_one(selector)
+            self._found[selector] = found
+        return found
+
     def compose(self) -> ComposeResult:
         catalog = self.backend.catalog
+        # The layout's classes before the widgets mount: set afterwards, each
+        # would restyle every widget of the screen once more.
+        size = self.layout_size = _size_of(self.app.size.width, self.app.size.height)
+        self.add_class(*_classes_of(size))
+
+        def panel(name: str) -> str:
+            return "panel shown" if name == self.shown_panel else "panel"
+
         yield StatusBar(id="status")
         with Horizontal(id="top"):
             yield VillainBoard(catalog, id="villain", classes="box")
@@ -198,14 +248,14 @@ class TableScreen(Screen[None]):
                 yield DragonBallTracker(id="balls", classes="box")
         yield Static(id="panel-tabs")
         with Grid(id="body"):
-            with VerticalScroll(id="markets", classes="panel"):
+            with VerticalScroll(id="markets", classes=panel("markets")):
                 yield MarketRows(id="market-rows", classes="box")
-            with VerticalScroll(id="characters", classes="panel"):
+            with VerticalScroll(id="characters", classes=panel("characters")):
                 for ch in self.view.characters:
                     yield CharacterBoard(ch.id, catalog, id=f"char-{ch.id}", classes="box")
-            with Vertical(id="actions", classes="panel"):
+            with Vertical(id="actions", classes=panel("actions")):
                 yield ActionPanel(id="action-list")
-            yield TableLog(id="log", classes="panel")
+            yield TableLog(id="log", classes=panel("log"))
         yield HandBoard(catalog, id="hand", classes="box")
         yield Static("", id="prompt")
         yield Static("", id="card-line")
@@ -213,31 +263,25 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = f"dbdeck — {self.view.title}"
-        self.query_one(KeyBar).keys = self.KEYS
+        self._one(KeyBar).keys = self.KEYS
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
-        self.query_one(HandBoard).focus()
+        self._one(HandBoard).focus()
 
     def on_resize(self) -> None:
         self._apply_size(self.size.width, self.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
-        if width < NARROW:
-            size = "narrow"
-        elif width < WIDE[0] or height < WIDE[1]:
-            size = "medium"
-        else:
-            size = "wide"
-        self.layout_size = size
-        for name in ("narrow", "medium", "wide"):
-            self.set_class(name == size, f"-{name}")
-        # Backwards: the compact layouts are everything but the wide one.
-        self.set_class(size != "wide", "compact")
+        size = self.layout_size = _size_of(width, height)
+        wanted = _classes_of(size)
+        # One restyle for all the classes (each call restyles every widget).
+        self.remove_class(*({"-narrow", "-medium", "-wide", "compact"} - wanted))
+        self.add_class(*wanted)
         shown = self.shown_panel
         if size == "medium" and shown == "actions":
             shown = self.shown_panel = "markets"
         for panel in BODY:
-            self.query_one(f"#{panel}").set_class(panel == shown, "shown")
+            self._one(f"#{panel}").set_class(panel == shown, "shown")
         tabs = Text()
         for panel, (key, name) in PANELS.items():
             if size == "medium" and panel == "actions":
@@ -255,19 +299,19 @@ class TableScreen(Screen[None]):
             self._apply_size(self.size.width, self.size.height)
         target: Widget
         if panel == "markets":
-            target = self.query_one(MarketRows)
+            target = self._one(MarketRows)
         elif panel == "characters":
             boards = list(self.query(CharacterBoard))
             active = [b for b in boards if b.panel is not None and b.panel.active]
             target = (active or boards)[0]
         elif panel == "actions":
-            target = self.query_one(ActionPanel)
+            target = self._one(ActionPanel)
         elif panel == "villain":
-            target = self.query_one(VillainBoard)
+            target = self._one(VillainBoard)
         elif panel == "log":
-            target = self.query_one(TableLog)
+            target = self._one(TableLog)
         else:
-            target = self.query_one(HandBoard)
+            target = self._one(HandBoard)
         target.focus()
 
     # --- drawing -------------------------------------------------------------------------
@@ -303,20 +347,20 @@ class TableScreen(Screen[None]):
             self._announce_turn()
 
     def _draw(self, view: TableView) -> None:
-        self.query_one(VillainBoard).panel = view.villain
-        self.query_one(TurnOrderBoard).show(view.turn_order, view.characters)
-        self.query_one(DragonBallTracker).balls = view.balls
-        self.query_one(StatusBar).show(
+        self._one(VillainBoard).panel = view.villain
+        self._one(TurnOrderBoard).show(view.turn_order, view.characters)
+        self._one(DragonBallTracker).balls = view.balls
+        self._one(StatusBar).show(
             view.turn_order.round, view.turn_order.left, self._whose_turn(view), view.balls
         )
-        self.query_one(MarketRows).show(view.markets, self._ball_purchase(view))
+        self._one(MarketRows).show(view.markets, self._ball_purchase(view))
         for panel in view.characters:
-            self.query_one(f"#char-{panel.id}", CharacterBoard).show(
+            self._one(f"#char-{panel.id}", CharacterBoard).show(
                 panel,
                 self.seating.player(panel.id) if self.seating.players else "",
                 bool(view.villain.aggro) and view.villain.aggro == panel.name,
             )
-        self.query_one(HandBoard).show(
+        self._one(HandBoard).show(
             self.shown_hand(view),
             self._hand_note(view),
             frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid)),
@@ -416,7 +460,7 @@ class TableScreen(Screen[None]):
     def _say(self, where: str, text: Text) -> None:
         """Show ``text`` in a line of the screen, when it changed (an update
         lays the screen out again)."""
-        line = self.query_one(where, Static)
+        line = self._one(where, Static)
         shown = line.content
         if isinstance(shown, Text) and shown.plain == text.plain and shown.spans == text.spans:
             return
@@ -424,22 +468,22 @@ class TableScreen(Screen[None]):
 
     def _fill_actions(self) -> None:
         self._say("#prompt", self.status_text(self.view))
-        self.query_one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
+        self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
         self._say("#card-line", Text(self.focused_card, style="dim"))
-        self.query_one(ActionPanel).show([] if self.view.decision is not None else self.offers)
+        self._one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
     # --- the log -------------------------------------------------------------------------
 
     def write_lines(self, lines: Iterable[LogLine]) -> None:
         """Write log lines, styled by their kind."""
-        log = self.query_one(TableLog)
+        log = self._one(TableLog)
         for line in lines:
             self._since.append(line)
             log.add(line)
 
     def say(self, text: Text) -> None:
         """A line of the table's own in the log (chat, comings and goings)."""
-        self.query_one(TableLog).say(text)
+        self._one(TableLog).say(text)
 
     # --- acting --------------------------------------------------------------------------
 
@@ -608,7 +652,7 @@ class TableScreen(Screen[None]):
         if not attacks:
             self._nothing("attack")
             return
-        chosen = self.query_one(HandBoard).selected
+        chosen = self._one(HandBoard).selected
         if chosen:
             wanted = tuple(sorted(chosen))
             offers = [o for o in attacks if tuple(sorted(o.action.cards)) == wanted]
@@ -728,7 +772,7 @@ class TableScreen(Screen[None]):
         """Go to the markets, on the first card the active Character can buy
         (saying why, when none)."""
         self.action_panel("markets")
-        rows = self.query_one(MarketRows)
+        rows = self._one(MarketRows)
         buyable = {o.action.card for o in self._of_kind("buy")}
         for index, item in enumerate(rows.items):
             if item.uid in buyable:
@@ -798,7 +842,7 @@ class TableScreen(Screen[None]):
             return
         self.app.clear_notifications()
         self.notify(f"{hint.label}. {hint.why}", title="Coach suggests", timeout=8)
-        listing = self.query_one(ActionPanel)
+        listing = self._one(ActionPanel)
         offer = next((o for o in self.offers if o.action == hint.action), None)
         self._suggested = offer
         index = listing.index_of(offer) if offer is not None else None
@@ -877,7 +921,7 @@ class TableScreen(Screen[None]):
     @on(HandBoard.Selected)
     def _hand_selected(self, event: HandBoard.Selected) -> None:
         """Space on a hand card: select it for a Combo (Physical Techniques only)."""
-        hand = self.query_one(HandBoard)
+        hand = self._one(HandBoard)
         card = self.view.card(event.uid)
         if card is None:
             return
@@ -1107,7 +1151,7 @@ class TableScreen(Screen[None]):
         before, self._turn_of = self._turn_of, active
         board = self.view.character(active)
         name = board.name if board is not None else active
-        hand = self.query_one(HandBoard)
+        hand = self._one(HandBoard)
         hand.selected = frozenset()
         if hand.display:
             hand.focus()  # a new turn starts from the hand
@@ -1137,7 +1181,7 @@ class TableScreen(Screen[None]):
         view = self.view
         winner = "The Characters win!" if view.winner == "players" else f"{view.villain.name} wins."
         reason = view.reason[:1].upper() + view.reason[1:]
-        self.query_one("#prompt", Static).update(Text(f"{winner} {reason}", style="bold"))
+        self._one("#prompt", Static).update(Text(f"{winner} {reason}", style="bold"))
         from dbdeck.tui.summary import SummaryScreen
 
         if self._summed or not self.announces_turns:
