@@ -19,6 +19,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static
 
@@ -125,6 +126,8 @@ class Board(Static, can_focus=True):
         self._cursor_uid: int | None = None
         self._announced: int | None = -1
         self._width = 0
+        self._fitted: tuple[int, int | None] = (0, None)
+        """The width the picture was drawn to, and its lines if every one fits."""
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -160,7 +163,16 @@ class Board(Static, can_focus=True):
                 self.post_message(CardFocused(uid, item.where if item else self.where))
 
     def _show(self, picture: RenderableType) -> None:
+        self._fitted = (self._width, _lines_within(picture, self._width))
         show_fitted(self, picture)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The picture's height: its line count when it was drawn to this
+        width already (no wrapping to work out again for the layout)."""
+        drawn, lines = self._fitted
+        if lines is not None and width == drawn:
+            return lines
+        return super().get_content_height(container, viewport, width)
 
     def on_resize(self, event: events.Resize) -> None:
         """A new width lays the board out again (tiles wrap between them)."""
