@@ -103,9 +103,9 @@ class Game:
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
-        self.memo: dict[Any, Any] | None = None
-        """Rule queries remembered while the state cannot change (while legal
-        actions are listed); ``None`` the rest of the time."""
+        self.derived = rules.DerivedState()
+        """Bonus sums and cost changes per Character, kept until the cards in
+        play, the bonuses or the Location change (``rules.DerivedState``)."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -447,11 +447,7 @@ class Game:
             return []
         if self.state.pending is not None:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
-        self.memo = {}
-        try:
-            return registry.legal(self)
-        finally:
-            self.memo = None
+        return registry.legal(self)
 
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
@@ -569,7 +565,7 @@ class Game:
         twin._lasting = self._lasting
         twin._location_lasting = self._location_lasting
         twin.victory_conditions = self.victory_conditions
-        twin.memo = None
+        twin.derived = rules.DerivedState()
         twin.step_mode = self.step_mode
         return twin
 
