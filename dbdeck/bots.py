@@ -32,15 +32,18 @@ def random_bot(game: Game, rng: random.Random) -> Action:
 
 
 def greedy(game: Game, rng: random.Random) -> Action:
-    """A sensible player: see the module docstring."""
-    actions = game.legal_actions()
+    """A sensible player: see the module docstring.
+
+    It takes the legal action it scores highest, the first listed among
+    equals; the engine finds it best-first, without listing every action.
+    """
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = max(
-        enumerate(actions), key=lambda pair: (_score(game, pair[1], villain_balls), -pair[0])
-    )
-    return best[1]
+    best = game.best_action(lambda a: _score(game, a, villain_balls))
+    if best is None:
+        raise ValueError("the greedy bot has no legal action to take")
+    return best
 
 
 def _decide(game: Game) -> int:

@@ -449,6 +449,15 @@ class Game:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
         return registry.legal(self)
 
+    def best_action(self, score: Callable[[Action], float]) -> Action | None:
+        """The legal action ``score`` rates highest (the first of
+        ``legal_actions`` among equal ones), checking candidates best-first
+        so most refusals are never worked out; ``None`` when a decision is
+        pending or nothing is legal. Bots use it instead of the listing."""
+        if self.over or self.state.paused or self.state.pending is not None:
+            return None
+        return registry.best_first(self, score)
+
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
         if self.over:

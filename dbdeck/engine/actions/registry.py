@@ -12,7 +12,7 @@ attacks; the Dragon Balls given; the Room; the Villain's own action.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import (
@@ -43,7 +43,7 @@ from dbdeck.engine.zones import MARKETS
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
 
-__all__ = ["RULES", "check", "label", "legal", "perform"]
+__all__ = ["RULES", "best_first", "check", "label", "legal", "perform"]
 
 RULES: dict[str, ActionRules] = {
     end_turn.TYPE: end_turn,
@@ -117,6 +117,24 @@ def legal(g: Game) -> list[Action]:
     if ch is None:
         return []
     return [a for a in candidates(g, ch) if RULES[a.type].check(g, ch, a) is None]
+
+
+def best_first(g: Game, score: Callable[[Action], float]) -> Action | None:
+    """The legal action ``score`` rates highest, the first listed among equal
+    ones: what ``max`` over ``legal`` picks, found by asking ``check`` about
+    the candidates best-first and stopping at the first it accepts (most
+    refusals are never asked for). ``None`` when nothing is legal."""
+    ch = active(g)
+    if ch is None:
+        return None
+    found = list(candidates(g, ch))
+    scores = [score(a) for a in found]
+    # A stable sort keeps equal scores in listing order, reversed or not.
+    for i in sorted(range(len(found)), key=scores.__getitem__, reverse=True):
+        a = found[i]
+        if RULES[a.type].check(g, ch, a) is None:
+            return a
+    return None
 
 
 def perform(g: Game, a: Action) -> None:
