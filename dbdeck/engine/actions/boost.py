@@ -5,7 +5,6 @@ prepared"), up to the Technique's number of boosters."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import words
@@ -21,12 +20,12 @@ TYPE = "boost"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand beneath each prepared Technique."""
     if card.kind in ENERGY_KINDS:
         for prepared in ch.time_track:
             if prepared is not None:
-                yield Action(TYPE, card=uid, on=prepared.uid)
+                out.append(Action(TYPE, card=uid, on=prepared.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

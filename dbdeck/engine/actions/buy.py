@@ -33,18 +33,34 @@ def priced_out(card: Any, change: int | None, spendable: int) -> bool:
     return change is None or spendable < rules.priced(card, change)
 
 
-def from_market(g: Game, ch: CharacterState, market: str, uid: int) -> Iterator[Action]:
-    """Buying a face-up card: as it is, equipped at once (Training), or a Duo
-    with the other Characters' Energy."""
+def market_terms(g: Game, ch: CharacterState, market: str) -> tuple[int | None, int]:
+    """What holds for every card of one market's row: the Character's price
+    change there (``rules.price_change``; none for the sixth pile, bought at
+    its printed cost) and the Energy it may spend there."""
     change = 0 if market == "sixth" else rules.price_change(g, ch, market)
+    return change, spendable(ch, market)
+
+
+def from_market(
+    g: Game,
+    ch: CharacterState,
+    market: str,
+    uid: int,
+    terms: tuple[int | None, int],
+    out: list[Action],
+) -> None:
+    """Buying a face-up card: as it is, equipped at once (Training), or a Duo
+    with the other Characters' Energy; ``terms`` are the row's
+    (``market_terms``)."""
+    card = g.card(uid)
     # A card the Character could never pay for now is refused by check's
     # price test whatever else holds: not worth offering.
-    if not priced_out(g.card(uid), change, spendable(ch, market)):
-        yield Action(TYPE, market=market, card=uid)
+    if not priced_out(card, *terms):
+        out.append(Action(TYPE, market=market, card=uid))
         if market == "training":
-            yield Action(TYPE, market=market, card=uid, amount=1)
-    if market == "allies" and g.card(uid).duo:
-        yield from duo_contributions(g, ch, uid)
+            out.append(Action(TYPE, market=market, card=uid, amount=1))
+    if market == "allies" and card.duo:
+        out.extend(duo_contributions(g, ch, uid))
 
 
 def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]:

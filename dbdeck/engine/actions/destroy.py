@@ -4,7 +4,6 @@ note N39)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
@@ -19,9 +18,9 @@ TYPE = "destroy"
 ACTS = True
 
 
-def of_unit(g: Game, ch: CharacterState, unit: Unit) -> Iterator[Action]:
+def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
     """Destroying a card in play."""
-    yield Action(TYPE, card=unit.uid)
+    out.append(Action(TYPE, card=unit.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

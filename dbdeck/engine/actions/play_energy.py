@@ -4,7 +4,6 @@ pile"; rules note N11)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
@@ -19,10 +18,10 @@ TYPE = "play-energy"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand may be played."""
     if card.kind in ENERGY_KINDS:
-        yield Action(TYPE, card=uid)
+        out.append(Action(TYPE, card=uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -12,7 +12,7 @@ attacks; the Dragon Balls given; the Room; the Villain's own action.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import (
@@ -82,33 +82,47 @@ def check(g: Game, action: Action) -> str | None:
     return rules.check(g, ch, action)
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Game, ch: CharacterState) -> list[Action]:
     """Every action the listing considers, in its order (see the module's
     docstring); those ``check`` would refuse whatever else holds (cards the
     Character cannot pay for, market discards after acting, …) are left out."""
-    yield from end_turn.candidates(g, ch)
+    # Built into one list by plain calls: a generator per card and action
+    # type cost more than the rest of the listing.
+    out: list[Action] = []
+    out.extend(end_turn.candidates(g, ch))
     for uid in ch.hand:
         card = g.card(uid)
-        yield from play_energy.from_hand(g, ch, uid, card)
-        yield from boost.from_hand(g, ch, uid, card)
-        yield from duo_invest.from_hand(g, ch, uid, card)
-        yield from play.from_hand(g, ch, uid, card)
-        yield from prepare.from_hand(g, ch, uid, card)
-    yield from attack.candidates(g, ch)
-    for market in (*MARKETS, "sixth"):
-        for uid in market_row(g, market) or []:
-            yield from buy.from_market(g, ch, market, uid)
-            yield from market_discard.from_market(g, ch, market, uid)
-    yield from buy_dragon_ball.candidates(g, ch)
-    yield from steal.candidates(g, ch)
+        play_energy.from_hand(g, ch, uid, card, out)
+        boost.from_hand(g, ch, uid, card, out)
+        duo_invest.from_hand(g, ch, uid, card, out)
+        play.from_hand(g, ch, uid, card, out)
+        prepare.from_hand(g, ch, uid, card, out)
+    out.extend(attack.candidates(g, ch))
+    for market in _MARKETS:
+        row = market_row(g, market)
+        if not row:
+            continue
+        terms = buy.market_terms(g, ch, market)
+        discard = market_discard.offered(ch, market)
+        for uid in row:
+            buy.from_market(g, ch, market, uid, terms, out)
+            if discard:
+                out.append(market_discard.of_card(market, uid))
+    out.extend(buy_dragon_ball.candidates(g, ch))
+    out.extend(steal.candidates(g, ch))
     for unit in ch.units():
-        yield from exhaust.of_unit(g, ch, unit)
-        yield from destroy.of_unit(g, ch, unit)
-    yield from ability.candidates(g, ch)
-    yield from avoid.candidates(g, ch)
-    yield from give_ball.candidates(g, ch)
-    yield from enter_room.candidates(g, ch)
-    yield from villain_action.candidates(g, ch)
+        exhaust.of_unit(g, ch, unit, out)
+        destroy.of_unit(g, ch, unit, out)
+    out.extend(ability.candidates(g, ch))
+    out.extend(avoid.candidates(g, ch))
+    out.extend(give_ball.candidates(g, ch))
+    out.extend(enter_room.candidates(g, ch))
+    out.extend(villain_action.candidates(g, ch))
+    return out
+
+
+_MARKETS = (*MARKETS, "sixth")
+"""The rows the listing walks, in its order: the five markets, the sixth pile."""
 
 
 def legal(g: Game) -> list[Action]:
@@ -127,7 +141,7 @@ def best_first(g: Game, score: Callable[[Action], float]) -> Action | None:
     ch = active(g)
     if ch is None:
         return None
-    found = list(candidates(g, ch))
+    found = candidates(g, ch)
     scores = [score(a) for a in found]
     # A stable sort keeps equal scores in listing order, reversed or not.
     for i in sorted(range(len(found)), key=scores.__getitem__, reverse=True):
