@@ -21,8 +21,9 @@ ACTS = True
 
 
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
-    """An Energy card of the hand beneath each prepared Technique."""
-    if card.kind in ENERGY_KINDS:
+    """An Energy card of the hand with a booster icon beneath each prepared
+    Technique (``check`` refuses a card without the icon)."""
+    if card.kind in ENERGY_KINDS and card.booster is not None:
         for prepared in ch.time_track:
             if prepared is not None:
                 out.append(Action(TYPE, card=uid, on=prepared.uid))

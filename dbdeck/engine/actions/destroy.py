@@ -19,8 +19,10 @@ ACTS = True
 
 
 def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
-    """Destroying a card in play."""
-    out.append(Action(TYPE, card=unit.uid))
+    """Destroying a card in play that has a destroy effect (``check``
+    refuses the others, whatever else holds)."""
+    if getattr(g.card(unit.uid), "destroy_effects", None):
+        out.append(Action(TYPE, card=unit.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

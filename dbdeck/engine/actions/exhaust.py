@@ -19,8 +19,13 @@ ACTS = True
 
 
 def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
-    """Exhausting a card in play."""
-    out.append(Action(TYPE, card=unit.uid))
+    """Exhausting a ready card in play that has something to exhaust for
+    (``check`` refuses the others, whatever else holds)."""
+    if unit.exhausted:
+        return
+    card = g.card(unit.uid)
+    if getattr(card, "exhaust_effects", None) or "search" in getattr(card, "keywords", ()):
+        out.append(Action(TYPE, card=unit.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

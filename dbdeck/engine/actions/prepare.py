@@ -28,7 +28,8 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
         time = int(card.time or 1)
         for slot in (time, time + 1):
             out.append(Action(TYPE, card=uid, slot=slot))
-        if time >= 2:
+        # Only a Namekian pays to cut the Time: check refuses anyone else.
+        if time >= 2 and rules.race_of(g, f"c:{ch.id}") == "namekian":
             for slot in (time - 1, time):
                 out.append(Action(TYPE, card=uid, slot=slot, amount=1))
 
