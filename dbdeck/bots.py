@@ -40,7 +40,7 @@ def greedy(game: Game, rng: random.Random) -> Action:
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = game.best_action(lambda a: _score(game, a, villain_balls))
+    best = game.best_action(lambda a: _score(game, a, villain_balls), _rows_at_most(game))
     if best is None:
         raise ValueError("the greedy bot has no legal action to take")
     return best
@@ -167,13 +167,25 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
         return 50 + (a.amount or 0) if villain_balls >= 4 and ch.damage < 5 else -1
     if t == "buy":
         assert a.card is not None
-        card = game.card(a.card)
-        cost = card.cost if isinstance(card.cost, int) else 0
-        bonus = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}.get(card.kind, 0)
-        if a.cards:
-            bonus -= 3
-        return 10 + cost + bonus
+        return _buy_score(game.card(a.card)) - (3 if a.cards else 0)
     return 0
+
+
+def _buy_score(card: Any) -> float:
+    """How much the bot wants to buy a card (less when others pay)."""
+    cost = card.cost if isinstance(card.cost, int) else 0
+    return 10 + cost + _BUY_BONUS.get(card.kind, 0)
+
+
+_BUY_BONUS = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}
+
+
+def _rows_at_most(game: Game) -> float:
+    """The most the bot scores a market action (a buy or a discard) now:
+    when it wants something else more, the engine need not walk the rows."""
+    s = game.state
+    face_up = [uid for m in s.markets.values() for uid in m.row] + s.sixth[-1:]
+    return max((_buy_score(game.card(uid)) for uid in face_up), default=-1)
 
 
 def _calm_score(game: Game, ch: Any) -> float:

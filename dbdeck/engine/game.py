@@ -449,14 +449,18 @@ class Game:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
         return registry.legal(self)
 
-    def best_action(self, score: Callable[[Action], float]) -> Action | None:
+    def best_action(
+        self, score: Callable[[Action], float], rows_at_most: float | None = None
+    ) -> Action | None:
         """The legal action ``score`` rates highest (the first of
         ``legal_actions`` among equal ones), checking candidates best-first
         so most refusals are never worked out; ``None`` when a decision is
-        pending or nothing is legal. Bots use it instead of the listing."""
+        pending or nothing is legal. ``rows_at_most``: a score no buy or
+        market discard exceeds, to skip the market rows when something else
+        scores higher. Bots use it instead of the listing."""
         if self.over or self.state.paused or self.state.pending is not None:
             return None
-        return registry.best_first(self, score)
+        return registry.best_first(self, score, rows_at_most)
 
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""

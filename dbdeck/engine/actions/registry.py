@@ -86,9 +86,20 @@ def candidates(g: Game, ch: CharacterState) -> list[Action]:
     """Every action the listing considers, in its order (see the module's
     docstring); those ``check`` would refuse whatever else holds (cards the
     Character cannot pay for, market discards after acting, …) are left out."""
-    # Built into one list by plain calls: a generator per card and action
-    # type cost more than the rest of the listing.
     out: list[Action] = []
+    _before_rows(g, ch, out)
+    _rows(g, ch, out)
+    _after_rows(g, ch, out)
+    return out
+
+
+# The listing is built into one list by plain calls (a generator per card and
+# action type cost more than all the rest), in three parts so that
+# ``best_first`` may leave the market rows out.
+
+
+def _before_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+    """Ending the turn, each card of the hand, the attacks."""
     out.extend(end_turn.candidates(g, ch))
     for uid in ch.hand:
         card = g.card(uid)
@@ -98,6 +109,11 @@ def candidates(g: Game, ch: CharacterState) -> list[Action]:
         play.from_hand(g, ch, uid, card, out)
         prepare.from_hand(g, ch, uid, card, out)
     out.extend(attack.candidates(g, ch))
+
+
+def _rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+    """Each face-up market card, bought or discarded (the only ``buy`` and
+    ``market-discard`` candidates)."""
     for market in _MARKETS:
         row = market_row(g, market)
         if not row:
@@ -108,6 +124,12 @@ def candidates(g: Game, ch: CharacterState) -> list[Action]:
             buy.from_market(g, ch, market, uid, terms, out)
             if discard:
                 out.append(market_discard.of_card(market, uid))
+
+
+def _after_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+    """The Dragon Ball, the Steals, each card in play, the ability, the
+    Villain's prepared attacks, the balls given, the Room, the Villain's own
+    action."""
     out.extend(buy_dragon_ball.candidates(g, ch))
     out.extend(steal.candidates(g, ch))
     for unit in ch.units():
@@ -118,7 +140,6 @@ def candidates(g: Game, ch: CharacterState) -> list[Action]:
     out.extend(give_ball.candidates(g, ch))
     out.extend(enter_room.candidates(g, ch))
     out.extend(villain_action.candidates(g, ch))
-    return out
 
 
 _MARKETS = (*MARKETS, "sixth")
@@ -133,22 +154,55 @@ def legal(g: Game) -> list[Action]:
     return [a for a in candidates(g, ch) if RULES[a.type].check(g, ch, a) is None]
 
 
-def best_first(g: Game, score: Callable[[Action], float]) -> Action | None:
+def best_first(
+    g: Game, score: Callable[[Action], float], rows_at_most: float | None = None
+) -> Action | None:
     """The legal action ``score`` rates highest, the first listed among equal
     ones: what ``max`` over ``legal`` picks, found by asking ``check`` about
     the candidates best-first and stopping at the first it accepts (most
-    refusals are never asked for). ``None`` when nothing is legal."""
+    refusals are never asked for). ``None`` when nothing is legal.
+
+    ``rows_at_most``, when given, is a score no ``buy`` or ``market-discard``
+    exceeds: the market rows are then walked only when no other legal action
+    scores higher."""
     ch = active(g)
     if ch is None:
         return None
-    found = candidates(g, ch)
+    if rows_at_most is None:
+        found = candidates(g, ch)
+        return _best(g, ch, found, score)[0]
+    # The listing without its middle, the rows: the first ``len_before``
+    # candidates come before the rows, the rest after them.
+    off_rows: list[Action] = []
+    _before_rows(g, ch, off_rows)
+    len_before = len(off_rows)
+    _after_rows(g, ch, off_rows)
+    best, best_score, at = _best(g, ch, off_rows, score)
+    if best is not None and best_score > rows_at_most:
+        return best
+    rows: list[Action] = []
+    _rows(g, ch, rows)
+    bought, bought_score, _ = _best(g, ch, rows, score)
+    if bought is None:
+        return best
+    if best is None or bought_score > best_score:
+        return bought
+    # Equal scores: the one listed first, and the rows come between the parts.
+    return bought if bought_score == best_score and at >= len_before else best
+
+
+def _best(
+    g: Game, ch: CharacterState, found: list[Action], score: Callable[[Action], float]
+) -> tuple[Action | None, float, int]:
+    """The legal action of ``found`` that ``score`` rates highest (the first
+    among equals), its score and its index; ``None`` when none is legal."""
     scores = [score(a) for a in found]
     # A stable sort keeps equal scores in listing order, reversed or not.
     for i in sorted(range(len(found)), key=scores.__getitem__, reverse=True):
         a = found[i]
         if RULES[a.type].check(g, ch, a) is None:
-            return a
-    return None
+            return a, scores[i], i
+    return None, 0.0, -1
 
 
 def perform(g: Game, a: Action) -> None:
