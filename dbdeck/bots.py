@@ -40,7 +40,7 @@ def greedy(game: Game, rng: random.Random) -> Action:
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = game.best_action(lambda a: _score(game, a, villain_balls), _rows_at_most(game))
+    best = game.best_action(lambda a: _score(game, a, villain_balls), lambda: _rows_at_most(game))
     if best is None:
         raise ValueError("the greedy bot has no legal action to take")
     return best
@@ -184,8 +184,11 @@ def _rows_at_most(game: Game) -> float:
     """The most the bot scores a market action (a buy or a discard) now:
     when it wants something else more, the engine need not walk the rows."""
     s = game.state
-    face_up = [uid for m in s.markets.values() for uid in m.row] + s.sixth[-1:]
-    return max((_buy_score(game.card(uid)) for uid in face_up), default=-1)
+    dearest = -1.0
+    for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
+        for uid in row:
+            dearest = max(dearest, _buy_score(game.card(uid)))
+    return dearest
 
 
 def _calm_score(game: Game, ch: Any) -> float:

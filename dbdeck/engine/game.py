@@ -450,12 +450,14 @@ class Game:
         return registry.legal(self)
 
     def best_action(
-        self, score: Callable[[Action], float], rows_at_most: float | None = None
+        self,
+        score: Callable[[Action], float],
+        rows_at_most: Callable[[], float] | None = None,
     ) -> Action | None:
         """The legal action ``score`` rates highest (the first of
         ``legal_actions`` among equal ones), checking candidates best-first
         so most refusals are never worked out; ``None`` when a decision is
-        pending or nothing is legal. ``rows_at_most``: a score no buy or
+        pending or nothing is legal. ``rows_at_most``: tells a score no buy or
         market discard exceeds, to skip the market rows when something else
         scores higher. Bots use it instead of the listing."""
         if self.over or self.state.paused or self.state.pending is not None:

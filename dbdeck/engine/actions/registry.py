@@ -155,16 +155,18 @@ def legal(g: Game) -> list[Action]:
 
 
 def best_first(
-    g: Game, score: Callable[[Action], float], rows_at_most: float | None = None
+    g: Game,
+    score: Callable[[Action], float],
+    rows_at_most: Callable[[], float] | None = None,
 ) -> Action | None:
     """The legal action ``score`` rates highest, the first listed among equal
     ones: what ``max`` over ``legal`` picks, found by asking ``check`` about
     the candidates best-first and stopping at the first it accepts (most
     refusals are never asked for). ``None`` when nothing is legal.
 
-    ``rows_at_most``, when given, is a score no ``buy`` or ``market-discard``
-    exceeds: the market rows are then walked only when no other legal action
-    scores higher."""
+    ``rows_at_most``, when given, tells a score no ``buy`` or
+    ``market-discard`` exceeds (asked once the rest is ranked): the market
+    rows are then walked only when no other legal action scores higher."""
     ch = active(g)
     if ch is None:
         return None
@@ -178,7 +180,7 @@ def best_first(
     len_before = len(off_rows)
     _after_rows(g, ch, off_rows)
     best, best_score, at = _best(g, ch, off_rows, score)
-    if best is not None and best_score > rows_at_most:
+    if best is not None and best_score > rows_at_most():
         return best
     rows: list[Action] = []
     _rows(g, ch, rows)
