@@ -40,7 +40,9 @@ def greedy(game: Game, rng: random.Random) -> Action:
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = game.best_action(lambda a: _score(game, a, villain_balls), lambda: _rows_at_most(game))
+    best = game.best_action(
+        lambda a: _score(game, a, villain_balls), lambda score: _beats_rows(game, score)
+    )
     if best is None:
         raise ValueError("the greedy bot has no legal action to take")
     return best
@@ -171,24 +173,30 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
     return 0
 
 
-def _buy_score(card: Any) -> float:
-    """How much the bot wants to buy a card (less when others pay)."""
-    cost = card.cost if isinstance(card.cost, int) else 0
-    return 10 + cost + _BUY_BONUS.get(card.kind, 0)
-
-
+_LEAST_BUY_SCORE = 10
+"""What the bot gives buying a card that costs nothing, of no favoured
+kind: no buy paid with one's own Energy scores less."""
 _BUY_BONUS = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}
 
 
-def _rows_at_most(game: Game) -> float:
-    """The most the bot scores a market action (a buy or a discard) now:
-    when it wants something else more, the engine need not walk the rows."""
+def _buy_score(card: Any) -> float:
+    """How much the bot wants to buy a card with its own Energy: the dearer,
+    the better, Techniques first."""
+    cost = card.cost if isinstance(card.cost, int) else 0
+    return _LEAST_BUY_SCORE + cost + _BUY_BONUS.get(card.kind, 0)
+
+
+def _beats_rows(game: Game, score: float) -> bool:
+    """Whether the bot wants an action of ``score`` more than any market
+    action (a buy or a discard) now: then the engine need not walk the rows."""
+    if score <= _LEAST_BUY_SCORE:
+        return False
     s = game.state
-    dearest = -1.0
     for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
         for uid in row:
-            dearest = max(dearest, _buy_score(game.card(uid)))
-    return dearest
+            if _buy_score(game.card(uid)) >= score:
+                return False
+    return True
 
 
 def _calm_score(game: Game, ch: Any) -> float:

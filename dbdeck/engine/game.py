@@ -452,17 +452,17 @@ class Game:
     def best_action(
         self,
         score: Callable[[Action], float],
-        rows_at_most: Callable[[], float] | None = None,
+        beats_rows: Callable[[float], bool] | None = None,
     ) -> Action | None:
         """The legal action ``score`` rates highest (the first of
         ``legal_actions`` among equal ones), checking candidates best-first
         so most refusals are never worked out; ``None`` when a decision is
-        pending or nothing is legal. ``rows_at_most``: tells a score no buy or
-        market discard exceeds, to skip the market rows when something else
+        pending or nothing is legal. ``beats_rows``: whether a score beats every
+        buy and market discard, to skip the market rows when something else
         scores higher. Bots use it instead of the listing."""
         if self.over or self.state.paused or self.state.pending is not None:
             return None
-        return registry.best_first(self, score, rows_at_most)
+        return registry.best_first(self, score, beats_rows)
 
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""

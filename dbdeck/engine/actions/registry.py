@@ -157,20 +157,20 @@ def legal(g: Game) -> list[Action]:
 def best_first(
     g: Game,
     score: Callable[[Action], float],
-    rows_at_most: Callable[[], float] | None = None,
+    beats_rows: Callable[[float], bool] | None = None,
 ) -> Action | None:
     """The legal action ``score`` rates highest, the first listed among equal
     ones: what ``max`` over ``legal`` picks, found by asking ``check`` about
     the candidates best-first and stopping at the first it accepts (most
     refusals are never asked for). ``None`` when nothing is legal.
 
-    ``rows_at_most``, when given, tells a score no ``buy`` or
-    ``market-discard`` exceeds (asked once the rest is ranked): the market
-    rows are then walked only when no other legal action scores higher."""
+    ``beats_rows``, when given, says whether a score beats every ``buy`` and
+    ``market-discard`` (asked once the rest is ranked): the market rows are
+    then walked only when the best other legal action does not."""
     ch = active(g)
     if ch is None:
         return None
-    if rows_at_most is None:
+    if beats_rows is None:
         found = candidates(g, ch)
         return _best(g, ch, found, score)[0]
     # The listing without its middle, the rows: the first ``len_before``
@@ -180,7 +180,7 @@ def best_first(
     len_before = len(off_rows)
     _after_rows(g, ch, off_rows)
     best, best_score, at = _best(g, ch, off_rows, score)
-    if best is not None and best_score > rows_at_most():
+    if best is not None and beats_rows(best_score):
         return best
     rows: list[Action] = []
     _rows(g, ch, rows)
