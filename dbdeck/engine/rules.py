@@ -191,7 +191,13 @@ def damage_reduction(g: Game, key: str) -> int:
 
 def character_max_health(g: Game, ch: CharacterState) -> int:
     """A Character's Maximum Health, bonuses included."""
-    return int(max(1, g.card_def(ch.id).max_health + card_bonus(g, ch, "max-health")))
+    # Asked after every task (a bonus that left play may defeat): kept.
+    values = g.derived.of(g, ch)
+    found = values.get("max-health")
+    if found is None:
+        bonus = _card_bonus(g, ch, "max-health", None)
+        found = values["max-health"] = int(max(1, g.card_def(ch.id).max_health + bonus))
+    return int(found)
 
 
 def max_health(g: Game, key: str) -> int:
