@@ -94,8 +94,13 @@ def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]
         energy = [u for u in other.hand if g.card(u).kind in ENERGY_KINDS]
         if energy:
             gifts.append(max(energy, key=g.energy_value))
-    if gifts:
-        yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
+    if not gifts or g.card(uid).pay_with == "dragon-balls":
+        return  # check refuses Energy given for an Ally paid in Dragon Balls
+    # Nor is it offered when even with the gifts the price is out of reach.
+    cost = buy_cost(g, ch, uid, "allies")
+    if cost is None or spendable(ch, "allies") + sum(map(g.energy_value, gifts)) < cost:
+        return
+    yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
