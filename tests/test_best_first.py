@@ -20,7 +20,7 @@ from dbdeck import bots
 from dbdeck.cards import effects as fx
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine import combat, rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import ACTION_TYPES, Action
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.state import Bonus, Unit
 
@@ -90,3 +90,28 @@ def test_kept_values_follow_the_cards_in_play_and_the_bonuses(catalog: Catalog) 
         None if before is None else before - 1
     )
     assert rules.price_change(game, goku, "techniques") == before
+
+
+def _by_type(
+    by_type: dict[str, int], rows: int
+) -> tuple[Callable[[Action], float], Callable[[float], bool]]:
+    """A score by action type, and the truthful ``beats_rows`` that goes
+    with it (``rows``: the most a buy or a market discard scores)."""
+    return (lambda a: by_type[a.type]), (lambda score: score > rows)
+
+
+@pytest.mark.parametrize("table", [0, 2, 4, 7])
+def test_ties_between_the_rows_and_the_rest_go_to_the_first_listed(
+    catalog: Catalog, table: int
+) -> None:
+    """With scores by action type drawn from a few values (so that buys tie
+    with actions listed before and after the rows), ``best_action`` with a
+    truthful ``beats_rows`` still takes the first listed of the best."""
+    draw = random.Random(table)
+    for game in _positions(catalog, TABLES[table], "random", 0):
+        by_type = {t: draw.choice((0, 1, 2)) for t in ACTION_TYPES}
+        rows = max(by_type["buy"], by_type["market-discard"])
+        listed = game.legal_actions()
+        expected = max(enumerate(listed), key=lambda pair: (by_type[pair[1].type], -pair[0]))[1]
+        chosen = game.best_action(*_by_type(by_type, rows))
+        assert chosen == expected
