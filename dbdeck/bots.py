@@ -189,12 +189,16 @@ def _buy_score(card: Any) -> float:
 def _beats_rows(game: Game, score: float) -> bool:
     """Whether the bot wants an action of ``score`` more than any market
     action (a buy or a discard) now: then the engine need not walk the rows."""
-    if score <= _LEAST_BUY_SCORE:
+    # Asked at nearly every move, so ``_buy_score`` is written out here.
+    above_least = score - _LEAST_BUY_SCORE
+    if above_least <= 0:
         return False
     s = game.state
     for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
         for uid in row:
-            if _buy_score(game.card(uid)) >= score:
+            card = game.card(uid)
+            cost = card.cost if isinstance(card.cost, int) else 0
+            if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
                 return False
     return True
 
