@@ -20,6 +20,10 @@ TYPE = "boost"
 ACTS = True
 
 
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand with a booster icon beneath each prepared
     Technique (``check`` refuses a card without the icon)."""

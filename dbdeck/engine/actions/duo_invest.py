@@ -18,11 +18,15 @@ TYPE = "duo-invest"
 ACTS = True
 
 
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand beside each Duo card, playing solo."""
-    if card.kind in ENERGY_KINDS:
+    if card.kind in ENERGY_KINDS and len(g.state.characters) == 1:
         for duo in g.state.markets["allies"].row:
-            if g.card(duo).duo and len(g.state.characters) == 1:
+            if g.card(duo).duo:
                 out.append(Action(TYPE, card=uid, on=duo))
 
 

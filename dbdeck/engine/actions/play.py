@@ -27,6 +27,10 @@ ACTS = True
 UNIT_KINDS = ("ally", "equipment", "training")
 
 
+HAND_KINDS: tuple[str, ...] = (*UNIT_KINDS, "capsule")
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Ally, Equipment or Training as it is or destroying one card of its
     kind in play; a Capsule."""

@@ -18,6 +18,10 @@ TYPE = "play-energy"
 ACTS = True
 
 
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand may be played."""
     if card.kind in ENERGY_KINDS:

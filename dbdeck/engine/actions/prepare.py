@@ -21,6 +21,10 @@ TYPE = "prepare"
 ACTS = True
 
 
+HAND_KINDS: tuple[str, ...] = ("technique",)
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy Technique at its Time or one later, and with the Namekian's
     cut."""

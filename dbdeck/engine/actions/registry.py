@@ -13,7 +13,7 @@ attacks; the Dragon Balls given; the Room; the Villain's own action.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import (
     Action,
@@ -103,11 +103,8 @@ def _before_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
     out.extend(end_turn.candidates(g, ch))
     for uid in ch.hand:
         card = g.card(uid)
-        play_energy.from_hand(g, ch, uid, card, out)
-        boost.from_hand(g, ch, uid, card, out)
-        duo_invest.from_hand(g, ch, uid, card, out)
-        play.from_hand(g, ch, uid, card, out)
-        prepare.from_hand(g, ch, uid, card, out)
+        for offer in _FROM_HAND.get(card.kind, ()):
+            offer(g, ch, uid, card, out)
     out.extend(attack.candidates(g, ch))
 
 
@@ -142,6 +139,16 @@ def _after_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
     out.extend(villain_action.candidates(g, ch))
 
 
+_HAND_MODULES = (play_energy, boost, duo_invest, play, prepare)
+"""The action types offered for a card of the hand, in the listing's order."""
+_FROM_HAND: dict[
+    str, tuple[Callable[[Game, CharacterState, int, Any, list[Action]], None], ...]
+] = {
+    kind: tuple(m.from_hand for m in _HAND_MODULES if kind in m.HAND_KINDS)
+    for kind in {kind for m in _HAND_MODULES for kind in m.HAND_KINDS}
+}
+"""By a hand card's kind, the ``from_hand`` of each type that may offer
+something for it (its ``HAND_KINDS``), in the listing's order."""
 _MARKETS = (*MARKETS, "sixth")
 """The rows the listing walks, in its order: the five markets, the sixth pile."""
 
