@@ -33,15 +33,20 @@ def random_bot(game: Game, rng: random.Random) -> Action:
 
 
 def greedy(game: Game, rng: random.Random) -> Action:
-    """A sensible player: see the module docstring."""
-    actions = game.legal_actions()
+    """A sensible player: see the module docstring.
+
+    It takes the legal action it scores highest, the first listed among
+    equals; the engine finds it best-first, without listing every action.
+    """
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = max(
-        enumerate(actions), key=lambda pair: (_score(game, pair[1], villain_balls), -pair[0])
+    best = game.best_action(
+        lambda a: _score(game, a, villain_balls), lambda score: _beats_rows(game, score)
     )
-    return best[1]
+    if best is None:
+        raise ValueError("the greedy bot has no legal action to take")
+    return best
 
 
 def _decide(game: Game) -> int:
@@ -165,13 +170,38 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
         return 50 + (a.amount or 0) if villain_balls >= 4 and ch.damage < 5 else -1
     if t == "buy":
         assert a.card is not None
-        card = game.card(a.card)
-        cost = card.cost if isinstance(card.cost, int) else 0
-        bonus = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}.get(card.kind, 0)
-        if a.cards:
-            bonus -= 3
-        return 10 + cost + bonus
+        return _buy_score(game.card(a.card)) - (3 if a.cards else 0)
     return 0
+
+
+_LEAST_BUY_SCORE = 10
+"""What the bot gives buying a card that costs nothing, of no favoured
+kind: no buy paid with one's own Energy scores less."""
+_BUY_BONUS = {"technique": 4, "ally": 3, "training": 2, "equipment": 2}
+
+
+def _buy_score(card: Any) -> float:
+    """How much the bot wants to buy a card with its own Energy: the dearer,
+    the better, Techniques first."""
+    cost = card.cost if isinstance(card.cost, int) else 0
+    return _LEAST_BUY_SCORE + cost + _BUY_BONUS.get(card.kind, 0)
+
+
+def _beats_rows(game: Game, score: float) -> bool:
+    """Whether the bot wants an action of ``score`` more than any market
+    action (a buy or a discard) now: then the engine need not walk the rows."""
+    # Asked at nearly every move, so ``_buy_score`` is written out here.
+    above_least = score - _LEAST_BUY_SCORE
+    if above_least <= 0:
+        return False
+    s = game.state
+    for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
+        for uid in row:
+            card = game.card(uid)
+            cost = card.cost if isinstance(card.cost, int) else 0
+            if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
+                return False
+    return True
 
 
 def _calm_score(game: Game, ch: Any) -> float:

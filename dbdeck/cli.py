@@ -7,6 +7,7 @@ Sub-commands import what they need when they run, so a quick command such as
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -229,11 +230,16 @@ def _catalog() -> Catalog | None:
     from dbdeck.cards.catalog import CardSetError, load_catalog
 
     try:
-        return load_catalog()
+        catalog = load_catalog()
     except CardSetError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return None
+    # The card set lives as long as the process and never becomes garbage:
+    # frozen out of the collector's sight, the many small collections of play
+    # no longer walk it (a greedy game runs about a quarter faster).
+    gc.freeze()
+    return catalog
 
 
 def main(argv: Sequence[str] | None = None) -> int:

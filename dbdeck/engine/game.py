@@ -13,6 +13,7 @@ to JSON and resumes exactly.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,9 +112,9 @@ class Game:
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
-        self.memo: dict[Any, Any] | None = None
-        """Rule queries remembered while the state cannot change (while legal
-        actions are listed); ``None`` the rest of the time."""
+        self.derived = rules.DerivedState()
+        """Bonus sums and cost changes per Character, kept until the cards in
+        play, the bonuses or the Location change (``rules.DerivedState``)."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -448,11 +449,22 @@ class Game:
             return []
         if self.state.pending is not None:
             return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
-        self.memo = {}
-        try:
-            return registry.legal(self)
-        finally:
-            self.memo = None
+        return registry.legal(self)
+
+    def best_action(
+        self,
+        score: Callable[[Action], float],
+        beats_rows: Callable[[float], bool] | None = None,
+    ) -> Action | None:
+        """The legal action ``score`` rates highest (the first of
+        ``legal_actions`` among equal ones), checking candidates best-first
+        so most refusals are never worked out; ``None`` when a decision is
+        pending or nothing is legal. ``beats_rows``: whether a score beats every
+        buy and market discard, to skip the market rows when something else
+        scores higher. Bots use it instead of the listing."""
+        if self.over or self.state.paused or self.state.pending is not None:
+            return None
+        return registry.best_first(self, score, beats_rows)
 
     def check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
@@ -570,7 +582,7 @@ class Game:
         twin._lasting = self._lasting
         twin._location_lasting = self._location_lasting
         twin.victory_conditions = self.victory_conditions
-        twin.memo = None
+        twin.derived = rules.DerivedState()
         twin.step_mode = self.step_mode
         return twin
 

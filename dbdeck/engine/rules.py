@@ -1,8 +1,9 @@
 """Rule queries: Armor, Maximum Health, costs, limits, races. Read-only.
 
-Bonuses granted "while in play" are not stored anywhere: they are summed from
-the cards in play each time, so a bonus always vanishes with its card
-("Health Bonuses").
+Bonuses granted "while in play" are not stored in the state: they are summed
+from the cards in play, so a bonus always vanishes with its card ("Health
+Bonuses"). The sums are kept per Character in the game's ``DerivedState``
+and summed again only when what they come from changed (see there).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASE_LIMIT",
+    "DerivedState",
     "armor",
     "buy_cost",
     "can_buy_exclusive",
@@ -76,14 +78,46 @@ def _lasting_ops(g: Table, ch: CharacterState, op_type: type) -> Iterator[Any]:
     yield from g.location_lasting_ops(op_type)
 
 
+class DerivedState:
+    """What the rules derive from a Character's cards in play, its bonuses and
+    the Location (bonus sums, cost changes), kept between queries.
+
+    A Character's entry remembers what it was derived from: the Location, the
+    Allies, Equipment and Training in play (their ``Unit`` objects) and the
+    effect bonuses (their ``Bonus`` objects). A query first compares that
+    with the table — a short tuple compared mostly by identity, far cheaper
+    than summing again — and starts the entry afresh when anything differs.
+    So no place that moves a card into or out of play, grants a bonus or ends
+    one needs to remember to invalidate it, and a hand-built table in a test
+    is never answered from a stale entry. ``Game.clone`` starts an empty one.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+
+    def of(self, g: Table, ch: CharacterState) -> dict[Any, Any]:
+        """The Character's derived values, by query key, still valid now."""
+        # A bonus depends only on which cards are in play (a Unit's uid never
+        # changes), which bonuses hold and the Location.
+        basis = (g.state.location, *ch.allies, *ch.equipment, *ch.training, *ch.bonuses)
+        entry = self._entries.get(ch.id)
+        if entry is not None and entry[0] == basis:
+            return entry[1]
+        values: dict[Any, Any] = {}
+        self._entries[ch.id] = (basis, values)
+        return values
+
+
 def card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None = None) -> int:
     """Bonus of one kind from the cards in play, the Location and effects."""
-    if g.memo is not None:
-        key = ("bonus", ch.id, kind, attack)
-        if key not in g.memo:
-            g.memo[key] = _card_bonus(g, ch, kind, attack)
-        return int(g.memo[key])
-    return _card_bonus(g, ch, kind, attack)
+    values = g.derived.of(g, ch)
+    key = (kind, attack)
+    found = values.get(key)
+    if found is None:
+        found = values[key] = _card_bonus(g, ch, kind, attack)
+    return int(found)
 
 
 def _card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None) -> int:
@@ -157,7 +191,13 @@ def damage_reduction(g: Table, key: str) -> int:
 
 def character_max_health(g: Table, ch: CharacterState) -> int:
     """A Character's Maximum Health, bonuses included."""
-    return int(max(1, g.card_def(ch.id).max_health + card_bonus(g, ch, "max-health")))
+    # Asked after every task (a bonus that left play may defeat): kept.
+    values = g.derived.of(g, ch)
+    found = values.get("max-health")
+    if found is None:
+        bonus = _card_bonus(g, ch, "max-health", None)
+        found = values["max-health"] = int(max(1, g.card_def(ch.id).max_health + bonus))
+    return int(found)
 
 
 def max_health(g: Table, key: str) -> int:
@@ -256,13 +296,13 @@ def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
     """What the Character adds to every printed cost in a market: its board's
     modifier and its cost bonuses; ``None`` when its board says "-" (it may
     not buy there)."""
-    if g.memo is not None:
-        key = ("price", ch.id, market)
-        if key not in g.memo:
-            g.memo[key] = _price_change(g, ch, market)
-        change: int | None = g.memo[key]
+    values = g.derived.of(g, ch)
+    key = ("price", market)
+    if key in values:
+        change: int | None = values[key]
         return change
-    return _price_change(g, ch, market)
+    change = values[key] = _price_change(g, ch, market)
+    return change
 
 
 def _price_change(g: Table, ch: CharacterState, market: str) -> int | None:
@@ -274,12 +314,12 @@ def _price_change(g: Table, ch: CharacterState, market: str) -> int | None:
 
 def cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
     """Cost changes from cards in play, the Location and effects."""
-    if g.memo is not None:
-        key = ("cost", ch.id, market)
-        if key not in g.memo:
-            g.memo[key] = _cost_bonus(g, ch, market)
-        return int(g.memo[key])
-    return _cost_bonus(g, ch, market)
+    values = g.derived.of(g, ch)
+    key = ("cost", market)
+    found = values.get(key)
+    if found is None:
+        found = values[key] = _cost_bonus(g, ch, market)
+    return int(found)
 
 
 def _cost_bonus(g: Table, ch: CharacterState, market: str) -> int:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.engine.chance import TableRandom
     from dbdeck.engine.events import Event
+    from dbdeck.engine.rules import DerivedState
     from dbdeck.engine.state import CharacterState, GameState, Option, Unit
     from dbdeck.engine.tasks import Asking, Task
     from dbdeck.engine.villains.base import VillainRules
@@ -36,8 +37,9 @@ class Table(Protocol):
     """The game's one source of chance."""
     events: list[Event]
     """What the action being applied has done so far."""
-    memo: dict[Any, Any] | None
-    """Answers kept while one listing of the legal actions runs."""
+    derived: DerivedState
+    """What the rules derive from cards in play, bonuses and the Location,
+    kept between queries."""
     victory_conditions: frozenset[str]
     """The Villain's extra ways to win (``ally-market-empty`` …)."""
 

@@ -19,7 +19,13 @@ ACTS = True
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """The one special ability."""
+    """The one special ability, while it is one to use as an action, unused
+    this turn and with a token left (``check`` refuses it else)."""
+    ability = g.card(ch.id).special_ability
+    if ability is None or ability.trigger != "action" or ch.ability_used:
+        return
+    if ability.uses != "passive" and ch.ability_tokens <= 0:
+        return
     yield Action(TYPE)
 
 

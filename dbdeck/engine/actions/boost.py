@@ -5,7 +5,6 @@ prepared"), up to the Technique's number of boosters."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import words
@@ -21,12 +20,17 @@ TYPE = "boost"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
-    """An Energy card of the hand beneath each prepared Technique."""
-    if card.kind in ENERGY_KINDS:
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
+    """An Energy card of the hand with a booster icon beneath each prepared
+    Technique (``check`` refuses a card without the icon)."""
+    if card.kind in ENERGY_KINDS and card.booster is not None:
         for prepared in ch.time_track:
             if prepared is not None:
-                yield Action(TYPE, card=uid, on=prepared.uid)
+                out.append(Action(TYPE, card=uid, on=prepared.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -7,7 +7,7 @@ the Monster's "can" (N37)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
@@ -33,18 +33,56 @@ def priced_out(card: Any, change: int | None, spendable: int) -> bool:
     return change is None or spendable < rules.priced(card, change)
 
 
-def from_market(g: Game, ch: CharacterState, market: str, uid: int) -> Iterator[Action]:
-    """Buying a face-up card: as it is, equipped at once (Training), or a Duo
-    with the other Characters' Energy."""
+class RowTerms(NamedTuple):
+    """What holds for every card of one market's row (``market_terms``)."""
+
+    change: int | None
+    """The Character's price change there (``rules.price_change``; none for
+    the sixth pile, bought at its printed cost)."""
+    spendable: int
+    """The Energy the Character may spend there."""
+    equips_at_once: bool
+    """Whether a bought Training may be equipped at once: a God's, and only
+    in the Training market (rules note N37)."""
+
+
+def market_terms(g: Game, ch: CharacterState, market: str) -> RowTerms:
+    """The terms on which the Character buys from one market's row."""
     change = 0 if market == "sixth" else rules.price_change(g, ch, market)
+    god = market == "training" and rules.race_of(g, f"c:{ch.id}") == "god"
+    return RowTerms(change, spendable(ch, market), god)
+
+
+def ally_out_of_reach(g: Game, ch: CharacterState, uid: int, market: str, spend: int) -> bool:
+    """Whether ``check`` refuses buying an Ally paid otherwise than in plain
+    Energy, bought as it is (no Energy given by the others): one paid in
+    Dragon Balls the Character's side controls too few of, a Duo costing
+    more (less the Energy set beside it) than the Character can spend."""
+    card = g.card(uid)
+    if card.pay_with == "dragon-balls":
+        return own_balls(g, ch) < int(card.cost)
+    cost = buy_cost(g, ch, uid, market)
+    return cost is None or spend < cost
+
+
+def from_market(
+    g: Game, ch: CharacterState, market: str, uid: int, terms: RowTerms, out: list[Action]
+) -> None:
+    """Buying a face-up card: as it is, equipped at once (a God's Training),
+    or a Duo with the other Characters' Energy; ``terms`` are the row's."""
+    card = g.card(uid)
     # A card the Character could never pay for now is refused by check's
     # price test whatever else holds: not worth offering.
-    if not priced_out(g.card(uid), change, spendable(ch, market)):
-        yield Action(TYPE, market=market, card=uid)
-        if market == "training":
-            yield Action(TYPE, market=market, card=uid, amount=1)
-    if market == "allies" and g.card(uid).duo:
-        yield from duo_contributions(g, ch, uid)
+    if card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo):
+        out_of_reach = ally_out_of_reach(g, ch, uid, market, terms.spendable)
+    else:
+        out_of_reach = priced_out(card, terms.change, terms.spendable)
+    if not out_of_reach:
+        out.append(Action(TYPE, market=market, card=uid))
+        if terms.equips_at_once:
+            out.append(Action(TYPE, market=market, card=uid, amount=1))
+    if market == "allies" and card.duo:
+        out.extend(duo_contributions(g, ch, uid))
 
 
 def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]:
@@ -56,8 +94,13 @@ def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]
         energy = [u for u in other.hand if g.card(u).kind in ENERGY_KINDS]
         if energy:
             gifts.append(max(energy, key=g.energy_value))
-    if gifts:
-        yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
+    if not gifts or g.card(uid).pay_with == "dragon-balls":
+        return  # check refuses Energy given for an Ally paid in Dragon Balls
+    # Nor is it offered when even with the gifts the price is out of reach.
+    cost = buy_cost(g, ch, uid, "allies")
+    if cost is None or spendable(ch, "allies") + sum(map(g.energy_value, gifts)) < cost:
+        return
+    yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -4,7 +4,6 @@ note N39)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
@@ -19,9 +18,11 @@ TYPE = "destroy"
 ACTS = True
 
 
-def of_unit(g: Game, ch: CharacterState, unit: Unit) -> Iterator[Action]:
-    """Destroying a card in play."""
-    yield Action(TYPE, card=unit.uid)
+def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
+    """Destroying a card in play that has a destroy effect (``check``
+    refuses the others, whatever else holds)."""
+    if getattr(g.card(unit.uid), "destroy_effects", None):
+        out.append(Action(TYPE, card=unit.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -4,7 +4,6 @@ card is bought."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
@@ -19,12 +18,16 @@ TYPE = "duo-invest"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand beside each Duo card, playing solo."""
-    if card.kind in ENERGY_KINDS:
+    if card.kind in ENERGY_KINDS and len(g.state.characters) == 1:
         for duo in g.state.markets["allies"].row:
-            if g.card(duo).duo and len(g.state.characters) == 1:
-                yield Action(TYPE, card=uid, on=duo)
+            if g.card(duo).duo:
+                out.append(Action(TYPE, card=uid, on=duo))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -18,8 +18,9 @@ ACTS = True
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """The one way in."""
-    yield Action(TYPE)
+    """The one way in, before acting (``check`` refuses it after)."""
+    if not ch.acted:
+        yield Action(TYPE)
 
 
 def _room(g: Game, ch: CharacterState) -> Unit | None:

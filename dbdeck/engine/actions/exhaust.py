@@ -4,7 +4,6 @@ Search keyword finds an unclaimed Dragon Ball (rules note N5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat
@@ -19,9 +18,14 @@ TYPE = "exhaust"
 ACTS = True
 
 
-def of_unit(g: Game, ch: CharacterState, unit: Unit) -> Iterator[Action]:
-    """Exhausting a card in play."""
-    yield Action(TYPE, card=unit.uid)
+def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
+    """Exhausting a ready card in play that has something to exhaust for
+    (``check`` refuses the others, whatever else holds)."""
+    if unit.exhausted:
+        return
+    card = g.card(unit.uid)
+    if getattr(card, "exhaust_effects", None) or "search" in getattr(card, "keywords", ()):
+        out.append(Action(TYPE, card=unit.uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

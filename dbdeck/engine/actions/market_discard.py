@@ -6,7 +6,6 @@ N46)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
@@ -31,10 +30,16 @@ def over(ch: CharacterState) -> str | None:
     return None
 
 
-def from_market(g: Game, ch: CharacterState, market: str, uid: int) -> Iterator[Action]:
-    """A face-up card of the five markets, while phase 3 lasts."""
-    if market != "sixth" and over(ch) is None:
-        yield Action(TYPE, market=market, card=uid)
+def offered(ch: CharacterState, market: str) -> bool:
+    """Whether the face-up cards of ``market`` may be discarded now: those of
+    the five markets (not the sixth pile), while phase 3 lasts. The listing
+    then offers ``of_card`` for each."""
+    return market != "sixth" and over(ch) is None
+
+
+def of_card(market: str, uid: int) -> Action:
+    """Discarding one face-up card of a market."""
+    return Action(TYPE, market=market, card=uid)
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

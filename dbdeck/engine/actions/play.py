@@ -5,7 +5,6 @@ note N23); Training requirements all apply (N4)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
@@ -28,15 +27,19 @@ ACTS = True
 UNIT_KINDS = ("ally", "equipment", "training")
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+HAND_KINDS: tuple[str, ...] = (*UNIT_KINDS, "capsule")
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Ally, Equipment or Training as it is or destroying one card of its
     kind in play; a Capsule."""
     if card.kind in UNIT_KINDS:
-        yield Action(TYPE, card=uid)
+        out.append(Action(TYPE, card=uid))
         for unit in units_list(ch, card.kind):
-            yield Action(TYPE, card=uid, cards=(unit.uid,))
+            out.append(Action(TYPE, card=uid, cards=(unit.uid,)))
     elif card.kind == "capsule":
-        yield Action(TYPE, card=uid)
+        out.append(Action(TYPE, card=uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

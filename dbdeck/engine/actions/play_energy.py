@@ -4,7 +4,6 @@ pile"; rules note N11)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
@@ -19,10 +18,14 @@ TYPE = "play-energy"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand may be played."""
     if card.kind in ENERGY_KINDS:
-        yield Action(TYPE, card=uid)
+        out.append(Action(TYPE, card=uid))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -5,7 +5,7 @@ by 1."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import rules
@@ -21,16 +21,21 @@ TYPE = "prepare"
 ACTS = True
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any) -> Iterator[Action]:
+HAND_KINDS: tuple[str, ...] = ("technique",)
+"""The kinds of hand card ``from_hand`` may offer an action for."""
+
+
+def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy Technique at its Time or one later, and with the Namekian's
     cut."""
     if card.kind == "technique" and card.technique_type == "energy":
         time = int(card.time or 1)
         for slot in (time, time + 1):
-            yield Action(TYPE, card=uid, slot=slot)
-        if time >= 2:
+            out.append(Action(TYPE, card=uid, slot=slot))
+        # Only a Namekian pays to cut the Time: check refuses anyone else.
+        if time >= 2 and rules.race_of(g, f"c:{ch.id}") == "namekian":
             for slot in (time - 1, time):
-                yield Action(TYPE, card=uid, slot=slot, amount=1)
+                out.append(Action(TYPE, card=uid, slot=slot, amount=1))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

@@ -22,7 +22,10 @@ MAX_STEAL_DICE = 7
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """Every number of dice the Character's Energy pays for."""
+    """Every number of dice the Character's Energy pays for, while the
+    Villain's side holds a Dragon Ball (``check`` refuses any Steal else)."""
+    if combat.side_balls(g, "villain") == 0:
+        return
     # With several holders the player says whom the dice take from first.
     sources = combat.steal_sources(g)
     aims: list[str | None] = [None] if len(sources) <= 1 else list(sources)
