@@ -421,7 +421,12 @@ def _bugs(results: list[GameResult]) -> int:
         if r.error:
             print(r.error, file=sys.stderr)
     if bad:
-        print(f"{len(bad)} game(s) failed or hit the action cap: that is a bug.", file=sys.stderr)
+        from dbdeck.engine.words import count
+
+        print(
+            f"{count(len(bad), 'game')} failed or hit the action cap: that is a bug.",
+            file=sys.stderr,
+        )
     return 1 if bad else 0
 
 

@@ -1233,7 +1233,8 @@ def _describe(data: dict[str, Any], exc: ValidationError) -> str:
     message = _MESSAGES.get(kind) or str(error["msg"]).removeprefix("Value error, ")
     text = ": ".join([w for w in where if w] + [_clip(message, 300)])
     if len(errors) > 1:
-        text += f" (and {len(errors) - 1} more problem(s))"
+        more = len(errors) - 1
+        text += f" (and {more} more problem{'' if more == 1 else 's'})"
     return one_line(text)
 
 

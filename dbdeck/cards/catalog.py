@@ -489,9 +489,7 @@ def validation_problems(name: str, text: str, exc: ValidationError) -> list[Prob
             path = tag if path == "(file)" else f"{path}.{tag}"
         out.append(Problem(name, _message(error), card_id, path))
     if len(errors) > _MAX_PROBLEMS_PER_FILE:
-        out.append(
-            Problem(name, f"{len(errors) - _MAX_PROBLEMS_PER_FILE} more problem(s) not shown")
-        )
+        out.append(Problem(name, f"{len(errors) - _MAX_PROBLEMS_PER_FILE} more not shown"))
     return out
 
 

@@ -20,13 +20,18 @@ from dbdeck.cards.plain import Card
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
 
 
+def _problems(n: int) -> str:
+    """``1 problem``, ``3 problems``."""
+    return f"{n} problem{'' if n == 1 else 's'}"
+
+
 def _load(packs: Sequence[Path], out: TextIO) -> Catalog | None:
     try:
         return load_catalog(packs)
     except CardSetError as err:
         for problem in err.problems:
             print(problem, file=out)
-        print(f"{len(err.problems)} problem(s) in the card set", file=sys.stderr)
+        print(f"{_problems(len(err.problems))} in the card set", file=sys.stderr)
         return None
 
 

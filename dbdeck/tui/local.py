@@ -18,6 +18,7 @@ from dbdeck.engine.preview import moot_answer
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
+from dbdeck.engine.words import count
 from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, tally_of
 from dbdeck.tui import coach
 from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion
@@ -252,7 +253,7 @@ class LocalBackend:
         self._settle()
         return Outcome(
             True,
-            f"{session.undoable()} more action(s) can be undone; undo stops at: "
+            f"{count(session.undoable(), 'more action')} can be undone; undo stops at: "
             f"{session.floor_reason}",
         )
 
