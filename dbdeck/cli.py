@@ -7,7 +7,9 @@ Sub-commands import what they need when they run, so a quick command such as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -247,13 +249,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
     except KeyboardInterrupt:
-        return 130
+        code = 130
     except BrokenPipeError:
         # The reader went away (``dbdeck cards list | head``): nothing to report.
         sys.stderr.close()
-        return 0
+        code = 0
+    _settle_output()
+    return code
+
+
+def _settle_output() -> None:
+    """Flush standard output and error now. If the terminal or the reader is
+    gone (a joined table whose terminal closed), what is left goes nowhere:
+    otherwise the interpreter's own last flush fails and turns the exit code
+    into 120."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None or stream.closed:
+            continue
+        try:
+            stream.flush()
+        except OSError:
+            with contextlib.suppress(OSError, ValueError):
+                nowhere = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(nowhere, stream.fileno())
+                os.close(nowhere)
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from rich.console import Console
@@ -15,7 +16,8 @@ def plain(renderable: Any) -> str:
     """A renderable's text, without styles."""
     if isinstance(renderable, str):
         return renderable
-    console = Console(width=300, record=True, color_system=None)
+    # Drawn into memory: never onto the terminal running the tests.
+    console = Console(file=io.StringIO(), width=300, record=True, color_system=None)
     console.print(renderable)
     return console.export_text()
 

@@ -4,6 +4,7 @@ ids), the wizard's starting Ally, and the log's wording."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from typing import Any, cast
@@ -28,7 +29,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def drawn(renderable: object) -> str:
-    console = Console(width=200, record=True, color_system=None)
+    # Drawn into memory: never onto the terminal running the tests.
+    console = Console(file=io.StringIO(), width=200, record=True, color_system=None)
     console.print(renderable)
     return console.export_text()
 
