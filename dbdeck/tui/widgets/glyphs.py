@@ -11,6 +11,7 @@ tile's state also shows as a word or a mark, for ``NO_COLOR`` terminals.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from rich.style import Style
@@ -118,8 +119,16 @@ def styled(text: str, style: str | Style = "") -> Text:
 
 def card_text(card: CardView, where: str, style: str | Style = "") -> Text:
     """A card's name carrying its uid, so that a click can say which card."""
+    return Text(card.name, style=_card_style(card.uid, where, style))
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_style(uid: int, where: str, style: str | Style) -> Style:
+    """The style of a card's name, made once per card and place: a style with
+    a click's data is costly to build, and the renderer's caches know a
+    style they have seen (a redraw draws the same cards again)."""
     base = Style.parse(style) if isinstance(style, str) else style
-    return Text(card.name, style=base + Style(meta={"uid": card.uid, "where": where}))
+    return base + Style(meta={"uid": uid, "where": where})
 
 
 def fit(text: Text, width: int) -> Text:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from dbdeck.engine.table_view import LogLine
@@ -59,6 +62,23 @@ class TableLog(RichLog):
         self.entries: list[Text] = []
         """Every line written, as drawn."""
         self._laid_width = 0
+        self._drawing_style: Style | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in ``crop``, working the widget's style out once
+        for all of them (the log asks for it again on every line, and each
+        time it is blended from every container above)."""
+        self._drawing_style = super().rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing_style = None
+
+    @property
+    def rich_style(self) -> Style:
+        """The widget's style; while lines are drawn, the one worked out for them."""
+        drawing = self._drawing_style
+        return drawing if drawing is not None else super().rich_style
 
     def add(self, line: LogLine) -> None:
         """Write one line of the game's log."""
