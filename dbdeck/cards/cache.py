@@ -48,6 +48,7 @@ _CODE_FILES = (
     "effects.py",
     "models.py",
     "plain.py",
+    "plain_base.py",
     "convert.py",
     "catalog.py",
     "cache.py",
