@@ -17,6 +17,15 @@ from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import grim_option
+from dbdeck.engine.holders import (
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MinionRef,
+    VillainRef,
+    parse,
+)
 from dbdeck.engine.state import Option
 from dbdeck.engine.villains.broly import phase_info, power
 
@@ -66,7 +75,7 @@ def _decide(game: Game) -> int:
         return _best_enemy(game, values)
     if pending.kind == "wish":
         for i, v in enumerate(values):
-            if v.get("wish") == "damage" and not v["key"].startswith("m:"):
+            if v.get("wish") == "damage" and not isinstance(v["key"], MinionRef):
                 return i
         return 0
     if pending.kind == "room":
@@ -98,9 +107,9 @@ def _absorb(game: Game, keys: list[Any]) -> int:
     """Who takes a Villain attack: whoever survives it best, sparing the
     Characters (and Allies holding Dragon Balls) from defeat."""
 
-    def score(key: str) -> tuple[int, int]:
+    def score(key: Holder) -> tuple[int, int]:
         left = rules.remaining(game, key)
-        character = key.startswith("c:")
+        character = isinstance(key, CharacterRef)
         holds = combat.balls_of(game, key)
         return (
             1 if left > 4 or not (character or holds) else 0,
@@ -113,12 +122,12 @@ def _absorb(game: Game, keys: list[Any]) -> int:
 def _best_enemy(game: Game, keys: list[Any]) -> int:
     """The enemy to hit: a Minion holding balls, a Guardian, else the Villain."""
 
-    def score(key: str) -> int:
-        if not isinstance(key, str) or key[:2] not in ("m:", "e:", "v"):
+    def score(key: Any) -> int:
+        if not isinstance(key, MinionRef | EnemyRef | VillainRef):
             return 0
         value = 10 * combat.balls_of(game, key)
-        if key.startswith("m:"):
-            value += 5 if "guardian" in game.card(int(key[2:])).keywords else 1
+        if isinstance(key, MinionRef):
+            value += 5 if "guardian" in game.card(key.uid).keywords else 1
         else:
             value += 3
         return value
@@ -153,7 +162,7 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
         return 80 if any(p is not None and p.uid == a.on for p in ch.time_track) else -1
     if t == "attack":
         assert a.target is not None
-        return 70 + 3 * len(a.cards) + _best_target_bonus(game, a.target)
+        return 70 + 3 * len(a.cards) + _best_target_bonus(game, parse(a.target or ""))
     if t == "exhaust":
         return 75
     if t == "ability":
@@ -211,8 +220,8 @@ def _calm_score(game: Game, ch: Any) -> float:
     v = game.state.villain
     info = phase_info(game)
     hit = info.base_damage + power(game) + 2  # a typical card prints 0 to 3 more
-    own = {f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)}
-    if v.aggro in own and rules.remaining(game, v.aggro) <= hit:
+    own: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
+    if v.aggro is not None and v.aggro in own and rules.remaining(game, v.aggro) <= hit:
         return 65  # before buying: survive the next attack
     if info.power_at is not None and power(game) >= info.power_at - 1:
         return 45
@@ -221,13 +230,13 @@ def _calm_score(game: Game, ch: Any) -> float:
     return -1
 
 
-def _best_target_bonus(game: Game, key: str) -> float:
-    if key.startswith("m:"):
+def _best_target_bonus(game: Game, key: Holder) -> float:
+    if isinstance(key, MinionRef):
         value = 2.0 * combat.balls_of(game, key)
-        if "guardian" in game.card(int(key[2:])).keywords:
+        if "guardian" in game.card(key.uid).keywords:
             value += 3
         return value
-    if key.startswith("c:") or key.startswith("a:"):
+    if isinstance(key, CharacterRef | AllyRef):
         return 0  # healing techniques
     return 1.0
 

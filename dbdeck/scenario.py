@@ -63,6 +63,16 @@ from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.engine.holders import (
+    VILLAIN,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+    parse,
+)
 from dbdeck.engine.state import (
     Bonus,
     CharacterState,
@@ -422,7 +432,7 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
     if "dragon_balls" in table.get("villain", {}):
         # The Villain's balls first: a Villain that starts with some (Raditz's
         # six) leaves the Characters' balls unclaimed until it lets them go.
-        _set_balls(g, "v", table["villain"]["dragon_balls"])
+        _set_balls(g, VILLAIN, table["villain"]["dragon_balls"])
     for character_id, spec in table.get("characters", {}).items():
         _lay_character(g, s.character(character_id), spec)
     if "villain" in table:
@@ -439,17 +449,17 @@ def lay_table(g: Game, table: dict[str, Any]) -> None:
         s.sixth = [g.new_uid(c) for c in reversed(table["sixth"])]
     for i, damage in enumerate(table.get("market_damage", {}).get("allies", [])):
         if damage:
-            s.villain.enemy_damage[f"market:{s.markets['allies'].row[i]}"] = damage
+            s.markets["allies"].damage[s.markets["allies"].row[i]] = damage
     if "box" in table:
         s.box = [g.new_uid(c) for c in table["box"]]
     if "eliminated" in table:
         s.eliminated = [g.new_uid(c) for c in table["eliminated"]]
         s.box += s.eliminated
     for holder, count in table.get("dragon_balls", {}).items():
-        key = _key(g, holder)
-        if not combat.alive(g, key) and key != "v":
+        key = _holder(g, holder)
+        if not combat.alive(g, key) and key is not VILLAIN:
             raise ScenarioFailure(f"dragon_balls.{_clip(holder)}: not in play")
-        if count > s.balls.count("") + s.balls.count(key):
+        if count > s.balls.count(None) + s.balls.count(key):
             raise ScenarioFailure(f"dragon_balls.{_clip(holder)}: more than seven Dragon Balls")
         _set_balls(g, key, count)
     if "active" in table:
@@ -486,7 +496,7 @@ def _lay_character(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
             raise ScenarioFailure(
                 f"{where}.ally_damage: {i + 1} values for {len(ch.allies)} Allies"
             )
-        _lay_damage(g, ch.allies[i], f"a:{ch.allies[i].uid}", damage, f"{where}.ally_damage.{i}")
+        _lay_damage(g, ch.allies[i], AllyRef(ch.allies[i].uid), damage, f"{where}.ally_damage.{i}")
     _exhaust(g, ch.units(), spec.get("exhausted", []), f"{where}.exhausted")
     if "room_tokens" in spec:
         room = next(
@@ -504,7 +514,7 @@ def _lay_character(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
     if "dragon_balls" in spec:
         if not ch.in_play() and ch.room_tokens < 0 and spec["dragon_balls"]:
             raise ScenarioFailure(f"{where}.dragon_balls: a defeated Character holds none")
-        _set_balls(g, f"c:{ch.id}", spec["dragon_balls"])
+        _set_balls(g, CharacterRef(ch.id), spec["dragon_balls"])
 
 
 def _lay_defeat(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
@@ -522,13 +532,13 @@ def _lay_defeat(g: Game, ch: CharacterState, spec: dict[str, Any]) -> None:
     ch.time_track = [None] * 4
     ch.defeated = True
     ch.room_tokens = -1
-    keys = {f"c:{ch.id}"}
-    g.state.balls = ["" if holder in keys else holder for holder in g.state.balls]
+    key = CharacterRef(ch.id)
+    g.state.balls = [None if holder is key else holder for holder in g.state.balls]
     if "damage" not in spec:
-        ch.damage = rules.max_health(g, f"c:{ch.id}")
+        ch.damage = rules.max_health(g, key)
 
 
-def _lay_damage(g: Game, unit: Unit, key: str, damage: int, where: str) -> None:
+def _lay_damage(g: Game, unit: Unit, key: Holder, damage: int, where: str) -> None:
     health = rules.max_health(g, key)
     if damage >= health:
         raise ScenarioFailure(
@@ -564,7 +574,9 @@ def _lay_villain(g: Game, spec: dict[str, Any]) -> None:
             raise ScenarioFailure(
                 f"villain.minion_damage: {i + 1} values for {len(v.minions)} Minions"
             )
-        _lay_damage(g, v.minions[i], f"m:{v.minions[i].uid}", damage, f"villain.minion_damage.{i}")
+        _lay_damage(
+            g, v.minions[i], MinionRef(v.minions[i].uid), damage, f"villain.minion_damage.{i}"
+        )
     _exhaust(g, v.minions, spec.get("exhausted_minions", []), "villain.exhausted_minions")
     if "deck" in spec:
         v.deck = [g.new_uid(c) for c in reversed(spec["deck"])]
@@ -578,15 +590,22 @@ def _lay_villain(g: Game, spec: dict[str, Any]) -> None:
     if "defeated_enemies" in spec:
         v.defeated_enemies = list(spec["defeated_enemies"])
     if "tokens" in spec:
-        v.tokens = dict(spec["tokens"])
+        # A scenario names an enemy's own counters ``armor:<enemy>``.
+        v.tokens, v.enemy_tokens = {}, {}
+        for name, n in spec["tokens"].items():
+            counter, _, enemy = name.partition(":")
+            if enemy:
+                v.enemy_tokens.setdefault(enemy, {})[counter] = n
+            else:
+                v.tokens[name] = n
     for name, cards in spec.get("side_decks", {}).items():
         # a list names the cards top first; a number is that many copies of the named card
         listed = [name] * cards if isinstance(cards, int) else cards
         v.side_decks[name] = [g.new_uid(c) for c in reversed(listed)]
     if "dragon_balls" in spec:
-        _set_balls(g, "v", spec["dragon_balls"])
+        _set_balls(g, VILLAIN, spec["dragon_balls"])
     if "aggro" in spec:
-        v.aggro = _key(g, spec["aggro"]) if spec["aggro"] else ""
+        v.aggro = _holder(g, spec["aggro"]) if spec["aggro"] else None
 
 
 _ROOM_RULE = "room-of-spirit-and-time"
@@ -669,7 +688,7 @@ def _leftover_fields(g: Game) -> dict[str, Any]:
     fields["villain.minion_damage"] = [u.damage for u in v.minions]
     fields["villain.time_track"] = [[ids[p.uid] for p in slot] for slot in v.time_track]
     fields["villain.discard"] = [ids[u] for u in v.discard]
-    fields["villain.tokens"] = {k: n for k, n in v.tokens.items() if n}
+    fields["villain.tokens"] = {k: n for k, n in _tokens(v).items() if n}
     return fields
 
 
@@ -688,11 +707,11 @@ def _prepared(g: Game, spec: str | dict[str, str], halves: list[Prepared]) -> Pr
     return prepared
 
 
-def _set_balls(g: Game, key: str, count: int) -> None:
+def _set_balls(g: Game, key: Holder, count: int) -> None:
     s = g.state
-    s.balls = ["" if holder == key else holder for holder in s.balls]
+    s.balls = [None if holder is key else holder for holder in s.balls]
     for i in range(7):
-        if count and s.balls[i] == "":
+        if count and s.balls[i] is None:
             s.balls[i] = key
             count -= 1
 
@@ -772,11 +791,31 @@ def _key(g: Game, name: str) -> str:
 # --- what scenarios look at --------------------------------------------------------------------
 
 
-def _holder_id(g: Game, key: str) -> str:
-    """A holder key with card ids for instances (``a:mai-ally``), ``""`` for none."""
-    if key[:2] in ("a:", "m:"):
-        return f"{key[:2]}{g.state.card_ids[int(key[2:])]}"
-    return key
+def _holder(g: Game, name: str) -> Holder:
+    """The holder a scenario names (``m:freezer-guard``: see ``_key``)."""
+    return parse(_key(g, name))
+
+
+def _tokens(v: VillainState) -> dict[str, int]:
+    """The Villain's counters as a scenario names them, an enemy's own as
+    ``<counter>:<enemy>``."""
+    found = dict(v.tokens)
+    for enemy, own in v.enemy_tokens.items():
+        for counter, n in own.items():
+            found[f"{counter}:{enemy}"] = n
+    return found
+
+
+def _holder_id(g: Game, key: Holder | None) -> str:
+    """A holder with card ids for instances (``a:mai-ally``), ``""`` for none."""
+    match key:
+        case None:
+            return ""
+        case AllyRef(uid):
+            return f"a:{g.state.card_ids[uid]}"
+        case MinionRef(uid):
+            return f"m:{g.state.card_ids[uid]}"
+    return key.key
 
 
 def table_view(g: Game) -> dict[str, Any]:
@@ -789,16 +828,14 @@ def table_view(g: Game) -> dict[str, Any]:
 
     balls: dict[str, int] = {"v": 0, "unclaimed": 0, **{f"c:{c.id}": 0 for c in s.characters}}
     for holder in s.balls:
-        name = holder or "unclaimed"
-        if holder[:2] in ("a:", "m:"):
-            name = f"{holder[:2]}{ids[int(holder[2:])]}"
+        name = _holder_id(g, holder) or "unclaimed"
         balls[name] = balls.get(name, 0) + 1
     return {
         "characters": {
             ch.id: {
                 "damage": ch.damage,
                 "defeated": ch.defeated,
-                "max_health": rules.max_health(g, f"c:{ch.id}"),
+                "max_health": rules.max_health(g, CharacterRef(ch.id)),
                 "hand_size": rules.hand_size(g, ch),
                 "hand": [ids[u] for u in ch.hand],
                 "discard": [ids[u] for u in ch.discard],
@@ -815,7 +852,7 @@ def table_view(g: Game) -> dict[str, Any]:
                 "energy": ch.energy,
                 "ability_tokens": ch.ability_tokens,
                 "room_tokens": ch.room_tokens,
-                "armor": rules.armor(g, f"c:{ch.id}"),
+                "armor": rules.armor(g, CharacterRef(ch.id)),
                 "bonuses": [_bonus(b) for b in ch.bonuses],
             }
             for ch in s.characters
@@ -824,14 +861,14 @@ def table_view(g: Game) -> dict[str, Any]:
             "damage": s.villain.damage,
             "phase": s.villain.phase,
             "arrived": s.villain.arrived,
-            "max_health": {k: rules.max_health(g, k) for k in _villain_keys(g)},
-            "armor": {k: rules.armor(g, k) for k in _villain_keys(g)},
+            "max_health": {k.key: rules.max_health(g, k) for k in _villain_keys(g)},
+            "armor": {k.key: rules.armor(g, k) for k in _villain_keys(g)},
             "minions": units(s.villain.minions),
             "minion_damage": [u.damage for u in s.villain.minions],
             "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
             "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
             "time_track_owners": [[p.owner for p in slot] for slot in s.villain.time_track],
-            "tokens": dict(s.villain.tokens),
+            "tokens": _tokens(s.villain),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
             "defeated_enemies": list(s.villain.defeated_enemies),
@@ -852,7 +889,7 @@ def table_view(g: Game) -> dict[str, Any]:
         "market_bottom": {m: ids[d[0]] if (d := s.markets[m].deck) else "" for m in s.markets},
         "sixth": [ids[u] for u in reversed(s.sixth)],
         "market_damage": {
-            "allies": [rules.damage_of(g, f"market:{u}") for u in s.markets["allies"].row]
+            "allies": [rules.damage_of(g, MarketAllyRef(u)) for u in s.markets["allies"].row]
         },
         "round": s.round,
         "location": s.location or "",
@@ -915,10 +952,10 @@ def turn_phase(g: Game) -> str:
     return _PHASE_BEFORE_STEP.get(s.step, s.step)
 
 
-def _villain_keys(g: Game) -> list[str]:
-    """The Villain's holder keys: ``v``, or one ``e:`` key per enemy."""
+def _villain_keys(g: Game) -> list[Holder]:
+    """The Villain, or each of its enemies."""
     enemies = g.card(g.state.villain_id).enemies
-    return [f"e:{e}" for e in enemies] or ["v"]
+    return [EnemyRef(e) for e in enemies] or [VILLAIN]
 
 
 # --- checking a scenario ----------------------------------------------------------------------

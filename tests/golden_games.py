@@ -118,8 +118,26 @@ def fingerprint(catalog: Catalog, setup: Setup, bot: str) -> tuple[str, int]:
             events = game.apply(action)
             played += 1
         feed([e.to_json() for e in events])
-    feed(game.to_json())
+    feed(as_recorded(game.to_json()))
     return digest.hexdigest(), played
+
+
+def as_recorded(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A game's JSON form in the form the fingerprints were recorded in
+    (snapshot version 1): an enemy's own counters written among the
+    Villain's tokens as ``<counter>:<enemy>``, the Ally Market's damage
+    among the enemies' as ``market:<uid>``. The inverse of
+    ``upgrade_snapshot`` (``tests/test_saves.py`` checks both ways), so the
+    fingerprint still covers every value of the state."""
+    state = json.loads(json.dumps(snapshot["state"]))
+    villain = state["villain"]
+    for enemy, own in villain.pop("enemy_tokens").items():
+        for counter, n in own.items():
+            villain["tokens"][f"{counter}:{enemy}"] = n
+    for name, market in state["markets"].items():
+        for uid, n in market.pop("damage").items():
+            villain["enemy_damage"][f"market:{uid}"] = n
+    return {**snapshot, "version": 1, "state": state}
 
 
 def all_fingerprints(catalog: Catalog) -> dict[str, list[Any]]:

@@ -8,6 +8,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine import combat
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import Bonus
 
 
@@ -69,13 +70,13 @@ def test_action_json_round_trip() -> None:
 def test_eliminate_on_vegeta_counts_armor_and_damage_reduction(catalog: Catalog) -> None:
     """Glossary, "Eliminate": Vegeta (9 health, Armor 1) takes 10, 11 in Super Saiyan."""
     game = Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="freezer"))
-    assert combat.eliminate_damage(game, "c:vegeta-ss1") == 10
+    assert combat.eliminate_damage(game, CharacterRef("vegeta-ss1")) == 10
     game.state.character("vegeta-ss1").damage = 4  # damage already taken does not count
-    assert combat.eliminate_damage(game, "c:vegeta-ss1") == 10
+    assert combat.eliminate_damage(game, CharacterRef("vegeta-ss1")) == 10
     game.state.character("vegeta-ss1").bonuses.append(
         Bonus("damage-reduction", 1, "until-next-actions-phase")
     )
-    assert combat.eliminate_damage(game, "c:vegeta-ss1") == 11
+    assert combat.eliminate_damage(game, CharacterRef("vegeta-ss1")) == 11
 
 
 def test_legal_actions_are_accepted(catalog: Catalog) -> None:

@@ -30,7 +30,8 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine import combat
 from dbdeck.engine.actions import ACTION_TYPES, Action
 from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.holders import VILLAIN
+from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import ENERGY_KINDS, MARKETS
 
 TABLES = [
@@ -52,7 +53,7 @@ MAX_STEAL_DICE = 7
 def _holders(g: Game) -> list[str]:
     """Every holder key of the table, in play or not."""
     s = g.state
-    keys = [VILLAIN, *(f"e:{e}" for e in g.card(s.villain_id).enemies)]
+    keys = [VILLAIN.key, *(f"e:{e}" for e in g.card(s.villain_id).enemies)]
     keys += [f"m:{u.uid}" for u in s.villain.minions]
     keys += [f"c:{ch.id}" for ch in s.characters]
     keys += [f"a:{u.uid}" for ch in s.characters for u in ch.allies]

@@ -89,7 +89,7 @@ def test_clean_table_holds_only_what_is_laid(catalog: Catalog) -> None:
     s = game.state
     assert s.card_ids == []
     assert [c.id for c in s.characters] == ["goku"]
-    assert s.balls == [""] * 7
+    assert s.balls == [None] * 7
     assert s.villain.minions == [] and s.villain.deck == [] and s.villain.tokens == {}
     assert all(not m.row and not m.deck for m in s.markets.values())
     assert sorted(s.turn_deck) == sorted(s.turn_cards)

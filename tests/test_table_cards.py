@@ -22,6 +22,7 @@ from textual.widgets import OptionList
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.engine.view import seat_view
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
@@ -298,7 +299,7 @@ async def test_a_steal_names_whom_it_takes_from(
             "dragon_balls": {"m:freezer-guldo": 1},
         },
     )
-    guldo = f"m:{game.state.villain.minions[0].uid}"
+    guldo = MinionRef(game.state.villain.minions[0].uid)
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("p")  # two Energy
@@ -319,5 +320,5 @@ async def test_a_steal_names_whom_it_takes_from(
         await pilot.press("enter")
         await pilot.pause()
         assert game.state.balls.count(guldo) == 0
-        assert game.state.balls.count("c:goku") == 2
-        assert game.state.balls.count("v") == 1
+        assert game.state.balls.count(CharacterRef("goku")) == 2
+        assert game.state.balls.count(VILLAIN) == 1

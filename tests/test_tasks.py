@@ -22,6 +22,7 @@ from dbdeck.engine.combat import Damage, Death, MinionActivates, Steal
 from dbdeck.engine.effects import Op, Ops
 from dbdeck.engine.flow import Order, OrderItem, Wildcard
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.holders import MarketAllyRef, parse
 from dbdeck.engine.state import Decision, Option, state_from_data, to_data
 from dbdeck.engine.tasks import KINDS, Task, TaskError, VillainTask, villain_rules
 from dbdeck.engine.villains.androids_17_18 import Android18Wishes, StepIn, WishEliminates
@@ -48,7 +49,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     # A card's Damage operation names its attack type, even none.
     (
-        Damage("v", "c:goku", 3, "basic", None, is_attack=False, names_attack=True),
+        Damage(parse("v"), parse("c:goku"), 3, "basic", None, is_attack=False, names_attack=True),
         {
             "t": "damage",
             "source": "v",
@@ -61,7 +62,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     # Android 16 strikes back: no attack type at all.
     (
-        Damage("m:4", "c:goku", 1, "unavoidable", is_attack=False),
+        Damage(parse("m:4"), parse("c:goku"), 1, "unavoidable", is_attack=False),
         {
             "t": "damage",
             "source": "m:4",
@@ -73,7 +74,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     # An Eliminate: no Block.
     (
-        Damage("v", "a:9", 8, block=False),
+        Damage(parse("v"), parse("a:9"), 8, block=False),
         {
             "t": "damage",
             "source": "v",
@@ -86,7 +87,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     # A Technique's damage, with a Block answered.
     (
-        Damage("c:goku", "v", 5, "piercing", "physical", technique=True, choice=1),
+        Damage(parse("c:goku"), parse("v"), 5, "piercing", "physical", technique=True, choice=1),
         {
             "t": "damage",
             "source": "c:goku",
@@ -102,8 +103,8 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     (Death("goku"), {"t": "death", "character": "goku"}),
     (MinionActivates(31), {"t": "minion", "uid": 31}),
     (Steal("goku", 2), {"t": "steal", "character": "goku", "dice": 2}),
-    (Steal("goku", 3, "m:5"), {"t": "steal", "character": "goku", "dice": 3, "from": "m:5"}),
-    (HealTechnique("c:goku", 4), {"t": "heal-technique", "target": "c:goku", "amount": 4}),
+    (Steal("goku", 3, parse("m:5")), {"t": "steal", "character": "goku", "dice": 3, "from": "m:5"}),
+    (HealTechnique(parse("c:goku"), 4), {"t": "heal-technique", "target": "c:goku", "amount": 4}),
     (
         Fire("goku", 40, [41, 42]),
         {"t": "fire", "character": "goku", "uid": 40, "boosters": [41, 42]},
@@ -128,7 +129,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
         {"t": "vattack", "uid": 50, "owner": "nappa", "prepared": True},
     ),
     (
-        VillainAttack(50, "", origin="chosen", stage="clash", targets=["c:goku"]),
+        VillainAttack(50, "", origin="chosen", stage="clash", targets=[parse("c:goku")]),
         {"t": "vattack", "uid": 50, "owner": "", "targets": ["c:goku"]},
     ),
     (
@@ -141,7 +142,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
             "",
             None,
             stage="clash-offered",
-            targets=["c:goku"],
+            targets=[parse("c:goku")],
             controversy=True,
             precedence="card",
             choice="decline",
@@ -184,11 +185,11 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     (SaiyanActs(60, "nappa", 0), {"t": "vegeta-nappa", "uid": 60, "enemy": "nappa", "half": 0}),
     (
-        StepIn("market:7", "e:android-17"),
+        StepIn(MarketAllyRef(7), parse("e:android-17")),
         {"t": "villain", "do": "step-in", "key": "market:7", "source": "e:android-17"},
     ),
     (
-        StepIn("market:7", "v", ""),
+        StepIn(MarketAllyRef(7), parse("v"), ""),
         {"t": "villain", "do": "step-in", "key": "market:7", "source": "v", "choice": ""},
     ),
     (Android18Wishes(), {"t": "villain", "do": "wish"}),

@@ -6,14 +6,24 @@ Power Clash offer; plus the Wish card and the Room of Spirit and Time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from dbdeck.cards import plain as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
-from dbdeck.engine.state import VILLAIN, CharacterState, Option, Unit
-from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
+from dbdeck.engine.holders import (
+    VILLAIN,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    HolderError,
+    MinionRef,
+    parse,
+)
+from dbdeck.engine.state import CharacterState, Option, Unit, to_data
+from dbdeck.engine.tasks import HOLDER, Asking, Task, TaskError, optional, read_choice, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
@@ -64,7 +74,7 @@ def character_attack(
     g: Table,
     ch: CharacterState,
     uids: list[int],
-    target: str,
+    target: Holder,
     attack: str,
     *,
     combo: bool,
@@ -78,7 +88,7 @@ def character_attack(
     damage = max(0, damage - penalty)
     healing = g.card(uids[0]).healing
     actual = target if healing else guardian_for(g, target)
-    ctx = {"actor": f"c:{ch.id}", "target": actual, "combo": combo}
+    ctx = {"actor": CharacterRef(ch.id), "target": actual, "combo": combo}
     for uid in reversed(boosters):
         if g.card(uid).booster:
             g.push_ops(g.state.card_ids[uid], "booster", {**ctx, "source": uid})
@@ -91,7 +101,7 @@ def character_attack(
     if healing:
         g.push(HealTechnique(actual, damage))
     else:
-        g.push(Damage(f"c:{ch.id}", actual, damage, kind, attack, technique=True))
+        g.push(Damage(CharacterRef(ch.id), actual, damage, kind, attack, technique=True))
 
 
 @task_kind("heal-technique")
@@ -99,7 +109,7 @@ def character_attack(
 class HealTechnique(Task):
     """A healing Technique's "damage": it heals its target."""
 
-    target: str
+    target: Holder = field(metadata=HOLDER)
     amount: int
 
     def run(self, g: Table) -> None:
@@ -117,6 +127,7 @@ class Fire(Asking):
     boosters: list[int]
     choice: Any = optional(None)
     """The target the Character chose."""
+    read_answer = staticmethod(read_choice)
 
     def run(self, g: Table) -> None:
         """Choose the Technique's target and attack."""
@@ -148,11 +159,11 @@ def _fire(g: Table, task: Fire) -> None:
             )
             return
         else:
-            target = ""
-        if target:
+            target = None
+        if target is not None:
             g.log(
                 "attack",
-                f"{g.name('c:' + ch.id)} uses {card.name} on {g.name(target)}.",
+                f"{g.name(CharacterRef(ch.id))} uses {card.name} on {g.name(target)}.",
                 card=card.id,
                 target=target,
             )
@@ -202,7 +213,7 @@ class VillainAttack(Asking):
     """Which half of a split card attacks (``None``: found from ``owner``)."""
     origin: AttackOrigin = "played"
     stage: AttackStage = "aim"
-    targets: list[str] | None = None
+    targets: list[Holder] | None = None
     """Who the attack hits, once chosen."""
     controversy: bool = False
     """Raditz's Choice: the players were asked which card decides the target."""
@@ -210,6 +221,7 @@ class VillainAttack(Asking):
     """Their answer: ``raditz-choice`` or ``card``."""
     choice: Any = None
     """The answer waited for: a target, the Controversy's, or the Power Clash's."""
+    read_answer = staticmethod(read_choice)
 
     def __post_init__(self) -> None:
         if self.stage != "aim" and self.targets is None:
@@ -229,11 +241,11 @@ class VillainAttack(Asking):
         if self.precedence is not None:
             data["precedence"] = self.precedence
         if self.stage != "aim":
-            data["targets"] = list(self.targets or [])
+            data["targets"] = [t.key for t in self.targets or []]
         if self.stage == "clash-offered":
             data["clash_offered"] = True
         if self.choice is not None:
-            data["choice"] = self.choice
+            data["choice"] = to_data(self.choice)
         return data
 
     @classmethod
@@ -252,10 +264,10 @@ class VillainAttack(Asking):
             data.get("half"),
             origin,
             stage,
-            None if targets is None else list(targets),
+            None if targets is None else _holders(targets),
             bool(data.get("controversy", False)),
             data.get("precedence"),
-            data.get("choice"),
+            read_choice(data.get("choice")),
         )
 
     def run(self, g: Table) -> None:
@@ -268,8 +280,8 @@ def _vattack(g: Table, task: VillainAttack) -> None:
     uid = task.uid
     body = g.hooks.attack_body(g, task)
     prefix = g.hooks.attack_path(g, task)
-    source = f"e:{task.owner}" if task.owner else VILLAIN
-    if source != VILLAIN and not alive(g, source):
+    source: Holder = EnemyRef(task.owner) if task.owner else VILLAIN
+    if source is not VILLAIN and not alive(g, source):
         source = VILLAIN
     if task.stage == "aim":
         if body is None:
@@ -320,7 +332,7 @@ def _vattack(g: Table, task: VillainAttack) -> None:
             g.ask(
                 task,
                 "power-clash",
-                targets[0][2:],
+                targets[0].id,  # type: ignore[union-attr]  # a Character (_clash_options)
                 f"Power Clash against {g.name(uid)} ({damage} damage)?",
                 clash,
             )
@@ -331,9 +343,10 @@ def _vattack(g: Table, task: VillainAttack) -> None:
     if task.choice not in (None, "decline"):
         _power_clash(g, task, damage, source)
         return
-    ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else "", "attacker": source}
+    ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else None, "attacker": source}
     if body.effects:
-        for key in reversed(targets or [""]):
+        aimed: list[Holder | None] = list(targets) or [None]
+        for key in reversed(aimed):
             g.push_ops(s.card_ids[uid], f"{prefix}effects", {**ctx, "target": key})
     if body.damage or body.plus_power or body.plus_despair:
         for key in reversed(targets):
@@ -367,11 +380,11 @@ def discard_attack(g: Table, uid: int) -> None:
         v.discard.append(uid)
 
 
-def _clash_options(g: Table, target: str, damage: int) -> list[Option]:
+def _clash_options(g: Table, target: Holder, damage: int) -> list[Option]:
     """Power Clash choices: the prepared Technique and how much Energy to add."""
-    if not target.startswith("c:"):
+    if target.__class__ is not CharacterRef:
         return []
-    ch = g.state.character(target[2:])
+    ch = g.state.character(target.id)
     clash = next(
         (
             u
@@ -402,10 +415,12 @@ def _clash_options(g: Table, target: str, damage: int) -> list[Option]:
     return options
 
 
-def _power_clash(g: Table, task: VillainAttack, damage: int, source: str) -> None:
+def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> None:
     """The glossary's Power Clash: compare powers; the winner deals damage."""
     assert task.targets is not None
-    ch = g.state.character(task.targets[0][2:])
+    target = task.targets[0]
+    assert isinstance(target, CharacterRef)  # only a Character is offered a clash
+    ch = g.state.character(target.id)
     choice, task.choice = task.choice, None
     slot, spent = choice["slot"], choice["energy"]
     prepared = ch.time_track[slot - 1]
@@ -426,7 +441,7 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: str) -> Non
     g.log(
         "roll",
         f"Power Clash: {g.name(source)} {villain_power} (die {die}) against "
-        f"{g.name('c:' + ch.id)} {player_power}.",
+        f"{g.name(CharacterRef(ch.id))} {player_power}.",
         dice=[die],
     )
     ch.time_track[slot - 1] = None
@@ -434,7 +449,7 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: str) -> Non
     if player_power > villain_power:
         g.push(
             Damage(
-                f"c:{ch.id}",
+                CharacterRef(ch.id),
                 guardian_for(g, source),
                 damage + len(spent),
                 attack="energy",
@@ -442,12 +457,28 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: str) -> Non
             )
         )
     elif player_power < villain_power:
-        g.push(Damage(source, f"c:{ch.id}", damage + 2, attack="energy"))
+        g.push(Damage(source, CharacterRef(ch.id), damage + 2, attack="energy"))
     else:
         g.log("clash", "The attacks cancel each other out.")
 
 
 # --- the Wish card -------------------------------------------------------------------------
+
+
+def _read_wish(value: Any) -> Any:
+    """A wish read from JSON: the holder it names (``key``) read back."""
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        return {**value, "key": _holders([value["key"]])[0]}
+    return value
+
+
+def _holders(keys: Any) -> list[Holder]:
+    if not isinstance(keys, list):
+        raise TaskError("a list of holders is a JSON array")
+    try:
+        return [parse(k) for k in keys]
+    except HolderError as exc:
+        raise TaskError(str(exc)) from None
 
 
 @task_kind("wish")
@@ -457,6 +488,11 @@ class Wish(Asking):
 
     choice: Any = optional(None)
     """The wish made (the value of one of ``_wish_options``)."""
+
+    @staticmethod
+    def read_answer(value: Any) -> Any:
+        """A wish read from JSON, with the holder it names."""
+        return _read_wish(value)
 
     def run(self, g: Table) -> None:
         """Ask for the wish, then grant it."""
@@ -477,8 +513,8 @@ def _wish(g: Table, task: Wish) -> None:
         _resurrect(g, wish["key"])
     elif kind == "damage":
         target = wish["key"]
-        level = g.card(s.villain_id).level if not target.startswith("m:") else 0
-        combat.hit(g, "wish", target, 15 + 2 * level, "unavoidable", is_attack=False)
+        level = g.card(s.villain_id).level if target.__class__ is not MinionRef else 0
+        combat.hit(g, None, target, 15 + 2 * level, "unavoidable", is_attack=False)
     elif kind == "card":
         market, uid, who = wish["market"], wish["uid"], wish["character"]
         if market == "sixth":
@@ -487,7 +523,7 @@ def _wish(g: Table, task: Wish) -> None:
             s.markets[market].row.remove(uid)
             zones.restock(g, market)
         s.character(who).discard.append(uid)
-        g.log("wish", f"{g.name(uid)} goes to {g.name('c:' + who)}'s discard pile.")
+        g.log("wish", f"{g.name(uid)} goes to {g.name(CharacterRef(who))}'s discard pile.")
     elif kind == "heal":
         combat.heal(g, wish["key"], "all", repair=rules.race_of(g, wish["key"]) == "android")
     elif kind == "return-allies":
@@ -499,7 +535,7 @@ def _wish(g: Table, task: Wish) -> None:
             s.markets["allies"].deck.insert(0, uid)
         zones.restock(g, "allies")
     for i in range(7):
-        s.balls[i] = ""
+        s.balls[i] = None
     g.log("wish", "The wish is granted; the seven Dragon Balls scatter (unclaimed).")
 
 
@@ -510,11 +546,14 @@ def _wish_options(g: Table) -> list[Option]:
         if ch.defeated:
             options.append(
                 Option(
-                    f"Resurrect {g.name('c:' + ch.id)}", {"wish": "resurrect", "key": f"c:{ch.id}"}
+                    f"Resurrect {g.name(CharacterRef(ch.id))}",
+                    {"wish": "resurrect", "key": CharacterRef(ch.id)},
                 )
             )
     for uid in s.eliminated:
-        options.append(Option(f"Resurrect {g.name(uid)}", {"wish": "resurrect", "key": f"a:{uid}"}))
+        options.append(
+            Option(f"Resurrect {g.name(uid)}", {"wish": "resurrect", "key": AllyRef(uid)})
+        )
     for key in enemies_of(g, "players"):
         if alive(g, key):
             options.append(
@@ -530,7 +569,7 @@ def _wish_options(g: Table) -> list[Option]:
                 if ch.in_play() and _level_allows(g, uid, ch):
                     options.append(
                         Option(
-                            f"{g.name(uid)} for {g.name('c:' + ch.id)}",
+                            f"{g.name(uid)} for {g.name(CharacterRef(ch.id))}",
                             {"wish": "card", "market": market, "uid": uid, "character": ch.id},
                         )
                     )
@@ -555,15 +594,16 @@ def _level_allows(g: Table, uid: int, ch: CharacterState) -> bool:
     return True
 
 
-def _resurrect(g: Table, key: str) -> None:
+def _resurrect(g: Table, key: Holder) -> None:
     s = g.state
-    if key.startswith("c:"):
-        ch = s.character(key[2:])
+    if isinstance(key, CharacterRef):
+        ch = s.character(key.id)
         ch.defeated = False
         ch.damage = 0
         g.log("wish", f"{g.name(key)} returns to the fight!")
         return
-    uid = int(key[2:])
+    assert isinstance(key, AllyRef)  # the wish's options (_wish_options)
+    uid = key.uid
     s.box.remove(uid)
     s.eliminated.remove(uid)
     active = (
@@ -572,7 +612,7 @@ def _resurrect(g: Table, key: str) -> None:
         else next(c for c in s.characters if c.in_play())
     )
     active.allies.append(Unit(uid))
-    g.log("wish", f"{g.name(uid)} returns to the fight beside {g.name('c:' + active.id)}!")
+    g.log("wish", f"{g.name(uid)} returns to the fight beside {g.name(CharacterRef(active.id))}!")
 
 
 # --- the Room of Spirit and Time --------------------------------------------------------------
@@ -599,7 +639,7 @@ def _room(g: Table, task: Room) -> None:
             task,
             "room",
             ch.id,
-            f"{g.name('c:' + ch.id)} has trained {count(ch.room_tokens, 'turn')} in the Room of "
+            f"{g.name(CharacterRef(ch.id))} has trained {count(ch.room_tokens, 'turn')} in the Room of "
             "Spirit and Time.",
             [
                 Option("Stay and train another turn", "stay"),
@@ -609,14 +649,16 @@ def _room(g: Table, task: Room) -> None:
         return
     if task.choice == "stay":
         ch.room_tokens += 1
-        g.log("room", f"{g.name('c:' + ch.id)} trains on ({count(ch.room_tokens, 'token')}).")
+        g.log(
+            "room", f"{g.name(CharacterRef(ch.id))} trains on ({count(ch.room_tokens, 'token')})."
+        )
         return
     tokens = ch.room_tokens
     room = next((u for u in ch.training if u.uid == ch.room_card), None)
     ch.room_tokens = -1
     g.log(
         "room",
-        f"{g.name('c:' + ch.id)} leaves the Room of Spirit and Time after {count(tokens, 'turn')}.",
+        f"{g.name(CharacterRef(ch.id))} leaves the Room of Spirit and Time after {count(tokens, 'turn')}.",
     )
     g.state.step = "char_energy"
     if room is None:
@@ -627,4 +669,4 @@ def _room(g: Table, task: Room) -> None:
     rewards = [i for i, r in enumerate(card.rewards) if r.turns <= tokens]
     if rewards:
         best = max(rewards, key=lambda i: card.rewards[i].turns)
-        g.push_ops(card.id, f"rewards.{best}.effects", {"actor": f"c:{ch.id}"})
+        g.push_ops(card.id, f"rewards.{best}.effects", {"actor": CharacterRef(ch.id)})

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import AttackUsed, Fire, Used, VillainAttack
+from dbdeck.engine.holders import VILLAIN, AllyRef, CharacterRef, MinionRef
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -92,20 +93,22 @@ def problems(g: Table) -> list[str]:
     if len(s.balls) != 7:
         found.append(f"{len(s.balls)} Dragon Balls instead of 7")
     for holder in s.balls:
-        in_room = holder.startswith("c:") and s.character(holder[2:]).room_tokens >= 0
-        if holder and holder != "v" and not combat.alive(g, holder) and not in_room:
-            found.append(f"a Dragon Ball is held by {holder}, who is not in play")
+        if holder is None or holder is VILLAIN:
+            continue
+        in_room = isinstance(holder, CharacterRef) and s.character(holder.id).room_tokens >= 0
+        if not combat.alive(g, holder) and not in_room:
+            found.append(f"a Dragon Ball is held by {holder.key}, who is not in play")
     for ch in s.characters:
-        key = f"c:{ch.id}"
+        key = CharacterRef(ch.id)
         if ch.damage < 0:
             found.append(f"{ch.id} has negative damage")
         if ch.in_play() and ch.damage >= rules.max_health(g, key) and not s.winner:
             found.append(f"{ch.id} has {ch.damage} damage but is not defeated")
         for unit in ch.allies:
-            if not 0 <= unit.damage < rules.max_health(g, f"a:{unit.uid}"):
+            if not 0 <= unit.damage < rules.max_health(g, AllyRef(unit.uid)):
                 found.append(f"ally {unit.uid} has {unit.damage} damage")
     for unit in s.villain.minions:
-        if not 0 <= unit.damage < rules.max_health(g, f"m:{unit.uid}"):
+        if not 0 <= unit.damage < rules.max_health(g, MinionRef(unit.uid)):
             found.append(f"minion {unit.uid} has {unit.damage} damage")
     if not s.winner and not s.villain.damage >= 0:
         found.append(f"the Villain has {s.villain.damage} damage")

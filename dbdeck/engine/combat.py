@@ -10,9 +10,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine import rules
-from dbdeck.engine.rules import damage_of, max_health, side_of
-from dbdeck.engine.state import VILLAIN, Option
-from dbdeck.engine.tasks import Asking, Task, field_values, make, optional, task_kind
+from dbdeck.engine.holders import (
+    VILLAIN,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+    VillainRef,
+    to_key,
+)
+from dbdeck.engine.rules import damage_of, max_health, on_players_side, side_of
+from dbdeck.engine.state import Option
+from dbdeck.engine.tasks import (
+    HOLDER,
+    Asking,
+    Task,
+    field_values,
+    make,
+    optional,
+    task_kind,
+)
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
@@ -27,67 +46,68 @@ STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 # --- who can be attacked -----------------------------------------------------------
 
 
-def enemies_of(g: Table, side: str) -> list[str]:
-    """The enemies in play of ``side`` (``players`` or ``villain``), as holder
-    keys: for the players the Villain (or its enemies) and its Minions, for
-    the Villain the Characters and their Allies."""
+def enemies_of(g: Table, side: str) -> list[Holder]:
+    """The enemies in play of ``side`` (``players`` or ``villain``): for the
+    players the Villain (or its enemies) and its Minions, for the Villain the
+    Characters and their Allies."""
     s = g.state
     if side == "players":
         if not s.villain.arrived:
             return []
-        keys = [
-            f"e:{e}" for e in g.card(s.villain_id).enemies if e not in s.villain.defeated_enemies
+        keys: list[Holder] = [
+            EnemyRef(e) for e in g.card(s.villain_id).enemies if e not in s.villain.defeated_enemies
         ] or [VILLAIN]
-        return keys + [f"m:{u.uid}" for u in s.villain.minions]
+        return keys + [MinionRef(u.uid) for u in s.villain.minions]
     keys = []
     for ch in s.characters:
         if ch.in_play():
-            keys.append(f"c:{ch.id}")
-            keys += [f"a:{u.uid}" for u in ch.allies]
+            keys.append(CharacterRef(ch.id))
+            keys += [AllyRef(u.uid) for u in ch.allies]
     return keys
 
 
-def friends_of(g: Table, side: str) -> list[str]:
+def friends_of(g: Table, side: str) -> list[Holder]:
     """The side's own Characters and Allies in play (for heals)."""
     if side == "players":
         return enemies_of(g, "villain")
-    return [VILLAIN, *(f"m:{u.uid}" for u in g.state.villain.minions)]
+    return [VILLAIN, *(MinionRef(u.uid) for u in g.state.villain.minions)]
 
 
-def guardian_for(g: Table, key: str) -> str:
+def guardian_for(g: Table, key: Holder) -> Holder:
     """Guardian Minions take what is aimed at the Villain ("Guardian")."""
-    if key != VILLAIN and not key.startswith("e:"):
+    if key is not VILLAIN and key.__class__ is not EnemyRef:
         return key
     for unit in g.state.villain.minions:
         if "guardian" in g.card(unit.uid).keywords:
-            return f"m:{unit.uid}"
+            return MinionRef(unit.uid)
     return key
 
 
-def alive(g: Table, key: str) -> bool:
-    """Whether the holder key still names something in play."""
+def alive(g: Table, key: Holder) -> bool:
+    """Whether the holder is still in play."""
     s = g.state
-    if key.startswith("c:"):
-        return s.character(key[2:]).in_play()
-    if key.startswith("a:"):
-        try:
-            g.ally(int(key[2:]))
-        except KeyError:
-            return False
-        return True
-    if key.startswith("m:"):
-        return any(u.uid == int(key[2:]) for u in s.villain.minions)
-    if key.startswith("e:"):
-        return key[2:] not in s.villain.defeated_enemies
-    if key.startswith("market:"):
-        return int(key[7:]) in s.markets["allies"].row
-    return key == VILLAIN and not s.winner
+    match key:
+        case CharacterRef(character_id):
+            return s.character(character_id).in_play()
+        case AllyRef(uid):
+            try:
+                g.ally(uid)
+            except KeyError:
+                return False
+            return True
+        case MinionRef(uid):
+            return any(u.uid == uid for u in s.villain.minions)
+        case EnemyRef(enemy_id):
+            return enemy_id not in s.villain.defeated_enemies
+        case MarketAllyRef(uid):
+            return uid in s.markets["allies"].row
+    return not s.winner
 
 
 # --- damage ----------------------------------------------------------------------------
 
 
-def reduce(g: Table, target: str, amount: int, kind: str) -> int:
+def reduce(g: Table, target: Holder, amount: int, kind: str) -> int:
     """Damage left after Armor and Damage Reduction ("Types of Damage")."""
     if kind == "unavoidable":
         return amount
@@ -99,8 +119,8 @@ def reduce(g: Table, target: str, amount: int, kind: str) -> int:
 
 def hit(
     g: Table,
-    source: str,
-    target: str,
+    source: Holder | None,
+    target: Holder,
     amount: int,
     kind: str = "basic",
     *,
@@ -109,16 +129,17 @@ def hit(
     technique: bool = False,
 ) -> int:
     """Inflict damage; returns the damage actually dealt (excess is lost).
+    ``source`` is ``None`` for the Wish's damage, which no one deals.
 
     ``cost``: damage a Character suffers paying a cost (it ignores Armor and,
     if it defeats them, their Dragon Balls become unclaimed).
     """
     if not alive(g, target):
         return 0
-    if source == target or (
-        source.startswith("a:")
-        and target.startswith("c:")
-        and g.ally(int(source[2:]))[0].id == target[2:]
+    if source is target or (
+        source.__class__ is AllyRef
+        and target.__class__ is CharacterRef
+        and g.ally(source.uid)[0].id == target.id
     ):
         cost = True  # self-inflicted damage is a cost: no Armor, balls become unclaimed
     if cost:
@@ -128,6 +149,7 @@ def hit(
     dealt = min(reduced, left)
     _add_damage(g, target, dealt)
     word = "" if kind == "basic" else f" {kind.upper()}"
+    dealer = g.name(source) if source is not None else "wish"
     notes = []
     if reduced != amount:
         notes.append(f"{amount} before Armor and Damage Reduction")
@@ -135,50 +157,57 @@ def hit(
         notes.append(f"{reduced - dealt} more is lost")
     g.log(
         "damage",
-        f"{agree(g.name(source), 'deals', 'deal')} {dealt}{word} damage to {g.name(target)}"
+        f"{agree(dealer, 'deals', 'deal')} {dealt}{word} damage to {g.name(target)}"
         + (f" ({'; '.join(notes)})" if notes else "")
         + ".",
-        source=source,
+        source=source.key if source is not None else "wish",
         target=target,
         amount=dealt,
         printed=amount,
         kind=kind,
     )
-    if is_attack and side_of(source) == "players" and side_of(target) == "villain":
+    if (
+        is_attack
+        and source is not None
+        and on_players_side(source)
+        and side_of(target) == "villain"
+    ):
         g.hooks.on_attacked(g, source, target, amount, dealt, technique)
     if damage_of(g, target) >= max_health(g, target):
         kill(g, target, killer=None if cost else source)
     return dealt
 
 
-def _add_damage(g: Table, key: str, amount: int) -> None:
+def _add_damage(g: Table, key: Holder, amount: int) -> None:
     s = g.state
-    if key.startswith("c:"):
-        s.character(key[2:]).damage += amount
-    elif key.startswith("a:"):
-        g.ally(int(key[2:]))[1].damage += amount
-    elif key.startswith("m:"):
-        g.minion(int(key[2:])).damage += amount
-    elif key.startswith("e:"):
-        s.villain.enemy_damage[key[2:]] = s.villain.enemy_damage.get(key[2:], 0) + amount
-    elif key.startswith("market:"):
-        # An Ally of the market keeps its damage beside the enemies' (rules note A5).
-        s.villain.enemy_damage[key] = s.villain.enemy_damage.get(key, 0) + amount
-    else:
-        s.villain.damage += amount
+    match key:
+        case CharacterRef(character_id):
+            s.character(character_id).damage += amount
+        case AllyRef(uid):
+            g.ally(uid)[1].damage += amount
+        case MinionRef(uid):
+            g.minion(uid).damage += amount
+        case EnemyRef(enemy_id):
+            s.villain.enemy_damage[enemy_id] = s.villain.enemy_damage.get(enemy_id, 0) + amount
+        case MarketAllyRef(uid):
+            # An Ally of the market keeps its damage while in the row (rules note A5).
+            damage = s.markets["allies"].damage
+            damage[uid] = damage.get(uid, 0) + amount
+        case VillainRef():
+            s.villain.damage += amount
 
 
-def eliminate_damage(g: Table, key: str) -> int:
+def eliminate_damage(g: Table, key: Holder) -> int:
     """What "Eliminate" inflicts: Maximum Health plus Armor plus Damage
     Reduction, ignoring damage already taken (glossary, "Eliminate")."""
     return max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
 
 
-def heal(g: Table, key: str, amount: int | str, *, repair: bool = False) -> int:
+def heal(g: Table, key: Holder, amount: int | str, *, repair: bool = False) -> int:
     """Remove damage. Androids cannot heal but can repair; only Androids
     repair; Animals heal one point more ("Races")."""
     race = rules.race_of(g, key)
-    if (key.startswith("c:") or key.startswith("a:")) and repair != (race == "android"):
+    if on_players_side(key) and repair != (race == "android"):
         return 0
     current = damage_of(g, key)
     if amount == "all":
@@ -194,75 +223,74 @@ def heal(g: Table, key: str, amount: int | str, *, repair: bool = False) -> int:
     return healed
 
 
-def kill(g: Table, key: str, killer: str | None) -> None:
+def kill(g: Table, key: Holder, killer: Holder | None) -> None:
     """Defeat a Character, eliminate an Ally or Minion, or defeat the Villain."""
     s = g.state
-    gets = killer if killer is not None else ""
-    if gets.startswith("e:"):
-        gets = VILLAIN
-    if key.startswith("c:"):
-        ch = s.character(key[2:])
-        ch.defeated = True
-        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
-        keys = {key, *(f"a:{u.uid}" for u in ch.allies)}
-        _move_balls(g, keys, gets)
-        for unit in ch.units():
+    gets = VILLAIN if killer.__class__ is EnemyRef else killer
+    match key:
+        case CharacterRef(character_id):
+            ch = s.character(character_id)
+            ch.defeated = True
+            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            keys: set[Holder] = {key, *(AllyRef(u.uid) for u in ch.allies)}
+            _move_balls(g, keys, gets)
+            for unit in ch.units():
+                s.box.append(unit.uid)
+            ch.allies, ch.equipment, ch.training = [], [], []
+            for prepared in ch.time_track:
+                if prepared is not None:
+                    ch.discard += [prepared.uid, *prepared.boosters]
+            ch.time_track = [None] * 4
+            if s.active == ch.id and s.step.startswith("char_"):
+                s.step = "char_end"  # a defeated Character's turn ends at once
+            if not s.winner:
+                g.push(Death(ch.id))
+        case AllyRef(uid):
+            ch, unit = g.ally(uid)
+            ch.allies.remove(unit)
             s.box.append(unit.uid)
-        ch.allies, ch.equipment, ch.training = [], [], []
-        for prepared in ch.time_track:
-            if prepared is not None:
-                ch.discard += [prepared.uid, *prepared.boosters]
-        ch.time_track = [None] * 4
-        if s.active == ch.id and s.step.startswith("char_"):
-            s.step = "char_end"  # a defeated Character's turn ends at once
-        if not s.winner:
-            g.push(Death(ch.id))
-    elif key.startswith("a:"):
-        ch, unit = g.ally(int(key[2:]))
-        ch.allies.remove(unit)
-        s.box.append(unit.uid)
-        s.eliminated.append(unit.uid)
-        g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
-        _move_balls(g, {key}, gets)
-    elif key.startswith("m:"):
-        unit = g.minion(int(key[2:]))
-        s.villain.minions.remove(unit)
-        card_id = s.card_ids[unit.uid]
-        if card_id in s.villain.side_decks:
-            s.villain.side_decks[card_id].append(unit.uid)
-        else:
-            s.box.append(unit.uid)
-        g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
-        _move_balls(g, {key}, gets)
-        _demon_heals(g, killer)
-        g.hooks.on_minion_eliminated(g, card_id)
-    elif key.startswith("e:"):
-        s.villain.defeated_enemies.append(key[2:])
-        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
-        _move_balls(g, {key}, gets)
-        _demon_heals(g, killer)
-        g.hooks.on_enemy_defeated(g, key[2:])
-    elif key.startswith("market:"):
-        g.hooks.eliminate_market_ally(g, key, False, gets)
-    else:
-        g.log("defeat", f"{g.name(key)} is defeated!", target=key)
-        _move_balls(g, {key}, gets)
-        end(g, "players", f"{g.name(VILLAIN)} is defeated.")
+            s.eliminated.append(unit.uid)
+            g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+            _move_balls(g, {key}, gets)
+        case MinionRef(uid):
+            unit = g.minion(uid)
+            s.villain.minions.remove(unit)
+            card_id = s.card_ids[unit.uid]
+            if card_id in s.villain.side_decks:
+                s.villain.side_decks[card_id].append(unit.uid)
+            else:
+                s.box.append(unit.uid)
+            g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+            _move_balls(g, {key}, gets)
+            _demon_heals(g, killer)
+            g.hooks.on_minion_eliminated(g, card_id)
+        case EnemyRef(enemy_id):
+            s.villain.defeated_enemies.append(enemy_id)
+            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            _move_balls(g, {key}, gets)
+            _demon_heals(g, killer)
+            g.hooks.on_enemy_defeated(g, enemy_id)
+        case MarketAllyRef():
+            g.hooks.eliminate_market_ally(g, key, False, gets)
+        case VillainRef():
+            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            _move_balls(g, {key}, gets)
+            end(g, "players", f"{g.name(VILLAIN)} is defeated.")
 
 
-def _demon_heals(g: Table, killer: str | None) -> None:
+def _demon_heals(g: Table, killer: Holder | None) -> None:
     """A Demon, Character or Ally, heals 1 when it eliminates an enemy
     ("Races"; rules note N47)."""
     if (
-        killer
-        and killer[:2] in ("c:", "a:")
+        killer is not None
+        and on_players_side(killer)
         and alive(g, killer)
         and rules.race_of(g, killer) == "demon"
     ):
         heal(g, killer, 1)
 
 
-def _move_balls(g: Table, keys: set[str], to: str) -> None:
+def _move_balls(g: Table, keys: set[Holder], to: Holder | None) -> None:
     s = g.state
     moved = 0
     for i, holder in enumerate(s.balls):
@@ -270,37 +298,37 @@ def _move_balls(g: Table, keys: set[str], to: str) -> None:
             s.balls[i] = to
             moved += 1
     if moved:
-        where = g.name(to) if to else "unclaimed"
+        where = g.name(to) if to is not None else "unclaimed"
         g.log(
             "balls",
             f"{count(moved, 'Dragon Ball')} {'passes' if moved == 1 else 'pass'} to {where}.",
-            to=to,
+            to=to_key(to),
             count=moved,
         )
 
 
-def give_balls(g: Table, source: str, target: str, count: int = 1) -> int:
-    """Move up to ``count`` balls from ``source`` (``""`` = unclaimed) to ``target``.
-    A defeated Character takes none (rules note N44)."""
+def give_balls(g: Table, source: Holder | None, target: Holder | None, count: int = 1) -> int:
+    """Move up to ``count`` balls from ``source`` to ``target`` (``None``:
+    unclaimed). A defeated Character takes none (rules note N44)."""
     s = g.state
-    if target.startswith("c:") and not alive(g, target):
+    if target.__class__ is CharacterRef and not alive(g, target):
         return 0
     moved = 0
     for i, holder in enumerate(s.balls):
-        if moved < count and holder == source:
+        if moved < count and holder is source:
             s.balls[i] = target
             moved += 1
     return moved
 
 
-def balls_of(g: Table, key: str) -> int:
+def balls_of(g: Table, key: Holder) -> int:
     """Dragon Balls one holder controls."""
-    return sum(1 for holder in g.state.balls if holder == key)
+    return g.state.balls.count(key)
 
 
 def side_balls(g: Table, side: str) -> int:
     """Dragon Balls one side controls."""
-    return sum(1 for holder in g.state.balls if holder and side_of(holder) == side)
+    return sum(1 for holder in g.state.balls if holder is not None and side_of(holder) == side)
 
 
 # --- tasks ------------------------------------------------------------------------------
@@ -312,9 +340,9 @@ class Damage(Asking):
     """Damage reaching one target: an attack's, an effect's, an Eliminate's.
     A Physical attack on a Character first offers them a Block."""
 
-    source: str
-    """The holder key dealing it."""
-    target: str
+    source: Holder = field(metadata=HOLDER)
+    """Who deals it."""
+    target: Holder = field(metadata=HOLDER)
     amount: int
     """The damage before Armor, Damage Reduction and Block."""
     kind: str = "basic"
@@ -355,14 +383,15 @@ class Damage(Asking):
         if not alive(g, target):
             return
         amount = self.amount
-        if self.block and self.attack == "physical" and target.startswith("c:"):
-            cost = 3 if self.source == VILLAIN or self.source.startswith("e:") else 2
+        if self.block and self.attack == "physical" and target.__class__ is CharacterRef:
+            character = target.id
+            cost = 3 if self.source is VILLAIN or self.source.__class__ is EnemyRef else 2
             if self.choice is None:
-                payment = _payment(g, target[2:], cost)
+                payment = _payment(g, character, cost)
                 block = next(
                     (
                         u
-                        for u in g.state.character(target[2:]).training
+                        for u in g.state.character(character).training
                         if getattr(g.card(u.uid), "rule", None) == "block"
                     ),
                     None,
@@ -371,14 +400,14 @@ class Damage(Asking):
                     g.ask(
                         self,
                         "block",
-                        target[2:],
+                        character,
                         f"Block {amount} damage from {g.name(self.source)}? "
                         f"Costs {cost} Energy (1D3 less damage).",
                         [Option("Take the hit", 0), Option(f"Block (pay {cost} Energy)", 1)],
                     )
                     return
             elif self.choice == 1:
-                ch = g.state.character(target[2:])
+                ch = g.state.character(character)
                 for uid in _payment(g, ch.id, cost) or []:
                     ch.hand.remove(uid)
                     ch.discard.append(uid)
@@ -449,20 +478,21 @@ class MinionActivates(Task):
         unit.exhausted = True
         card = g.card(uid)
         g.log("activate", f"{card.name} activates.", card=card.id)
-        if "search" in card.keywords and give_balls(g, "", f"m:{uid}"):
+        minion = MinionRef(uid)
+        if "search" in card.keywords and give_balls(g, None, minion):
             g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
         if card.effects:
-            g.push_ops(card.id, "effects", {"actor": f"m:{uid}", "source": uid, "attack": "minion"})
+            g.push_ops(card.id, "effects", {"actor": minion, "source": uid, "attack": "minion"})
 
 
-def steal_sources(g: Table) -> list[str]:
+def steal_sources(g: Table) -> list[Holder]:
     """Whom a Steal can take Dragon Balls from, in the order the dice take
     them (rules note N26): the Villain, then its Minions in the order they
     came into play, then each of its enemies; only those holding balls."""
-    holders = [
+    holders: list[Holder] = [
         VILLAIN,
-        *(f"m:{u.uid}" for u in g.state.villain.minions),
-        *(f"e:{e}" for e in g.card(g.state.villain_id).enemies),
+        *(MinionRef(u.uid) for u in g.state.villain.minions),
+        *(EnemyRef(e) for e in g.card(g.state.villain_id).enemies),
     ]
     return [h for h in holders if balls_of(g, h)]
 
@@ -474,7 +504,7 @@ class Steal(Task):
 
     character: str
     dice: int
-    holder: str | None = optional(None, key="from")
+    holder: Holder | None = optional(None, key="from", holder=True)
     """The holder the player named to take balls from first (rules note N26)."""
 
     def run(self, g: Table) -> None:
@@ -489,10 +519,12 @@ def _steal(g: Table, task: Steal) -> None:
     hurt = sum("damage" in f for f in faces)
     g.log(
         "roll",
-        f"{g.name('c:' + ch.id)} rolls {count(task.dice, 'Steal die')}: " + ", ".join(faces) + ".",
+        f"{g.name(CharacterRef(ch.id))} rolls {count(task.dice, 'Steal die')}: "
+        + ", ".join(faces)
+        + ".",
         dice=faces,
     )
-    key = f"c:{ch.id}"
+    key = CharacterRef(ch.id)
     took = 0
     for _ in range(stolen):
         holders = steal_sources(g)
@@ -546,7 +578,7 @@ def check_end(g: Table, *, health: bool = False) -> None:
             # A Maximum Health bonus that left play can leave a Character with
             # damage reaching their health: they are defeated then ("Health Bonuses").
             if ch.damage and ch.in_play() and ch.damage >= rules.character_max_health(g, ch):
-                kill(g, f"c:{ch.id}", killer=None)
+                kill(g, CharacterRef(ch.id), killer=None)
     in_play = inside = defeated = 0
     for ch in s.characters:
         if ch.defeated:
@@ -569,8 +601,8 @@ def check_end(g: Table, *, health: bool = False) -> None:
             return
     villain_balls = players_balls = 0
     for holder in s.balls:
-        if holder:
-            if holder[:2] in ("c:", "a:"):
+        if holder is not None:
+            if holder.__class__ is CharacterRef or holder.__class__ is AllyRef:
                 players_balls += 1
             else:
                 villain_balls += 1
@@ -584,6 +616,6 @@ def check_end(g: Table, *, health: bool = False) -> None:
         g.push(make("wish"))
 
 
-def enemy_remaining(g: Table, key: str) -> int:
+def enemy_remaining(g: Table, key: Holder) -> int:
     """Remaining Health of an enemy."""
     return rules.remaining(g, key)

@@ -10,15 +10,26 @@ whether the card is part of a Combo (``combo``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
+from dbdeck.engine.holders import (
+    LOCATION,
+    VILLAIN,
+    Actor,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+)
 from dbdeck.engine.rules import side_of
-from dbdeck.engine.state import VILLAIN, Bonus, CharacterState, Option
-from dbdeck.engine.tasks import Asking, Task, optional, task_kind
+from dbdeck.engine.state import Bonus, CharacterState, Option
+from dbdeck.engine.tasks import CONTEXT, Asking, Task, optional, read_choice, task_kind
 from dbdeck.engine.words import agree, count
 
 if TYPE_CHECKING:
@@ -44,7 +55,7 @@ class Ops(Task):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any]
+    ctx: dict[str, Any] = field(metadata=CONTEXT)
     """Who owns the effect and what it is about (see the module)."""
 
     def run(self, g: Table) -> None:
@@ -66,10 +77,12 @@ class Op(Asking):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any]
+    ctx: dict[str, Any] = field(metadata=CONTEXT)
     left: int | None = optional(None)
     """A discard or destroy of several cards: how many are still to go."""
     choice: Any = optional(None)
+    """The answer: a target, a card uid, an option's index."""
+    read_answer = staticmethod(read_choice)
 
     def run(self, g: Table) -> None:
         """Run the operation's handler."""
@@ -80,41 +93,42 @@ class Op(Asking):
 # --- targets -------------------------------------------------------------------------
 
 
-def controller(g: Table, actor: str) -> str:
+def controller(g: Table, actor: Actor) -> str:
     """Who decides for an effect's owner: its Character, or the players."""
-    if actor.startswith("c:"):
-        return actor[2:]
-    if actor.startswith("a:"):
-        return g.ally(int(actor[2:]))[0].id
-    if actor == "loc":
-        return g.state.active if g.state.active not in ("", "villain") else "players"
+    match actor:
+        case CharacterRef(character_id):
+            return character_id
+        case AllyRef(uid):
+            return g.ally(uid)[0].id
+        case "loc":
+            return g.state.active if g.state.active not in ("", "villain") else "players"
     return "players"
 
 
 def _actor_side(g: Table, ctx: dict[str, Any]) -> str:
-    actor = ctx["actor"]
-    if actor == "loc":
+    actor: Actor = ctx["actor"]
+    if actor == LOCATION:
         return "villain" if g.state.active == "villain" else "players"
     return side_of(actor)
 
 
-def _self_key(g: Table, ctx: dict[str, Any]) -> str:
-    actor = ctx["actor"]
-    if actor.startswith("a:"):
-        return f"c:{g.ally(int(actor[2:]))[0].id}"
-    if actor.startswith("m:"):
-        return str(actor)  # a Minion's "self" is the Minion (Freezer's Army holds its ball)
-    if actor.startswith("e:"):
-        return str(g.hooks.enemy_self(g, actor))
-    if actor == "loc":
-        active = g.state.active
-        return VILLAIN if active == "villain" else f"c:{active}"
-    return str(actor)
+def _self_key(g: Table, ctx: dict[str, Any]) -> Holder:
+    actor: Actor = ctx["actor"]
+    match actor:
+        case AllyRef(uid):
+            return CharacterRef(g.ally(uid)[0].id)
+        case EnemyRef():
+            return g.hooks.enemy_self(g, actor)
+        case "loc":
+            active = g.state.active
+            return VILLAIN if active == "villain" else CharacterRef(active)
+    # A Minion's "self" is the Minion (Freezer's Army holds its ball).
+    return actor
 
 
 def resolve_targets(
     g: Table, name: str, ctx: dict[str, Any], character: str | None = None
-) -> tuple[list[str], bool]:
+) -> tuple[list[Holder], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
     enemies = [k for k in enemies_of(g, side) if alive(g, k)]
@@ -129,7 +143,7 @@ def resolve_targets(
     if name == "each-enemy":
         return enemies, False
     if name == "villain":
-        keys = [k for k in enemies_of(g, "players") if not k.startswith("m:")]
+        keys = [k for k in enemies_of(g, "players") if k.__class__ is not MinionRef]
         if ctx.get("location"):
             # A Location's "the Villain" is each of its enemies, even one not yet
             # arrived at setup (rules notes L1, L4).
@@ -138,16 +152,16 @@ def resolve_targets(
             return keys, False
         return keys, len(keys) > 1
     if name in ("chosen-minion", "each-minion"):
-        return [k for k in enemies if k.startswith("m:")], name == "chosen-minion"
-    characters = [k for k in enemies_of(g, "villain") if k.startswith("c:")]
-    allies = [k for k in enemies_of(g, "villain") if k.startswith("a:")]
+        return [k for k in enemies if k.__class__ is MinionRef], name == "chosen-minion"
+    characters: list[Holder] = [k for k in enemies_of(g, "villain") if k.__class__ is CharacterRef]
+    allies: list[Holder] = [k for k in enemies_of(g, "villain") if k.__class__ is AllyRef]
     if name == "chosen-character":
         return characters, True
     if name == "each-character":
         return characters, False
     if name == "other-characters":
         me = _self_key(g, ctx)
-        return [k for k in characters if k != me], False
+        return [k for k in characters if k is not me], False
     if name == "chosen-ally":
         return allies, True
     if name == "each-ally":
@@ -156,7 +170,7 @@ def resolve_targets(
         return friends_of(g, side), True
     if name == "active-character":
         active = g.state.active
-        return ([f"c:{active}"] if active not in ("", "villain") else []), False
+        return ([CharacterRef(active)] if active not in ("", "villain") else []), False
     if name in ("enemy-with-most-dragon-balls", "character-with-most-dragon-balls"):
         pool = enemies if name.startswith("enemy") else characters
         if side == "players" and name.startswith("character"):
@@ -172,13 +186,14 @@ def resolve_targets(
         return best, len(best) > 1
     if name == "aggro-holder":
         aggro = g.state.villain.aggro
-        if aggro and alive(g, aggro):
+        if aggro is not None and alive(g, aggro):
             return [aggro], False
         return enemies, True
     if name == "attacker":
         return ([ctx["attacker"]] if ctx.get("attacker") else []), False
     if name == "named-character":
-        return [k for k in characters if k == f"c:{character}"], False
+        named = CharacterRef(character) if character else None
+        return [k for k in characters if k is named], False
     if name.startswith("ally-market") or name == "kidnapped-victim":
         keys = g.hooks.special_targets(g, name)
         return keys, len(keys) > 1  # the players choose among ties and "-" costs (N2)
@@ -189,7 +204,7 @@ def with_targets(
     g: Table,
     task: Op,
     name: str,
-    apply: Callable[[str], None],
+    apply: Callable[[Holder], None],
     character: str | None = None,
     prompt: str = "Choose a target",
 ) -> None:
@@ -197,7 +212,7 @@ def with_targets(
     choice is needed."""
     ctx = task.ctx
     if task.choice is not None:
-        if alive(g, task.choice) or task.choice.startswith("market:"):
+        if task.choice.__class__ is MarketAllyRef or alive(g, task.choice):
             apply(task.choice)
         return
     keys, choose = resolve_targets(g, name, ctx, character)
@@ -228,11 +243,11 @@ def _damage(g: Table, op: fx.Damage, task: Op) -> None:
     side = _actor_side(g, ctx)
     if side == "villain" and op.attack is not None:
         amount += g.state.villain.damage_bonus + g.hooks.attack_bonus(g, source)
-        if source == VILLAIN or source.startswith("e:"):
+        if source is VILLAIN or source.__class__ is EnemyRef:
             # A Location strengthens the Villain's attacks, not its Minions' (rules note L3).
             amount += g.location_bonus(fx.DamageBonus, op.attack)
 
-    def apply(key: str) -> None:
+    def apply(key: Holder) -> None:
         target = combat.guardian_for(g, key) if side == "players" else key
         g.push(
             combat.Damage(
@@ -251,22 +266,22 @@ def _damage(g: Table, op: fx.Damage, task: Op) -> None:
     )
 
 
-def _source_key(g: Table, ctx: dict[str, Any]) -> str:
-    actor = ctx["actor"]
-    if actor == "loc":
+def _source_key(g: Table, ctx: dict[str, Any]) -> Holder:
+    actor: Actor = ctx["actor"]
+    if actor == LOCATION:
         return _self_key(g, ctx)
-    return str(actor)
+    return actor
 
 
 def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
     ctx = task.ctx
     source = _source_key(g, ctx)
 
-    def apply(key: str) -> None:
-        if key.startswith("market:"):
+    def apply(key: Holder) -> None:
+        if key.__class__ is MarketAllyRef:
             g.hooks.eliminate_market_ally(g, key, op.avoidable, source)
             return
-        if key.startswith("m:") and "army" in g.card(int(key[2:])).keywords:
+        if key.__class__ is MinionRef and "army" in g.card(key.uid).keywords:
             g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
             return
         amount = combat.eliminate_damage(g, key)
@@ -276,9 +291,9 @@ def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
 
 
 def _draw(g: Table, op: fx.Draw, task: Op) -> None:
-    def apply(key: str) -> None:
-        if key.startswith("c:"):
-            zones.draw(g, g.state.character(key[2:]), op.count)
+    def apply(key: Holder) -> None:
+        if key.__class__ is CharacterRef:
+            zones.draw(g, g.state.character(key.id), op.count)
 
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
@@ -291,10 +306,10 @@ def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
             zones.remove_card(g, source, to_box=destroy)
         return
     keys, _ = resolve_targets(g, op.target, ctx)
-    key = next((k for k in keys if k.startswith("c:")), None)
+    key = next((k for k in keys if k.__class__ is CharacterRef), None)
     if key is None:
         return
-    ch = g.state.character(key[2:])
+    ch = g.state.character(key.id)
     count = op.count if task.left is None else task.left
     if count <= 0:
         return
@@ -335,7 +350,7 @@ def _destroy(g: Table, op: fx.Destroy, task: Op) -> None:
 def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
     repair = isinstance(op, fx.Repair)
 
-    def apply(key: str) -> None:
+    def apply(key: Holder) -> None:
         combat.heal(g, key, op.amount, repair=repair)
 
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
@@ -344,7 +359,7 @@ def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
 def _own_character(g: Table, ctx: dict[str, Any]) -> CharacterState | None:
     """The Character an effect belongs to (through its Ally), if any."""
     key = _self_key(g, ctx)
-    return g.state.character(key[2:]) if key.startswith("c:") else None
+    return g.state.character(key.id) if key.__class__ is CharacterRef else None
 
 
 def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
@@ -355,7 +370,7 @@ def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
         ch.training_energy += op.amount
     else:
         ch.energy += op.amount
-    g.log("energy", f"{g.name('c:' + ch.id)} gains {op.amount} Energy.")
+    g.log("energy", f"{g.name(CharacterRef(ch.id))} gains {op.amount} Energy.")
 
 
 def _pay_energy(g: Table, op: fx.PayEnergy, task: Op) -> None:
@@ -381,12 +396,12 @@ def _bonus(g: Table, op: Any, task: Op) -> None:
         return
     kind = _BONUS_KIND.get(type(op)) or f"cost:{op.market}"
 
-    def apply(key: str) -> None:
-        if key.startswith("c:"):
-            ch = g.state.character(key[2:])
+    def apply(key: Holder) -> None:
+        if key.__class__ is CharacterRef:
+            ch = g.state.character(key.id)
             ch.bonuses.append(Bonus(kind, op.amount, op.duration, getattr(op, "attack", None)))
             g.log("bonus", f"{g.name(key)}: {kind} {op.amount:+d}.")
-        elif key == VILLAIN or key.startswith("e:"):
+        elif key is VILLAIN or key.__class__ is EnemyRef:
             v = g.state.villain
             if kind == "armor":
                 v.armor_bonus += op.amount
@@ -399,14 +414,14 @@ def _bonus(g: Table, op: Any, task: Op) -> None:
 
 
 def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
-    takers: set[str] = set()
+    takers: set[Holder] = set()
 
-    def apply(key: str) -> None:
-        taker = VILLAIN if key.startswith("e:") else key
+    def apply(key: Holder) -> None:
+        taker = VILLAIN if key.__class__ is EnemyRef else key
         if taker in takers:
             return  # the enemies of one Villain hold its balls together
         takers.add(taker)
-        took = give_balls(g, "", taker, op.count)
+        took = give_balls(g, None, taker, op.count)
         if took:
             g.log(
                 "balls",
@@ -429,9 +444,9 @@ def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
 
 
 def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
-    def apply(key: str) -> None:
-        holder = VILLAIN if key.startswith("e:") else key
-        dropped = give_balls(g, holder, "", op.count)
+    def apply(key: Holder) -> None:
+        holder = VILLAIN if key.__class__ is EnemyRef else key
+        dropped = give_balls(g, holder, None, op.count)
         if dropped:
             g.log(
                 "balls",
@@ -445,8 +460,8 @@ def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
 def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
     taker = _self_key(g, task.ctx)
 
-    def apply(key: str) -> None:
-        holder = VILLAIN if key.startswith("e:") else key
+    def apply(key: Holder) -> None:
+        holder = VILLAIN if key.__class__ is EnemyRef else key
         took = give_balls(g, holder, taker, op.count)
         if took:
             g.log(
@@ -479,16 +494,16 @@ def _search(g: Table, op: fx.Search, task: Op) -> None:
 def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     exhaust = isinstance(op, fx.Exhaust)
 
-    def apply(key: str) -> None:
-        if key.startswith("m:"):
-            g.minion(int(key[2:])).exhausted = exhaust
+    def apply(key: Holder) -> None:
+        if key.__class__ is MinionRef:
+            g.minion(key.uid).exhausted = exhaust
             g.log(
                 "exhaust" if exhaust else "ready",
                 f"{g.name(key)} is {'exhausted' if exhaust else 'readied'}.",
             )
             return
-        if key.startswith("c:") and not exhaust:
-            ch = g.state.character(key[2:])
+        if key.__class__ is CharacterRef and not exhaust:
+            ch = g.state.character(key.id)
             units = [
                 u
                 for u in ch.units()
@@ -507,15 +522,15 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
 def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     sign = 1 if isinstance(op, fx.AddTokens) else -1
 
-    def apply(key: str) -> None:
+    def apply(key: Holder) -> None:
         g.hooks.tokens(g, key, op.counter, sign * op.amount, task.ctx)
 
     with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
 
 
 def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
-    actor = task.ctx["actor"]
-    if op.target == "self" and actor.startswith("e:"):
+    actor: Actor = task.ctx["actor"]
+    if op.target == "self" and actor.__class__ is EnemyRef:
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
         return
     with_targets(
@@ -595,16 +610,16 @@ def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
     if isinstance(cond, fx.IsDamaged):
         return rules.damage_of(g, subject) >= cond.at_least
     if isinstance(cond, fx.CharacterIs):
-        return subject[2:] in cond.characters
+        return subject.__class__ is CharacterRef and subject.id in cond.characters
     if isinstance(cond, fx.LevelAtLeast):
-        return subject.startswith("c:") and g.card(subject[2:]).level >= cond.level
+        return subject.__class__ is CharacterRef and g.card(subject.id).level >= cond.level
     if isinstance(cond, fx.HasInPlay):
-        if not subject.startswith("c:"):
+        if subject.__class__ is not CharacterRef:
             return False
-        ch = g.state.character(subject[2:])
+        ch = g.state.character(subject.id)
         return sum(zones.kind_matches(g, u.uid, cond.card_kind) for u in ch.units()) >= cond.count
     if isinstance(cond, fx.UnclaimedDragonBalls):
-        return g.state.balls.count("") >= cond.at_least
+        return g.state.balls.count(None) >= cond.at_least
     if isinstance(cond, fx.AlliedEnemyAlive):
         return cond.enemy not in g.state.villain.defeated_enemies
     return False

@@ -20,6 +20,7 @@ from dbdeck.engine import zones
 from dbdeck.engine.attacks import Fire, Room, VillainAttack
 from dbdeck.engine.combat import MinionActivates
 from dbdeck.engine.effects import Ops
+from dbdeck.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.engine.state import CharacterState, Option
 from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
 from dbdeck.engine.words import agree, count
@@ -37,7 +38,7 @@ def _reveal(g: Table) -> None:
     if s.prologue:
         character = s.prologue.pop(0)
         if not s.character(character).defeated:
-            g.log("turn", f"{g.name('c:' + character)} plays before the Villain arrives.")
+            g.log("turn", f"{g.name(CharacterRef(character))} plays before the Villain arrives.")
             _start_character(g, character)
         return
     if not s.turn_deck:
@@ -61,9 +62,9 @@ def _reveal(g: Table) -> None:
         g.push(Wildcard())
         return
     ch = next(c for c in s.characters if c.order == int(card))
-    g.log("reveal", f"Turn-order card: {g.name('c:' + ch.id)}.", card=card)
+    g.log("reveal", f"Turn-order card: {g.name(CharacterRef(ch.id))}.", card=card)
     if ch.defeated:
-        g.log("reveal", f"{g.name('c:' + ch.id)} is defeated: the card plays as a Wildcard.")
+        g.log("reveal", f"{g.name(CharacterRef(ch.id))} is defeated: the card plays as a Wildcard.")
         g.hooks.defeated_card_revealed(g, ch.id)
         g.push(Wildcard())
         return
@@ -88,7 +89,7 @@ class Wildcard(Asking):
             "wildcard",
             "players",
             "Wildcard: which Character plays this turn?",
-            [Option(g.name("c:" + c.id), c.id) for c in choices],
+            [Option(g.name(CharacterRef(c.id)), c.id) for c in choices],
         )
         if chosen is not None:
             _start_character(g, chosen)
@@ -110,7 +111,7 @@ def _char_start(g: Table) -> None:
     ch.bonuses = [b for b in ch.bonuses if b.duration != "until-your-next-turn"]
     for unit in ch.units():
         unit.exhausted = False
-    g.log("turn", f"{g.name('c:' + ch.id)}'s turn.", character=ch.id)
+    g.log("turn", f"{g.name(CharacterRef(ch.id))}'s turn.", character=ch.id)
     if ch.room_tokens >= 0:
         s.step = "char_end"
         g.push(Room(ch.id))
@@ -126,11 +127,11 @@ def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
     for unit in ch.units():
         card = g.card(unit.uid)
         if getattr(card, "start_of_turn_effects", None):
-            ctx = {"actor": f"c:{ch.id}", "source": unit.uid}
+            ctx = {"actor": CharacterRef(ch.id), "source": unit.uid}
             items.append(OrderItem(card.name, Ops(card.id, "start_of_turn_effects", 0, ctx)))
     location = g.location_card()
     if location is not None and location.character_turn_start:
-        ctx = {"actor": f"c:{ch.id}", "location": True}
+        ctx = {"actor": CharacterRef(ch.id), "location": True}
         items.append(OrderItem(location.name, Ops(location.id, "character_turn_start", 0, ctx)))
     ability = g.card(ch.id).special_ability
     if (
@@ -143,7 +144,8 @@ def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
             ch.ability_tokens -= 1
         items.append(
             OrderItem(
-                ability.name, Ops(ch.id, "special_ability.effects", 0, {"actor": f"c:{ch.id}"})
+                ability.name,
+                Ops(ch.id, "special_ability.effects", 0, {"actor": CharacterRef(ch.id)}),
             )
         )
     return items
@@ -245,7 +247,7 @@ def _char_end(g: Table) -> None:
         ch.bonuses = [b for b in ch.bonuses if b.duration not in ("this-turn", "this-attack")]
         ch.energy = ch.training_energy = 0
         zones.draw(g, ch, max(0, zones.hand_limit(g, ch) - len(ch.hand)))
-    g.log("turn-end", f"{g.name('c:' + ch.id)}'s turn ends.", character=ch.id)
+    g.log("turn-end", f"{g.name(CharacterRef(ch.id))}'s turn ends.", character=ch.id)
     s.step = "reveal"
 
 
@@ -259,7 +261,7 @@ def _villain_start(g: Table) -> None:
     items = []
     location = g.location_card()
     if location is not None and location.villain_turn_start:
-        ctx = {"actor": "v", "location": True}
+        ctx = {"actor": VILLAIN, "location": True}
         items.append(OrderItem(location.name, Ops(location.id, "villain_turn_start", 0, ctx)))
     items += g.hooks.turn_start(g)
     if items:
@@ -278,14 +280,14 @@ def _villain_energy(g: Table) -> None:
 def _villain_balls(g: Table) -> None:
     """Phase 3: Minions hand their Dragon Balls to the Villain."""
     s = g.state
-    minion_keys = {f"m:{u.uid}" for u in s.villain.minions}
+    minion_keys = {MinionRef(u.uid) for u in s.villain.minions}
     moved = 0
     for i, holder in enumerate(s.balls):
         if holder in minion_keys:
-            s.balls[i] = "v"
+            s.balls[i] = VILLAIN
             moved += 1
     if moved:
-        g.log("balls", f"The Minions hand {count(moved, 'Dragon Ball')} to {g.name('v')}.")
+        g.log("balls", f"The Minions hand {count(moved, 'Dragon Ball')} to {g.name(VILLAIN)}.")
     s.step = "villain_minions"
 
 
@@ -317,7 +319,7 @@ def _villain_ready(g: Table) -> None:
         unit.exhausted = False
     if s.villain.extra_turns > 0:
         s.villain.extra_turns -= 1
-        g.log("turn", f"{agree(g.name('v'), 'takes', 'take')} another turn.")
+        g.log("turn", f"{agree(g.name(VILLAIN), 'takes', 'take')} another turn.")
         s.step = "villain_start"
         return
     s.step = "reveal"

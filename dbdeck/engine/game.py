@@ -24,7 +24,19 @@ from dbdeck.engine import combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
+from dbdeck.engine.holders import (
+    HOLDER_TYPES,
+    VILLAIN,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+    VillainRef,
+)
 from dbdeck.engine.state import (
+    SNAPSHOT_VERSION,
     CharacterState,
     Decision,
     GameState,
@@ -33,6 +45,7 @@ from dbdeck.engine.state import (
     Unit,
     state_from_data,
     to_data,
+    upgrade_snapshot,
 )
 from dbdeck.engine.tasks import Asking, Task
 from dbdeck.engine.villains.base import VillainRules
@@ -53,7 +66,8 @@ __all__ = [
 ]
 
 DIFFICULTIES = ("easy", "medium", "hard")
-SAVE_VERSION = 1
+SAVE_VERSION = SNAPSHOT_VERSION
+"""The version of ``to_json``'s form (``state.SNAPSHOT_VERSION``)."""
 MARKETS = zones.MARKETS
 """The five market decks (the sixth pile is apart)."""
 
@@ -168,7 +182,7 @@ class Game:
         for minion in starting:
             s.villain.minions.append(Unit(self.new_uid(minion)))
         for i in range(villain.starting_dragon_balls):
-            s.balls[i] = "v"
+            s.balls[i] = VILLAIN
         s.turn_cards = self._turn_order_cards(len(s.characters), villain.turn_order_cards)
         s.turn_deck = list(s.turn_cards)
         self.rng.shuffle(s.turn_deck)
@@ -289,24 +303,22 @@ class Game:
         """The card definition of a card id."""
         return self.catalog.cards[card_id]
 
-    def name(self, key_or_uid: str | int) -> str:
-        """A holder key or card uid in words."""
-        if isinstance(key_or_uid, int):
-            return str(self.card(key_or_uid).name)
-        key = key_or_uid
-        if key.startswith("c:"):
-            return str(self.card(key[2:]).name)
-        if key[:2] in ("a:", "m:"):
-            return str(self.card(int(key[2:])).name)
-        if key.startswith("e:"):
-            return str(self.card(key[2:]).name)
-        if key.startswith("market:"):
-            return f"{self.card(int(key[7:])).name} (Ally Market)"
-        if key == "v":
-            return str(self.card(self.state.villain_id).name)
-        return key
+    def name(self, key_or_uid: Holder | int) -> str:
+        """A holder or card uid in words."""
+        match key_or_uid:
+            case int(uid):
+                return str(self._defs[uid].name)
+            case CharacterRef(card_id) | EnemyRef(card_id):
+                return str(self.catalog.cards[card_id].name)
+            case AllyRef(uid) | MinionRef(uid):
+                return str(self._defs[uid].name)
+            case MarketAllyRef(uid):
+                return f"{self._defs[uid].name} (Ally Market)"
+            case VillainRef():
+                return str(self.catalog.cards[self.state.villain_id].name)
+        raise TypeError(f"not a holder: {key_or_uid!r}")
 
-    def target_label(self, key: str) -> str:
+    def target_label(self, key: Holder) -> str:
         """A possible target in words, with what a player weighs: its
         Remaining Health and the Dragon Balls it holds."""
         label = f"{self.name(key)} ({rules.remaining(self, key)}/{rules.max_health(self, key)}"
@@ -383,7 +395,13 @@ class Game:
     # --- events ------------------------------------------------------------------------
 
     def log(self, event_type: str, text: str, /, private_to: str = "", **data: Any) -> None:
-        """Record an event."""
+        """Record an event. Holders in its data are written as their keys:
+        events are read by the log, the view and the previews, in words."""
+        for name, value in data.items():
+            if value.__class__ in HOLDER_TYPES:
+                data[name] = value.key
+            elif value.__class__ is list and value and value[0].__class__ in HOLDER_TYPES:
+                data[name] = [h.key for h in value]
         self.events.append(Event(event_type, text, data, private_to))
 
     # --- tasks and decisions ---------------------------------------------------------
@@ -471,7 +489,7 @@ class Game:
         if self.over:
             return f"the game is over: {self.state.reason}"
         if self.state.paused:
-            return f"{self.name('v')} is playing"
+            return f"{self.name(VILLAIN)} is playing"
         pending = self.state.pending
         if pending is not None:
             if action.type != "choose":
@@ -562,7 +580,8 @@ class Game:
 
     @classmethod
     def from_json(cls, catalog: Catalog, data: dict[str, Any]) -> Game:
-        """Restore a game saved by ``to_json``."""
+        """Restore a game saved by ``to_json`` (of this version or an older one)."""
+        data = upgrade_snapshot(data)
         rng = TableRandom()
         version, internal, gauss = data["rng"]
         rng.setstate((version, tuple(internal), gauss))
@@ -594,7 +613,7 @@ class Game:
 def _decider_name(game: Game, decider: str) -> str:
     if decider == "players":
         return "The players"
-    return game.name(f"c:{decider}")
+    return game.name(CharacterRef(decider))
 
 
 def _check_setup(catalog: Catalog, setup: Setup) -> None:

@@ -26,6 +26,7 @@ from dbdeck.engine.actions import Action
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
+from dbdeck.engine.holders import CharacterRef, parse
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -95,10 +96,10 @@ class Hit:
         if not self.taker:
             return self.waits if self.waits else "deals no damage"
         kind = "" if self.kind == "basic" else f" {self.kind.upper()}"
-        text = f"{self.amount()}{kind} damage to {game.name(self.taker)}"
+        text = f"{self.amount()}{kind} damage to {game.name(parse(self.taker))}"
         notes = []
         if self.taker != self.aimed and self.aimed:
-            notes.append(f"the Guardian takes what is aimed at {game.name(self.aimed)}")
+            notes.append(f"the Guardian takes what is aimed at {game.name(parse(self.aimed))}")
         if self.printed != self.reduced:
             notes.append(f"{self.printed} before Armor and Damage Reduction")
         if self.most < self.reduced:
@@ -178,18 +179,19 @@ def _observe(game: Game, action: Action, aimed: str, pick: Pick) -> Hit:
         aimed=aimed,
         taker=taker,
         printed=printed,
-        reduced=combat.reduce(game, taker, printed, kind),
+        reduced=combat.reduce(game, parse(taker), printed, kind),
         dealt=min(amounts),
         most=max(amounts),
         kind=kind,
-        defeats=all(h is not None and not combat.alive(g, taker) for g, h in hits),
+        defeats=all(h is not None and not combat.alive(g, parse(taker)) for g, h in hits),
         waits="",
     )
 
 
 def attack_preview(game: Game, action: Action) -> Hit:
     """What a Character's ``attack`` action deals to its target."""
-    return _observe(game, action, action.target or "", _from(f"c:{game.state.active}"))
+    attacker = CharacterRef(game.state.active).key
+    return _observe(game, action, action.target or "", _from(attacker))
 
 
 # --- Steal odds -----------------------------------------------------------------------------
@@ -225,7 +227,7 @@ def steal_odds(game: Game, dice: int) -> StealOdds:
     dice, from the faces of the engine's Steal die ("Attempt a Steal")."""
     faces = combat.STEAL_FACES
     held = combat.side_balls(game, "villain")
-    left = rules.remaining(game, f"c:{game.state.active}")
+    left = rules.remaining(game, CharacterRef(game.state.active))
     kinds = sorted(set(faces))
     weight = {face: faces.count(face) / len(faces) for face in kinds}
     balls = damage = some = defeat = 0.0

@@ -12,7 +12,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
-from dbdeck.engine.state import VILLAIN, CharacterState, Unit
+from dbdeck.engine.holders import (
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+    VillainRef,
+)
+from dbdeck.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -43,14 +52,19 @@ _BONUS_OPS: dict[str, type[Any]] = {
 }
 
 
-def is_character(key: str) -> bool:
-    """Whether a holder key names a Character."""
-    return key.startswith("c:")
+def is_character(key: Holder | None) -> bool:
+    """Whether a holder is a Character."""
+    return key.__class__ is CharacterRef
 
 
-def side_of(key: str) -> str:
+def side_of(key: Holder) -> str:
     """``players`` for Characters and Allies, ``villain`` for the rest."""
-    return "players" if key[:2] in ("c:", "a:") else "villain"
+    return "players" if key.__class__ is CharacterRef or key.__class__ is AllyRef else "villain"
+
+
+def on_players_side(key: Holder | None) -> bool:
+    """Whether a holder is a Character or an Ally in play (the players' side)."""
+    return key.__class__ is CharacterRef or key.__class__ is AllyRef
 
 
 def limit(character_race: str, kind: str) -> int:
@@ -137,28 +151,27 @@ def _card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None) -> 
     return total
 
 
-def armor(g: Table, key: str) -> int:
-    """Armor of whoever the key names."""
-    if key.startswith("c:"):
-        ch = g.state.character(key[2:])
-        return int(max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor")))
-    if key.startswith("a:"):
-        return int(g.card(int(key[2:])).armor)
-    if key.startswith("market:"):
-        return int(g.card(int(key[7:])).armor)
-    if key.startswith("m:"):
-        unit = g.minion(int(key[2:]))
-        return int(g.card(unit.uid).armor) + unit.tokens.get("armor", 0)
-    if key.startswith("e:"):
-        enemy = g.card_def(key[2:])
-        armor_tokens = g.state.villain.tokens.get(f"armor:{key[2:]}")
-        if armor_tokens is not None:
-            return armor_tokens + g.location_bonus(fx.ArmorBonus)
-        return int(
-            enemy.armor.at(g.state.difficulty)
-            + g.state.villain.armor_bonus
-            + g.location_bonus(fx.ArmorBonus)
-        )
+def armor(g: Table, key: Holder) -> int:
+    """Armor of whoever the holder is."""
+    match key:
+        case CharacterRef(character_id):
+            ch = g.state.character(character_id)
+            return int(max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor")))
+        case AllyRef(uid) | MarketAllyRef(uid):
+            return int(g.card(uid).armor)
+        case MinionRef(uid):
+            unit = g.minion(uid)
+            return int(g.card(unit.uid).armor) + unit.tokens.get("armor", 0)
+        case EnemyRef(enemy_id):
+            enemy = g.card_def(enemy_id)
+            armor_tokens = g.state.villain.enemy_tokens.get(enemy_id, {}).get("armor")
+            if armor_tokens is not None:
+                return armor_tokens + g.location_bonus(fx.ArmorBonus)
+            return int(
+                enemy.armor.at(g.state.difficulty)
+                + g.state.villain.armor_bonus
+                + g.location_bonus(fx.ArmorBonus)
+            )
     v = g.card_def(g.state.villain_id)
     return int(
         max(
@@ -170,15 +183,15 @@ def armor(g: Table, key: str) -> int:
     )
 
 
-def damage_reduction(g: Table, key: str) -> int:
-    """Damage Reduction of whoever the key names."""
-    if key.startswith("c:"):
-        ch = g.state.character(key[2:])
+def damage_reduction(g: Table, key: Holder) -> int:
+    """Damage Reduction of whoever the holder is."""
+    if key.__class__ is CharacterRef:
+        ch = g.state.character(key.id)
         return max(0, card_bonus(g, ch, "damage-reduction"))
-    if key == VILLAIN or key.startswith("e:"):
+    if key.__class__ is VillainRef or key.__class__ is EnemyRef:
         base = g.card_def(g.state.villain_id).damage_reduction.at(g.state.difficulty)
-        if key.startswith("e:"):
-            base = g.card_def(key[2:]).damage_reduction
+        if key.__class__ is EnemyRef:
+            base = g.card_def(key.id).damage_reduction
         extra = g.villains_hook("damage_reduction", key) or 0
         return int(
             base
@@ -200,48 +213,51 @@ def character_max_health(g: Table, ch: CharacterState) -> int:
     return int(found)
 
 
-def max_health(g: Table, key: str) -> int:
-    """Maximum Health of whoever the key names (bonuses included)."""
-    if key.startswith("c:"):
-        return character_max_health(g, g.state.character(key[2:]))
-    if key.startswith("a:") or key.startswith("market:"):
-        health = g.card(int(key.split(":")[1])).health
-        return 1 if health == "-" else int(health)
-    if key.startswith("m:"):
-        return int(g.card(g.minion(int(key[2:])).uid).health)
-    if key.startswith("e:"):
-        base = int(g.card_def(key[2:]).max_health.at(g.state.difficulty))
-        return base + g.location_bonus(fx.MaxHealthBonus) + int(g.hooks.max_health_bonus(g, key))
+def max_health(g: Table, key: Holder) -> int:
+    """Maximum Health of whoever the holder is (bonuses included)."""
+    match key:
+        case CharacterRef(character_id):
+            return character_max_health(g, g.state.character(character_id))
+        case AllyRef(uid) | MarketAllyRef(uid):
+            health = g.card(uid).health
+            return 1 if health == "-" else int(health)
+        case MinionRef(uid):
+            return int(g.card(g.minion(uid).uid).health)
+        case EnemyRef(enemy_id):
+            base = int(g.card_def(enemy_id).max_health.at(g.state.difficulty))
+            bonus = g.location_bonus(fx.MaxHealthBonus) + int(g.hooks.max_health_bonus(g, key))
+            return base + bonus
     v = g.card_def(g.state.villain_id)
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 
 
-def damage_of(g: Table, key: str) -> int:
-    """Damage tokens on whoever the key names."""
-    if key.startswith("c:"):
-        return g.state.character(key[2:]).damage
-    if key.startswith("a:"):
-        return g.ally(int(key[2:]))[1].damage
-    if key.startswith("m:"):
-        return g.minion(int(key[2:])).damage
-    if key.startswith("e:"):
-        return g.state.villain.enemy_damage.get(key[2:], 0)
-    if key.startswith("market:"):
-        return g.state.villain.enemy_damage.get(key, 0)
+def damage_of(g: Table, key: Holder) -> int:
+    """Damage tokens on whoever the holder is."""
+    match key:
+        case CharacterRef(character_id):
+            return g.state.character(character_id).damage
+        case AllyRef(uid):
+            return g.ally(uid)[1].damage
+        case MinionRef(uid):
+            return g.minion(uid).damage
+        case EnemyRef(enemy_id):
+            return g.state.villain.enemy_damage.get(enemy_id, 0)
+        case MarketAllyRef(uid):
+            return g.state.markets["allies"].damage.get(uid, 0)
     return g.state.villain.damage
 
 
-def remaining(g: Table, key: str) -> int:
+def remaining(g: Table, key: Holder) -> int:
     """Remaining Health."""
     return max_health(g, key) - damage_of(g, key)
 
 
-def race_of(g: Table, key: str) -> str:
+def race_of(g: Table, key: Holder) -> str:
     """The race of a Character or Ally ('' for the Villain's side)."""
-    if key.startswith("c:"):
-        return str(g.card(key[2:]).race)
-    if key.startswith("a:"):
-        return str(g.card(int(key[2:])).race)
+    if key.__class__ is CharacterRef:
+        return str(g.card(key.id).race)
+    if key.__class__ is AllyRef:
+        return str(g.card(key.uid).race)
     return ""
 
 

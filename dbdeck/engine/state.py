@@ -4,10 +4,8 @@ Cards in play are *instances*: an integer uid whose card id is
 ``GameState.card_ids[uid]``. Piles are lists of uids, the top of a deck
 being its end (``deck[-1]``) so drawing is a cheap ``pop()``.
 
-Whoever can hold Dragon Balls or take damage is named by a *holder key*:
-``c:<character id>`` for a Character, ``a:<uid>`` for an Ally in play,
-``v`` for the Villain (``e:<enemy id>`` for one enemy of a several-enemy
-Villain) and ``m:<uid>`` for a Minion.
+Whoever can hold Dragon Balls or take damage is named by a *holder*
+(``dbdeck.engine.holders``); the JSON form writes its key (``c:goku``).
 """
 
 from __future__ import annotations
@@ -16,10 +14,15 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dbdeck.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
 from dbdeck.engine.tasks import Asking, Task
 
-VILLAIN = "v"
-"""The holder key of the Villain."""
+_SHARED = (str, int, *HOLDER_TYPES)
+"""Option values a copy can share."""
+
+NO_HOLDER = "no-holder"
+"""Field metadata: how the JSON form writes "no holder" (``None``) in the
+field, or in each item of a list field."""
 
 
 @dataclass(slots=True)
@@ -111,6 +114,9 @@ class MarketState:
 
     deck: list[int] = field(default_factory=list)
     row: list[int] = field(default_factory=list)
+    damage: dict[int, int] = field(default_factory=dict)
+    """Damage on face-up cards, by uid: an Ally of the Ally Market attacked
+    by Androids 17 and 18 keeps it while it stays in the row (rules note A5)."""
 
 
 @dataclass(slots=True)
@@ -128,6 +134,11 @@ class VillainState:
     time_track: list[list[Prepared]] = field(default_factory=lambda: [[], [], [], []])
     minions: list[Unit] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
+    """The Villain's token counters (Coldness, Power, …), by counter."""
+    enemy_tokens: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Each enemy's own counters, by enemy id: Vegeta and Nappa each have
+    their Armor tokens (``armor``), and the one wearing the Ozaru Form card
+    an ``ozaru`` token."""
     armor_bonus: int = 0
     damage_bonus: int = 0
     damage_reduction_bonus: int = 0
@@ -135,7 +146,8 @@ class VillainState:
     """Freezer: until "Freezer Arrives!!" he and his Minions cannot be attacked."""
     last_form: int = -1
     """The transformation card whose attack repeats when the deck is empty."""
-    aggro: str = ""
+    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
+    """Broly: who holds his aggro token."""
     extra_turns: int = 0
 
 
@@ -159,7 +171,7 @@ class Option:
     def __deepcopy__(self, memo: dict[int, Any]) -> Option:
         # The generic copy of a slotted object is slow; only the value may
         # nest, and an option holding a plain value can be shared.
-        if isinstance(self.value, str | int):
+        if isinstance(self.value, _SHARED):
             return self
         return Option(self.label, copy.deepcopy(self.value, memo), self.grim, self.damage)
 
@@ -214,13 +226,11 @@ class Decision:
     @classmethod
     def from_json(cls, data: dict[str, Any], task: Task | None) -> Decision:
         """The decision ``to_json`` wrote, answered to ``task``."""
-        return cls(
-            data["kind"],
-            data["decider"],
-            data["prompt"],
-            [Option.from_json(o) for o in data["options"]],
-            task,
-        )
+        options = [Option.from_json(o) for o in data["options"]]
+        if isinstance(task, Asking):  # answers that are holders are read back as such
+            read = task.read_answer
+            options = [Option(o.label, read(o.value), o.grim, o.damage) for o in options]
+        return cls(data["kind"], data["decider"], data["prompt"], options, task)
 
 
 @dataclass(slots=True)
@@ -237,8 +247,9 @@ class GameState:
     villain: VillainState = field(default_factory=lambda: VillainState(id=""))
     markets: dict[str, MarketState] = field(default_factory=dict)
     sixth: list[int] = field(default_factory=list)
-    balls: list[str] = field(default_factory=lambda: [""] * 7)
-    """Holder key of each of the seven Dragon Balls; ``""`` when unclaimed."""
+    balls: list[Holder | None] = field(default_factory=lambda: [None] * 7, metadata={NO_HOLDER: ""})
+    """Who controls each of the seven Dragon Balls; ``None`` when unclaimed
+    (the JSON form writes ``""``)."""
     turn_deck: list[str] = field(default_factory=list)
     turn_discard: list[str] = field(default_factory=list)
     turn_cards: list[str] = field(default_factory=list)
@@ -282,7 +293,10 @@ class GameState:
         new.card_ids = list(self.card_ids)
         new.characters = [_clone_character(c) for c in self.characters]
         new.villain = _clone_villain(self.villain)
-        new.markets = {k: MarketState(list(m.deck), list(m.row)) for k, m in self.markets.items()}
+        new.markets = {
+            k: MarketState(list(m.deck), list(m.row), dict(m.damage))
+            for k, m in self.markets.items()
+        }
         new.sixth = list(self.sixth)
         new.balls = list(self.balls)
         new.turn_deck = list(self.turn_deck)
@@ -334,6 +348,7 @@ def _clone_villain(v: VillainState) -> VillainState:
     ]
     new.minions = [_clone_unit(u) for u in v.minions]
     new.tokens = dict(v.tokens)
+    new.enemy_tokens = {k: dict(t) for k, t in v.enemy_tokens.items()}
     return new
 
 
@@ -346,14 +361,65 @@ def to_data(obj: Any) -> Any:
     if isinstance(obj, Task | Decision | Option):
         return obj.to_json()
     if hasattr(obj, "__dataclass_fields__"):
-        return {f.name: to_data(getattr(obj, f.name)) for f in fields(obj)}
+        out = {}
+        for f in fields(obj):
+            value = getattr(obj, f.name)
+            if NO_HOLDER in f.metadata:
+                value = _holders(value)
+            out[f.name] = to_data(value)
+        return out
     if isinstance(obj, list):
         return [to_data(x) for x in obj]
     if isinstance(obj, tuple):
         return [to_data(x) for x in obj]
     if isinstance(obj, dict):
         return {str(k): to_data(v) for k, v in obj.items()}
-    return obj
+    if obj is None:
+        return None
+    to_json = getattr(obj, "to_json", None)  # a holder writes its key
+    return obj if to_json is None else to_json()
+
+
+SNAPSHOT_VERSION = 2
+"""The version of a game's JSON form (``Game.to_json``). Version 1 wrote an
+enemy's own counters among the Villain's tokens (``armor:<enemy>``) and the
+damage on Allies of the Ally Market among the enemies' (``market:<uid>``)."""
+
+
+def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A game's JSON form (``Game.to_json``) of an older version in this
+    version's form (a copy); the current form as it is."""
+    if data.get("version", SNAPSHOT_VERSION) >= SNAPSHOT_VERSION:
+        return data
+    state = copy.deepcopy(data["state"])
+    villain = state["villain"]
+    tokens: dict[str, int] = {}
+    own: dict[str, dict[str, int]] = {}
+    for name, n in villain.get("tokens", {}).items():
+        counter, _, enemy = name.partition(":")
+        if enemy:
+            own.setdefault(enemy, {})[counter] = n
+        else:
+            tokens[name] = n
+    villain["tokens"], villain["enemy_tokens"] = tokens, own
+    market_damage: dict[str, int] = {}
+    enemy_damage: dict[str, int] = {}
+    for key, n in villain.get("enemy_damage", {}).items():
+        if key.startswith("market:"):
+            market_damage[key.removeprefix("market:")] = n
+        else:
+            enemy_damage[key] = n
+    villain["enemy_damage"] = enemy_damage
+    for name, market in state.get("markets", {}).items():
+        market["damage"] = market_damage if name == "allies" else {}
+    return {**data, "version": SNAPSHOT_VERSION, "state": state}
+
+
+def _holders(value: Any) -> Any:
+    """A holder field's JSON form: keys, and ``""`` for no holder."""
+    if isinstance(value, list):
+        return [to_key(h) for h in value]
+    return to_key(value)
 
 
 def state_from_data(data: dict[str, Any]) -> GameState:
@@ -362,7 +428,8 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     d = copy.deepcopy(data)
     d["characters"] = [_character(c) for c in d["characters"]]
     d["villain"] = _villain(d["villain"])
-    d["markets"] = {k: MarketState(**v) for k, v in d["markets"].items()}
+    d["markets"] = {k: _market(v) for k, v in d["markets"].items()}
+    d["balls"] = [holder_or_none(h) for h in d["balls"]]
     d["stack"] = [Task.from_json(t) for t in d["stack"]]
     # The task waiting for the pending decision is the top of the stack.
     if d.get("pending"):
@@ -372,6 +439,11 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     else:
         d["pending"] = None
     return GameState(**d)
+
+
+def _market(m: dict[str, Any]) -> MarketState:
+    damage = {int(uid): n for uid, n in m.get("damage", {}).items()}
+    return MarketState(m["deck"], m["row"], damage)
 
 
 def _units(items: list[dict[str, Any]]) -> list[Unit]:
@@ -396,4 +468,5 @@ def _villain(v: dict[str, Any]) -> VillainState:
     v = dict(v)
     v["minions"] = _units(v["minions"])
     v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
+    v["aggro"] = holder_or_none(v.get("aggro", ""))
     return VillainState(**v)

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from dbdeck.engine.holders import Holder
+
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.engine.chance import TableRandom
     from dbdeck.engine.events import Event
+    from dbdeck.engine.holders import Holder
     from dbdeck.engine.rules import DerivedState
     from dbdeck.engine.state import CharacterState, GameState, Option, Unit
     from dbdeck.engine.tasks import Asking, Task
@@ -87,11 +90,11 @@ class Table(Protocol):
 
     # --- names ---------------------------------------------------------------------------
 
-    def name(self, key_or_uid: str | int) -> str:
-        """The name of a holder key or a card instance, for the log."""
+    def name(self, key_or_uid: Holder | int) -> str:
+        """The name of a holder or a card instance, for the log."""
         ...
 
-    def target_label(self, key: str) -> str:
+    def target_label(self, key: Holder) -> str:
         """A target in words, with its health."""
         ...
 

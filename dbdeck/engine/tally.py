@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.events import Event
+from dbdeck.engine.holders import CharacterRef
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -73,7 +74,7 @@ class Tally:
         s = game.state
         for ch in s.characters:
             if ch.id not in self.characters:
-                self.characters[ch.id] = CharacterTally(game.name("c:" + ch.id))
+                self.characters[ch.id] = CharacterTally(game.name(CharacterRef(ch.id)))
         for event in events:
             data = event.data
             if event.type == "damage":

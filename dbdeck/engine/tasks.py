@@ -11,9 +11,13 @@ A task's JSON form is the small object saves, clones and fingerprints have
 always held: ``{"t": <kind>, …}`` with its fields in order, optional ones
 left out while they have their default.
 
-This module is a leaf: it imports nothing of the engine, so every engine
-module (the Villains' included) can define its own tasks on these bases
-without an import cycle.
+Holders (``dbdeck.engine.holders``) in a task's fields are written as their
+keys and read back by the fields declared with the ``HOLDER``, ``MAYBE_HOLDER``,
+``HOLDERS`` or ``CONTEXT`` metadata (``field(metadata=HOLDER)``).
+
+This module sits at the bottom of the engine (it imports only the holders),
+so every engine module, the Villains' included, can define its own tasks on
+these bases without an import cycle.
 """
 
 from __future__ import annotations
@@ -23,11 +27,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from dbdeck.engine.holders import Holder, HolderError, parse
+
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
 
 __all__ = [
+    "CONTEXT",
+    "HOLDER",
+    "HOLDERS",
     "KINDS",
+    "MAYBE_HOLDER",
     "Asking",
     "Task",
     "TaskError",
@@ -35,6 +45,7 @@ __all__ = [
     "field_values",
     "make",
     "optional",
+    "read_choice",
     "task_kind",
     "villain_rules",
     "villain_task",
@@ -47,6 +58,11 @@ _OMIT = "omit"
 """Field metadata: a predicate on the task; true leaves the field out of the JSON."""
 _KEY = "key"
 """Field metadata: the field's JSON key when it is not the field's name."""
+_READ = "read"
+"""Field metadata: turns the field's JSON value into the field's value."""
+
+CONTEXT_HOLDERS = ("actor", "attacker", "target", "source_key")
+"""The keys of an effect's context (``holder_context``) that name holders."""
 
 
 class TaskError(ValueError):
@@ -55,12 +71,66 @@ class TaskError(ValueError):
 
 def optional(default: bool | None, **kwargs: Any) -> Any:
     """A field left out of the JSON while it holds ``default`` (``None``,
-    ``True`` or ``False``: a flag or an answer that is not there yet)."""
+    ``True`` or ``False``: a flag or an answer that is not there yet);
+    ``holder=True`` for one holding a holder when it is set."""
     name = kwargs.pop("key", None)
     metadata: dict[str, Any] = {_OMIT: lambda task, value: value is default}
+    if kwargs.pop("holder", False):
+        metadata[_READ] = _read_holder_or_none
     if name is not None:
         metadata[_KEY] = name
     return field(default=default, metadata=metadata, **kwargs)
+
+
+def _read_holder(value: Any) -> Holder:
+    try:
+        return parse(value)
+    except HolderError as exc:
+        raise TaskError(str(exc)) from None
+
+
+def _read_holder_or_none(value: Any) -> Holder | None:
+    return None if value is None else _read_holder(value)
+
+
+def read_choice(value: Any) -> Any:
+    """An answer as the task asking for a holder keeps it: a key read back
+    as its holder; any other answer (``""`` for "no one", an index) as it is."""
+    if isinstance(value, str) and value:
+        try:
+            return parse(value)
+        except HolderError:
+            return value
+    return value
+
+
+def _read_context(value: Any) -> Any:
+    if not isinstance(value, dict):
+        raise TaskError("an effect's context is a JSON object")
+    out = dict(value)
+    for key in CONTEXT_HOLDERS:
+        if out.get(key) and out[key] != "loc":  # the Location owns its effects
+            out[key] = _read_holder(out[key])
+    return out
+
+
+def _read_holders(value: Any) -> list[Holder] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise TaskError("a list of holders is a JSON array")
+    return [_read_holder(v) for v in value]
+
+
+HOLDER: Mapping[str, Any] = {_READ: _read_holder}
+"""Field metadata of a field holding a holder: ``field(metadata=HOLDER)``."""
+MAYBE_HOLDER: Mapping[str, Any] = {_READ: _read_holder_or_none}
+"""Field metadata of a field holding a holder or ``None``."""
+HOLDERS: Mapping[str, Any] = {_READ: _read_holders}
+"""Field metadata of a field holding a list of holders (or ``None``)."""
+CONTEXT: Mapping[str, Any] = {_READ: _read_context}
+"""Field metadata of an effect's context: a dict whose ``CONTEXT_HOLDERS``
+keys are holders."""
 
 
 class Task:
@@ -130,6 +200,13 @@ class Asking(Task):
     __slots__ = ()
 
     choice: Any
+
+    @staticmethod
+    def read_answer(value: Any) -> Any:
+        """An answer read from JSON (the task's own ``choice``, or an option
+        of the decision it waits for) as the task keeps it: a task whose
+        answers may be holders reads them back (``read_choice``)."""
+        return value
 
     def answer(self, value: Any) -> None:
         """Record the answer to the decision this task waits for."""
@@ -254,10 +331,17 @@ def field_values(cls: type[Task], data: Mapping[str, Any]) -> dict[str, Any]:
     ``TaskError`` when one without a default is missing. For a kind's own
     ``read`` (a slotted dataclass's methods cannot call ``super()``)."""
     values: dict[str, Any] = {}
+    read_answer = getattr(cls, "read_answer", None)
     for f in _fields_of(cls):
         key = f.metadata.get(_KEY, f.name)
         if key in data:
-            values[f.name] = copy.deepcopy(data[key])
+            value = copy.deepcopy(data[key])
+            read = f.metadata.get(_READ)
+            if read is not None:
+                value = read(value)
+            elif f.name == "choice" and read_answer is not None:
+                value = read_answer(value)
+            values[f.name] = value
         elif f.default is MISSING and f.default_factory is MISSING:
             raise TaskError(f"a {cls.tag!r} task needs {key!r}")
     return values

@@ -21,11 +21,22 @@ Energy card from each other Character) is offered with that card masked as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, labels, preview, rules, why
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
+from dbdeck.engine.holders import (
+    VILLAIN,
+    AllyRef,
+    CharacterRef,
+    EnemyRef,
+    Holder,
+    MarketAllyRef,
+    MinionRef,
+    to_key,
+)
 from dbdeck.engine.state import CharacterState, Unit
 from dbdeck.engine.table_view import (
     HIDDEN,
@@ -88,13 +99,13 @@ def seat_view(
         own = frozenset(c.id for c in s.characters)
     else:
         own = seat_plays(game, seat) if plays is None else plays
-    names = ", ".join(game.name("c:" + c.id) for c in s.characters)
+    names = ", ".join(game.name(CharacterRef(c.id)) for c in s.characters)
     acting = _acts(game, own)
     legal = game.legal_actions() if acting else []
     return TableView(
         version=s.actions,
         seat=seat,
-        title=f"{game.name('v')} vs {names}",
+        title=f"{game.name(VILLAIN)} vs {names}",
         villain=_villain(game),
         characters=tuple(_character(game, ch) for ch in s.characters),
         markets=tuple(_market(game, m) for m in MARKET_ORDER),
@@ -105,13 +116,13 @@ def seat_view(
             unrevealed=tuple(sorted(_turn_card(game, c) for c in s.turn_deck)),
         ),
         balls=tuple(
-            BallView(star, holder, game.name(holder) if holder else "unclaimed")
+            BallView(star, to_key(holder), game.name(holder) if holder else "unclaimed")
             for star, holder in enumerate(s.balls, 1)
         ),
         hands=tuple(
             HandView(
                 ch.id,
-                game.name("c:" + ch.id),
+                game.name(CharacterRef(ch.id)),
                 tuple(_card(game, u) for u in ch.hand),
                 ch.energy,
                 ch.training_energy,
@@ -154,7 +165,7 @@ def _card(game: Game, uid: int) -> CardView:
     return CardView(uid, game.state.card_ids[uid], str(game.card(uid).name))
 
 
-def _health(game: Game, key: str) -> Health:
+def _health(game: Game, key: Holder) -> Health:
     maximum = rules.max_health(game, key)
     return Health(max(0, min(maximum, maximum - rules.damage_of(game, key))), maximum)
 
@@ -166,25 +177,25 @@ def _villain(game: Game) -> VillainPanel:
     several = bool(board.enemies)
     enemies = tuple(
         EnemyView(
-            key=f"e:{enemy}",
-            name=game.name(f"e:{enemy}"),
-            health=_health(game, f"e:{enemy}"),
-            armor=rules.armor(game, f"e:{enemy}"),
-            damage_reduction=rules.damage_reduction(game, f"e:{enemy}"),
+            key=EnemyRef(enemy).key,
+            name=game.name(EnemyRef(enemy)),
+            health=_health(game, EnemyRef(enemy)),
+            armor=rules.armor(game, EnemyRef(enemy)),
+            damage_reduction=rules.damage_reduction(game, EnemyRef(enemy)),
             defeated=enemy in v.defeated_enemies,
-            balls=combat.balls_of(game, f"e:{enemy}"),
+            balls=combat.balls_of(game, EnemyRef(enemy)),
         )
         for enemy in board.enemies
     )
     minions = tuple(
         MinionView(
-            key=f"m:{unit.uid}",
+            key=MinionRef(unit.uid).key,
             card=_card(game, unit.uid),
-            health=_health(game, f"m:{unit.uid}"),
-            armor=rules.armor(game, f"m:{unit.uid}"),
+            health=_health(game, MinionRef(unit.uid)),
+            armor=rules.armor(game, MinionRef(unit.uid)),
             keywords=tuple(getattr(game.card(unit.uid), "keywords", ())),
             exhausted=unit.exhausted,
-            balls=combat.balls_of(game, f"m:{unit.uid}"),
+            balls=combat.balls_of(game, MinionRef(unit.uid)),
         )
         for unit in v.minions
     )
@@ -197,37 +208,37 @@ def _villain(game: Game) -> VillainPanel:
         face_up = getattr(card, "type", "") == "reference"
         cards = tuple(_card(game, u) for u in pile) if face_up else ()
         side_decks.append(SideDeckView(name, title, len(pile), cards, face_up))
-    location = "" if s.location is None else game.name(s.location)
+    location = s.location or ""
     turn_cards = tuple(
         game.hooks.turn_card_name(game, c) for c in s.turn_cards if c.startswith("V")
     )
     return VillainPanel(
         card=s.villain_id,
-        name=game.name("v"),
+        name=game.name(VILLAIN),
         level=int(board.level),
         phase=v.phase,
         difficulty=s.difficulty,
         extreme=s.extreme,
         arrived=v.arrived,
-        health=None if several else _health(game, "v"),
-        armor=rules.armor(game, "v"),
-        damage_reduction=rules.damage_reduction(game, "v"),
+        health=None if several else _health(game, VILLAIN),
+        armor=rules.armor(game, VILLAIN),
+        damage_reduction=rules.damage_reduction(game, VILLAIN),
         enemies=enemies,
         time_track=tuple(tuple(_card(game, p.uid) for p in slot) for slot in v.time_track),
         minions=minions,
-        balls=combat.balls_of(game, "v"),
+        balls=combat.balls_of(game, VILLAIN),
         deck=len(v.deck),
         discard=len(v.discard),
-        tokens=tuple(sorted((_token_label(game, k), n) for k, n in v.tokens.items())),
+        tokens=tuple(sorted(_tokens(game))),
         side_decks=tuple(side_decks),
-        aggro=game.name(v.aggro) if v.aggro else "",
+        aggro=game.name(v.aggro) if v.aggro is not None else "",
         location=location,
         turn_cards=turn_cards,
     )
 
 
 def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
-    key = f"a:{unit.uid}"
+    key = AllyRef(unit.uid)
     return UnitView(
         card=_card(game, unit.uid),
         exhausted=unit.exhausted,
@@ -238,7 +249,7 @@ def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
 
 
 def _character(game: Game, ch: CharacterState) -> CharacterPanel:
-    key = f"c:{ch.id}"
+    key = CharacterRef(ch.id)
     board = game.card(ch.id)
     race = str(board.race)
     ability = board.special_ability
@@ -307,7 +318,7 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
         cost, why = printed, "no Character is playing"
     else:
         cost = printed if by_balls else rules.buy_cost(game, active, uid, market)
-        race = rules.race_of(game, f"c:{active.id}")
+        race = rules.race_of(game, CharacterRef(active.id))
         forbidden = cost is None or bool(rules.can_buy_exclusive(race, active.id, card, market))
         why = game.check(Action("buy", card=uid, market=market)) or ""
     if cost is None:
@@ -316,7 +327,7 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
         price = f"{cost} Dragon Balls"
     else:
         price = f"{cost} Energy"
-    damage = rules.damage_of(game, f"market:{uid}") if market == "allies" else 0
+    damage = rules.damage_of(game, MarketAllyRef(uid)) if market == "allies" else 0
     return MarketCard(
         card=_card(game, uid),
         kind=str(card.kind),
@@ -331,12 +342,19 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
     )
 
 
-def _token_label(game: Game, counter: str) -> str:
-    """A counter of the Villain board in words: ``armor:<enemy>`` reads
-    ``Armor (Nappa)``."""
-    name, _, enemy = counter.partition(":")
-    label = name.replace("-", " ").capitalize()
-    return f"{label} ({game.name('e:' + enemy)})" if enemy else label
+def _tokens(game: Game) -> Iterator[tuple[str, int]]:
+    """The Villain board's counters in words, each enemy's own included:
+    Nappa's Armor tokens read ``Armor (Nappa)``."""
+    v = game.state.villain
+    for counter, n in v.tokens.items():
+        yield _token_label(counter), n
+    for enemy, own in v.enemy_tokens.items():
+        for counter, n in own.items():
+            yield f"{_token_label(counter)} ({game.name(EnemyRef(enemy))})", n
+
+
+def _token_label(counter: str) -> str:
+    return counter.replace("-", " ").capitalize()
 
 
 def _turn_card(game: Game, card: str) -> str:
@@ -345,7 +363,7 @@ def _turn_card(game: Game, card: str) -> str:
     if card == "W":
         return "Wildcard"
     ch = next((c for c in game.state.characters if str(c.order) == card), None)
-    return game.name("c:" + ch.id) if ch is not None else card
+    return game.name(CharacterRef(ch.id)) if ch is not None else card
 
 
 def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
@@ -354,7 +372,7 @@ def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
         return None
     decider = pending.decider
     mine = decider == "players" or decider in own
-    name = "The players" if decider == "players" else game.name("c:" + decider)
+    name = "The players" if decider == "players" else game.name(CharacterRef(decider))
     # Another seat's options can name the cards of its hand: only their
     # number is shown.
     about, previews = preview.decision_stakes(game)

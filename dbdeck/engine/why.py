@@ -38,7 +38,8 @@ from dbdeck.engine.actions import (
     steal,
 )
 from dbdeck.engine.actions.base import first_reason, sentence
-from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.holders import VILLAIN, CharacterRef
+from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import ENERGY_KINDS
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def not_now(game: Game) -> str:
     if s.active in ("", None):
         return "No Character is playing now."
     if s.step != "char_main":
-        return f"{game.name('c:' + s.active)}'s turn has not reached its Actions phase."
+        return f"{game.name(CharacterRef(s.active))}'s turn has not reached its Actions phase."
     return ""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules, words
+from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
@@ -55,13 +56,16 @@ def draw(g: Table, ch: CharacterState, count: int) -> int:
             ch.deck = ch.discard
             ch.discard = []
             g.rng.shuffle(ch.deck)
-            g.log("shuffle", f"{g.name('c:' + ch.id)} shuffles the discard pile into a new deck.")
+            g.log(
+                "shuffle",
+                f"{g.name(CharacterRef(ch.id))} shuffles the discard pile into a new deck.",
+            )
         ch.hand.append(ch.deck.pop())
         drawn += 1
     if drawn:
         g.log(
             "draw",
-            f"{g.name('c:' + ch.id)} draws {words.count(drawn, 'card')}.",
+            f"{g.name(CharacterRef(ch.id))} draws {words.count(drawn, 'card')}.",
             private_to=ch.id,
             character=ch.id,
             count=drawn,
@@ -132,13 +136,15 @@ def remove_card(g: Table, uid: int, *, to_box: bool, owner: CharacterState | Non
         units = units_list(ch, where)
         units.remove(next(u for u in units if u.uid == uid))
         if where == "ally":
-            combat.give_balls(g, f"a:{uid}", f"c:{ch.id}", 7)
+            combat.give_balls(g, AllyRef(uid), CharacterRef(ch.id), 7)
     else:
         getattr(ch, where).remove(uid)
     (g.state.box if to_box else ch.discard).append(uid)
     ch.discard += followers
     verb = "destroys" if to_box else "discards"
-    g.log("destroy" if to_box else "discard", f"{g.name('c:' + ch.id)} {verb} {g.name(uid)}.")
+    g.log(
+        "destroy" if to_box else "discard", f"{g.name(CharacterRef(ch.id))} {verb} {g.name(uid)}."
+    )
 
 
 def pile_candidates(
@@ -190,7 +196,7 @@ def take_searched(g: Table, ch: CharacterState, uid: int, source: str, destinati
         units_list(ch, g.card(uid).kind).append(Unit(uid))
     else:
         ch.discard.append(uid)
-    g.log("search", f"{g.name('c:' + ch.id)} takes {g.name(uid)}.")
+    g.log("search", f"{g.name(CharacterRef(ch.id))} takes {g.name(uid)}.")
 
 
 def summon(g: Table, card_id: str, count: int) -> None:

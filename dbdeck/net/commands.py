@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.net.client import parse_tcp
 from dbdeck.net.tables import (
     TableEntry,
@@ -162,11 +163,11 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
     assert isinstance(server, TableServer)
     await server.start()
     game = server.session.game
-    names = ", ".join(game.name("c:" + c.id) for c in game.state.characters)
-    print(f"Table {server.name}: {game.name('v')} vs {names}")
+    names = ", ".join(game.name(CharacterRef(c.id)) for c in game.state.characters)
+    print(f"Table {server.name}: {game.name(VILLAIN)} vs {names}")
     for seat in server.table.seats:
         held = f" (held by {seat.user})" if seat.user else ""
-        chars = ", ".join(game.name("c:" + c) for c in seat.characters)
+        chars = ", ".join(game.name(CharacterRef(c)) for c in seat.characters)
         print(f"  seat {seat.number}: {chars}{held}")
     admits = server.owner + (f" and group {server.group}" if server.group else "")
     print(f"Admits: {admits}. Socket: {server.socket_path}")

@@ -53,6 +53,7 @@ from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import break_tie
+from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.engine.table_view import HIDDEN
 from dbdeck.engine.tally import Tally
 from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
@@ -537,8 +538,8 @@ class TableServer:
             pid=os.getpid(),
             group=self.group,
             tcp=f"{self.tcp[0]}:{self.tcp[1]}" if self.tcp else "",
-            villain=self.session.game.name("v"),
-            characters=[self.session.game.name("c:" + c.id) for c in s.characters],
+            villain=self.session.game.name(VILLAIN),
+            characters=[self.session.game.name(CharacterRef(c.id)) for c in s.characters],
             free_seats=sum(1 for seat in self.table.seats if not seat.user),
         )
 
@@ -854,7 +855,7 @@ class TableServer:
 
     def _who(self, actor: str) -> str:
         controller = self.table.control.get(actor)
-        name = self.session.game.name("c:" + actor)
+        name = self.session.game.name(CharacterRef(actor))
         if controller == BOT:
             return f"{name} (the bot)"
         seat = next((s for s in self.table.seats if s.number == controller), None)

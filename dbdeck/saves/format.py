@@ -31,6 +31,7 @@ from pydantic import (
 
 from dbdeck.engine.actions import ACTION_TYPES, Action
 from dbdeck.engine.game import Setup
+from dbdeck.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
 from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION, now
 
@@ -44,7 +45,16 @@ __all__ = [
     "SaveSummary",
 ]
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 changed only the game snapshots' form (``upgrade_snapshot``)."""
+    for key in ("snapshot", "floor_snapshot"):
+        if isinstance(data.get(key), dict) and data[key]:
+            data[key] = upgrade_snapshot(data[key])
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 """``MIGRATIONS[v]`` turns a save of version ``v`` into version ``v + 1``."""
 
 _now = now

@@ -16,6 +16,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.saves.errors import SaveError, SaveFailed, SaveInUse, _one_line
 from dbdeck.saves.files import (
     PRIVATE_FILE,
@@ -302,8 +303,8 @@ class Session:
             "created": self.created,
             "updated": _now(),
             "summary": {
-                "villain": game.name("v"),
-                "characters": [game.name("c:" + c.id) for c in s.characters],
+                "villain": game.name(VILLAIN),
+                "characters": [game.name(CharacterRef(c.id)) for c in s.characters],
                 "turn": s.turn,
                 "round": s.round,
                 "winner": s.winner,

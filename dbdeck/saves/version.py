@@ -11,8 +11,10 @@ from datetime import UTC, datetime
 __all__ = ["MAX_ACTIONS", "SAVE_FORMAT", "SAVE_VERSION", "now"]
 
 SAVE_FORMAT = "dbdeck-save"
-SAVE_VERSION = 1
-"""The save schema version this program writes."""
+SAVE_VERSION = 2
+"""The save schema version this program writes. Version 2: the game
+snapshots keep an enemy's own counters and the Ally Market's damage in
+fields of their own (``dbdeck.engine.state.upgrade_snapshot``)."""
 
 MAX_ACTIONS = 100_000
 """The most actions a save may hold (a whole game takes a few hundred)."""

@@ -17,6 +17,7 @@ from dbdeck.bots import greedy
 from dbdeck.engine import combat, labels, preview
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
+from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.tui.backend import Suggestion
 
 __all__ = ["suggest"]
@@ -51,7 +52,7 @@ def _why_answer(game: Game, option: int) -> str:
 
 def _why(game: Game, action: Action) -> str:
     s = game.state
-    villain = game.name("v")
+    villain = game.name(VILLAIN)
     held = combat.side_balls(game, "villain")
     t = action.type
     if t == "play":
@@ -87,7 +88,7 @@ def _why(game: Game, action: Action) -> str:
         return "Energy pays for the cards you buy."
     if t == "buy":
         ch = s.character(s.active)
-        return f"The dearest card {game.name('c:' + ch.id)} can afford with the Energy left."
+        return f"The dearest card {game.name(CharacterRef(ch.id))} can afford with the Energy left."
     if t == "end-turn":
         return "Nothing left is worth doing this turn."
     return "The bot's choice."

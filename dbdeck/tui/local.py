@@ -14,6 +14,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.preview import moot_answer
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.engine.tally import Tally
@@ -154,7 +155,7 @@ class LocalBackend:
             return None
         characters = [c for c in self.game.state.characters if c.seat == self._waiting]
         player = self.seating.player(characters[0].id) if characters else "Player"
-        names = ", ".join(self.game.name("c:" + c.id) for c in characters)
+        names = ", ".join(self.game.name(CharacterRef(c.id)) for c in characters)
         return Handoff(self._waiting, player, names)
 
     def take_keyboard(self) -> None:

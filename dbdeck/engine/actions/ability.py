@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, sentence
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.ability_used = True
     if ability.uses != "passive":
         ch.ability_tokens -= 1
-    g.log("ability", f"{g.name('c:' + ch.id)} uses {ability.name}.")
-    ctx = {"actor": f"c:{ch.id}", "voluntary": True}
+    g.log("ability", f"{g.name(CharacterRef(ch.id))} uses {ability.name}.")
+    ctx = {"actor": CharacterRef(ch.id), "voluntary": True}
     g.push_ops(ch.id, "special_ability.effects", ctx)
     g.push_ops(ch.id, "special_ability.cost", ctx)
 

@@ -15,12 +15,14 @@ from dbdeck.engine.actions.base import (
     first_reason,
     hand_cards,
     holder_name,
+    holder_of,
     in_hand,
     physical,
     sentence,
 )
+from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.engine.rules import can_use_exclusive
-from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -38,7 +40,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     for size in range(1, len(hand) + 1):
         for combo in combinations(hand, size):
             for target in friends if g.card(combo[0]).healing else targets:
-                yield Action(TYPE, cards=combo, target=target)
+                yield Action(TYPE, cards=combo, target=target.key)
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
@@ -49,7 +51,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         return "the Techniques must be in your hand"
     if not all(physical(g, u) for u in a.cards):
         return "only Physical Techniques form an attack or a Combo"
-    race = rules.race_of(g, f"c:{ch.id}")
+    race = rules.race_of(g, CharacterRef(ch.id))
     for uid in a.cards:
         why = can_use_exclusive(race, ch.id, g.card(uid))
         if why:
@@ -61,16 +63,17 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     targets = (
         combat.enemies_of(g, "players") if side == "players" else combat.friends_of(g, "players")
     )
-    if a.target not in targets:
+    if holder_of(a.target) not in targets:
         if side == "players" and not targets:
-            return f"{g.name('v')} cannot be attacked yet"
+            return f"{g.name(VILLAIN)} cannot be attacked yet"
         return "choose a target in play"
     return None
 
 
 def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Play the Techniques and attack."""
-    assert a.target is not None
+    target = holder_of(a.target)
+    assert target is not None
     cards = [g.card(u) for u in a.cards]
     for uid in a.cards:
         ch.hand.remove(uid)
@@ -79,13 +82,13 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     names = " + ".join(c.name for c in cards)
     g.log(
         "attack",
-        f"{g.name('c:' + ch.id)} attacks {g.name(a.target)} with {names}"
+        f"{g.name(CharacterRef(ch.id))} attacks {g.name(target)} with {names}"
         + (" (Combo)" if combo else "")
         + ".",
         cards=[c.id for c in cards],
         target=a.target,
     )
-    attacks.character_attack(g, ch, list(a.cards), a.target, "physical", combo=combo)
+    attacks.character_attack(g, ch, list(a.cards), target, "physical", combo=combo)
 
 
 def label(game: Game, action: Action) -> str:
@@ -102,7 +105,7 @@ def _physical_card(card: Any) -> bool:
 def why_none(game: Game, ch: CharacterState) -> str:
     """Why no attack is possible: the Villain has not arrived, no Physical
     Technique is in hand, or the first attack's reason."""
-    name = game.name(f"c:{ch.id}")
+    name = game.name(CharacterRef(ch.id))
     if not game.state.villain.arrived:
         villain = game.name(VILLAIN)
         return f"{villain} has not arrived: neither {villain} nor the Minions can be attacked yet."
@@ -113,14 +116,16 @@ def why_none(game: Game, ch: CharacterState) -> str:
             "Physical Techniques from the hand."
         )
     targets = combat.enemies_of(game, "players") or [VILLAIN]
-    reason = first_reason(game, (Action(TYPE, cards=(u,), target=t) for u in hand for t in targets))
+    reason = first_reason(
+        game, (Action(TYPE, cards=(u,), target=t.key) for u in hand for t in targets)
+    )
     return sentence(reason or "No attack is possible now")
 
 
 def why_not_card(game: Game, ch: CharacterState, uid: int) -> str:
     """Why this Physical Technique of the hand cannot attack."""
     targets = combat.enemies_of(game, "players") or [VILLAIN]
-    reason = first_reason(game, (Action(TYPE, cards=(uid,), target=t) for t in targets))
+    reason = first_reason(game, (Action(TYPE, cards=(uid,), target=t.key) for t in targets))
     if reason and "cannot be attacked" in reason:
         return why_none(game, ch)
     return reason or ""

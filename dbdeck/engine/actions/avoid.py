@@ -11,7 +11,8 @@ from dbdeck.cards import plain as fx
 from dbdeck.engine import attacks
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
-from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef
+from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import pile_candidates
 
 if TYPE_CHECKING:
@@ -25,14 +26,14 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """Every attack prepared on the Villain's Time Track."""
     for slot in g.state.villain.time_track:
         for villain_attack in slot:
-            owner = f"e:{villain_attack.owner}" if villain_attack.owner else None
+            owner = EnemyRef(villain_attack.owner).key if villain_attack.owner else None
             yield Action(TYPE, card=villain_attack.uid, source=owner)
 
 
 def meant(a: Action, prepared: Any) -> bool:
     """Whether an ``avoid`` action means this prepared attack: its card, and
     for one enemy's half of a split card, that enemy (``source``)."""
-    return bool(prepared.uid == a.card and a.source in (None, f"e:{prepared.owner}"))
+    return bool(prepared.uid == a.card and a.source in (None, EnemyRef(prepared.owner).key))
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
@@ -63,10 +64,12 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
             if meant(a, prepared):
                 slot.remove(prepared)
                 attacks.discard_attack(g, prepared.uid)
-                g.log("avoid", f"{g.name('c:' + ch.id)} avoids {g.name(prepared.uid)}.")
+                g.log("avoid", f"{g.name(CharacterRef(ch.id))} avoids {g.name(prepared.uid)}.")
                 path = g.hooks.attack_path(g, prepared) + "avoid.cost"
                 g.push_ops(
-                    g.state.card_ids[prepared.uid], path, {"actor": f"c:{ch.id}", "voluntary": True}
+                    g.state.card_ids[prepared.uid],
+                    path,
+                    {"actor": CharacterRef(ch.id), "voluntary": True},
                 )
                 return
 
@@ -87,6 +90,9 @@ def why_none(game: Game, ch: CharacterState) -> str:
         return f"{game.name(VILLAIN)} has no attack prepared on the Time Track to avoid."
     reason = first_reason(
         game,
-        (Action(TYPE, card=uid, source=f"e:{owner}" if owner else None) for uid, owner in prepared),
+        (
+            Action(TYPE, card=uid, source=EnemyRef(owner).key if owner else None)
+            for uid, owner in prepared
+        ),
     )
     return sentence(reason or "No prepared attack can be avoided now")

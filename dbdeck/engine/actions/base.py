@@ -14,6 +14,7 @@ from dbdeck.cards import plain as fx
 from dbdeck.engine import rules, words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.effects import condition_holds
+from dbdeck.engine.holders import AllyRef, CharacterRef, Holder, HolderError, parse
 from dbdeck.engine.rules import can_use_exclusive, limit
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import pile_candidates, units_list
@@ -31,6 +32,7 @@ __all__ = [
     "holder_name",
     "in_hand",
     "market_row",
+    "holder_of",
     "own_balls",
     "physical",
     "replaced_armor",
@@ -95,7 +97,7 @@ def physical(g: Game, uid: int) -> bool:
 
 def own_balls(g: Game, ch: CharacterState) -> int:
     """The Dragon Balls the Character and its Allies control."""
-    keys = {f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)}
+    keys: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
     return sum(1 for holder in g.state.balls if holder in keys)
 
 
@@ -104,12 +106,12 @@ def can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str 
     destroying ``leaving`` to make room; ``None`` when it may."""
     if card.kind not in ("ally", "equipment", "training"):
         return f"{card.name} is not an Ally, Equipment or Training"
-    race = rules.race_of(g, f"c:{ch.id}")
+    race = rules.race_of(g, CharacterRef(ch.id))
     why = can_use_exclusive(race, ch.id, card)
     if why:
         return why
     for condition in getattr(card, "requirements", ()):
-        if not condition_holds(g, condition, {"actor": f"c:{ch.id}"}):
+        if not condition_holds(g, condition, {"actor": CharacterRef(ch.id)}):
             return f"{card.name}'s requirement is not met"
     units = units_list(ch, card.kind)
     if not leaving <= {u.uid for u in units}:
@@ -152,11 +154,24 @@ def affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:
     return None
 
 
+def holder_of(key: str | None) -> Holder | None:
+    """The holder an action's ``target`` or ``source`` names (actions keep
+    holders as their keys); ``None`` for none, or for text that names no
+    holder (which ``check`` then refuses)."""
+    if key is None:
+        return None
+    try:
+        return parse(key)
+    except HolderError:
+        return None
+
+
 def holder_name(game: Game, key: str | None) -> str:
     """A holder key in words."""
     if not key:
         return "?"
-    return game.name(key)
+    holder = holder_of(key)
+    return key if holder is None else game.name(holder)
 
 
 # --- why no action of a type is legal (``dbdeck.engine.why``) ----------------------------

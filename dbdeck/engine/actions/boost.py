@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.engine import words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState, Prepared
 from dbdeck.engine.zones import ENERGY_KINDS
 
@@ -56,7 +57,10 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     prepared = next(p for p in ch.time_track if p is not None and p.uid == a.on)
     ch.hand.remove(a.card)
     prepared.boosters.append(a.card)
-    g.log("boost", f"{g.name('c:' + ch.id)} boosts {g.name(prepared.uid)} with {g.name(a.card)}.")
+    g.log(
+        "boost",
+        f"{g.name(CharacterRef(ch.id))} boosts {g.name(prepared.uid)} with {g.name(a.card)}.",
+    )
 
 
 def label(game: Game, action: Action) -> str:
@@ -68,7 +72,7 @@ def label(game: Game, action: Action) -> str:
 
 def _no_technique(game: Game, ch: CharacterState) -> str:
     return (
-        f"No Energy Technique is prepared on {game.name(f'c:{ch.id}')}'s Time Track: boosters "
+        f"No Energy Technique is prepared on {game.name(CharacterRef(ch.id))}'s Time Track: boosters "
         "go beneath a prepared Technique."
     )
 
@@ -81,7 +85,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     boosters = hand_cards(game, ch, lambda c: c.kind in ENERGY_KINDS and c.booster is not None)
     if not boosters:
         return (
-            f"No Energy card in {game.name(f'c:{ch.id}')}'s hand has a booster effect (a Basic "
+            f"No Energy card in {game.name(CharacterRef(ch.id))}'s hand has a booster effect (a Basic "
             "Energy card produces no effect as a booster)."
         )
     reason = first_reason(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import can_equip, market_row, own_balls, sentence, spendable
+from dbdeck.engine.holders import AllyRef, CharacterRef, Holder
 from dbdeck.engine.rules import buy_cost, can_buy_exclusive
 from dbdeck.engine.state import CharacterState, Unit
 from dbdeck.engine.zones import ENERGY_KINDS, owner_of, restock
@@ -49,7 +50,7 @@ class RowTerms(NamedTuple):
 def market_terms(g: Game, ch: CharacterState, market: str) -> RowTerms:
     """The terms on which the Character buys from one market's row."""
     change = 0 if market == "sixth" else rules.price_change(g, ch, market)
-    god = market == "training" and rules.race_of(g, f"c:{ch.id}") == "god"
+    god = market == "training" and rules.race_of(g, CharacterRef(ch.id)) == "god"
     return RowTerms(change, spendable(ch, market), god)
 
 
@@ -114,11 +115,11 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     market = a.market or ""
     cost = buy_cost(g, ch, a.card, market)
     if cost is None:
-        return f"{g.name('c:' + ch.id)} cannot buy {market}"
+        return f"{g.name(CharacterRef(ch.id))} cannot buy {market}"
     special = card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo)
     if not special and spendable(ch, market) < cost:
         return f"{card.name} costs {cost} Energy; you have {spendable(ch, market)}"
-    race = rules.race_of(g, f"c:{ch.id}")
+    race = rules.race_of(g, CharacterRef(ch.id))
     why = can_buy_exclusive(race, ch.id, card, market)
     if why:
         return why
@@ -169,11 +170,11 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     card = g.card(a.card)
     cost = buy_cost(g, ch, a.card, a.market) or 0
     if card.kind == "ally" and card.pay_with == "dragon-balls":
-        keys = [f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)]
+        keys: list[Holder] = [CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)]
         left = int(card.cost)
         for key in keys:
-            left -= combat.give_balls(g, key, "", left)
-        g.log("balls", f"{g.name('c:' + ch.id)} gives up {card.cost} Dragon Balls.")
+            left -= combat.give_balls(g, key, None, left)
+        g.log("balls", f"{g.name(CharacterRef(ch.id))} gives up {card.cost} Dragon Balls.")
     else:
         for uid in a.cards:
             found = owner_of(g, uid)
@@ -189,14 +190,14 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         restock(g, a.market)
     for uid in ch.duo_energy.pop(a.card, []):
         s.box.append(uid)
-    g.log("buy", f"{g.name('c:' + ch.id)} buys {card.name}.", card=card.id, market=a.market)
-    race = rules.race_of(g, f"c:{ch.id}")
+    g.log("buy", f"{g.name(CharacterRef(ch.id))} buys {card.name}.", card=card.id, market=a.market)
+    race = rules.race_of(g, CharacterRef(ch.id))
     if a.amount and race == "god" and card.kind == "training":
         ch.training.append(Unit(a.card))
-        g.log("play", f"{g.name('c:' + ch.id)} equips {card.name} at once (God).")
+        g.log("play", f"{g.name(CharacterRef(ch.id))} equips {card.name} at once (God).")
     elif race == "monster" and card.kind == "technique":
         ch.hand.append(a.card)
-        g.log("buy", f"{g.name('c:' + ch.id)} may use {card.name} at once (Monster).")
+        g.log("buy", f"{g.name(CharacterRef(ch.id))} may use {card.name} at once (Monster).")
     else:
         ch.discard.append(a.card)
 
@@ -227,7 +228,7 @@ def _hand_of(game: Game, uid: int) -> str:
     """The Character in whose hand a card is."""
     for ch in game.state.characters:
         if uid in ch.hand:
-            return game.name("c:" + ch.id)
+            return game.name(CharacterRef(ch.id))
     return "another Character"
 
 
@@ -245,9 +246,11 @@ def why_none(game: Game, ch: CharacterState) -> str:
         for _, u, m in reasons
         if (cost := rules.buy_cost(game, ch, u, m)) is not None
         and getattr(game.card(u), "pay_with", "") != "dragon-balls"
-        and not rules.can_buy_exclusive(rules.race_of(game, f"c:{ch.id}"), ch.id, game.card(u), m)
+        and not rules.can_buy_exclusive(
+            rules.race_of(game, CharacterRef(ch.id)), ch.id, game.card(u), m
+        )
     ]
-    name = game.name(f"c:{ch.id}")
+    name = game.name(CharacterRef(ch.id))
     if costs:
         cheapest = min(costs)
         energy = ch.energy

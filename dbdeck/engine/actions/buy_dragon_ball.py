@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from dbdeck.engine import combat, rules, words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import sentence
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def _cost(g: Game, ch: CharacterState) -> int:
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     """A ball is unclaimed, this turn's allowance is not spent, the Character
     can pay."""
-    if "" not in g.state.balls:
+    if None not in g.state.balls:
         return "no Dragon Ball is unclaimed"
     allowed = 1 + rules.card_bonus(g, ch, "extra-dragon-ball")
     if ch.dragon_balls_bought >= allowed:
@@ -50,8 +51,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     cost = _cost(g, ch)
     ch.energy -= cost
     ch.dragon_balls_bought += 1
-    combat.give_balls(g, "", f"c:{ch.id}")
-    g.log("balls", f"{g.name('c:' + ch.id)} buys an unclaimed Dragon Ball ({cost} Energy).")
+    combat.give_balls(g, None, CharacterRef(ch.id))
+    g.log("balls", f"{g.name(CharacterRef(ch.id))} buys an unclaimed Dragon Ball ({cost} Energy).")
 
 
 def label(game: Game, action: Action) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 from dbdeck.engine.zones import remove_card
 
@@ -41,7 +42,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Destroy the card, then resolve its destroy effect."""
     assert a.card is not None
     card = g.card(a.card)
-    owner = f"a:{a.card}" if card.kind == "ally" else f"c:{ch.id}"
+    owner = AllyRef(a.card) if card.kind == "ally" else CharacterRef(ch.id)
     # The effect belongs to the card's owner even though the card leaves play
     # first: an Ally's Dragon Balls go back to its Character (rules note N39).
     remove_card(g, a.card, to_box=True, owner=ch)
@@ -49,7 +50,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         card.id,
         "destroy_effects",
         {
-            "actor": f"c:{ch.id}" if owner.startswith("a:") else owner,
+            "actor": CharacterRef(ch.id) if isinstance(owner, AllyRef) else owner,
             "source": a.card,
             "voluntary": True,
         },
@@ -66,6 +67,6 @@ def why_none(game: Game, ch: CharacterState) -> str:
     """Why no card in play can be destroyed for its effect."""
     units = ch.units()
     if not units:
-        return f"{game.name(f'c:{ch.id}')} has no card in play to destroy."
+        return f"{game.name(CharacterRef(ch.id))} has no card in play to destroy."
     reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
     return sentence(reason or "No card in play has a destroy effect")

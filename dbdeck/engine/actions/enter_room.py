@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     assert room is not None
     ch.room_tokens = 1
     ch.room_card = room.uid
-    g.log("room", f"{g.name('c:' + ch.id)} enters the Room of Spirit and Time.")
+    g.log("room", f"{g.name(CharacterRef(ch.id))} enters the Room of Spirit and Time.")
     g.state.step = "char_end"
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from dbdeck.engine import combat
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
@@ -49,9 +50,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     unit = next(u for u in ch.units() if u.uid == a.card)
     unit.exhausted = True
     card = g.card(unit.uid)
-    owner = f"a:{unit.uid}" if card.kind == "ally" else f"c:{ch.id}"
-    g.log("exhaust", f"{g.name('c:' + ch.id)} exhausts {card.name}.")
-    if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, "", owner):
+    owner = AllyRef(unit.uid) if card.kind == "ally" else CharacterRef(ch.id)
+    g.log("exhaust", f"{g.name(CharacterRef(ch.id))} exhausts {card.name}.")
+    if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, None, owner):
         g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if getattr(card, "exhaust_effects", None):
         g.push_ops(
@@ -69,7 +70,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     """Why no card in play can be exhausted."""
     units = ch.units()
     if not units:
-        return f"{game.name(f'c:{ch.id}')} has no card in play to exhaust."
+        return f"{game.name(CharacterRef(ch.id))} has no card in play to exhaust."
     reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
     if all(u.exhausted for u in units):
         return "Every card in play is exhausted: a card is readied at the start of its turn."

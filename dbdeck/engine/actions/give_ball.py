@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat
 from dbdeck.engine.actions import Action
-from dbdeck.engine.actions.base import holder_name
+from dbdeck.engine.actions.base import holder_name, holder_of
+from dbdeck.engine.holders import AllyRef, CharacterRef, Holder
 from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
@@ -23,10 +24,11 @@ ACTS = False
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """From each holder of the Character's side with a ball, to each friend."""
     # Dragon Balls are given before the Actions phase (check).
-    for source in () if ch.acted else (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
+    own: tuple[Holder, ...] = (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies))
+    for source in () if ch.acted else own:
         if combat.balls_of(g, source):
             for target in combat.enemies_of(g, "villain"):
-                yield Action(TYPE, source=source, target=target)
+                yield Action(TYPE, source=source.key, target=target.key)
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
@@ -34,20 +36,22 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     Character or Ally in play."""
     if ch.acted:
         return "Dragon Balls are given before the Actions phase"
-    own = {f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)}
-    if a.source not in own or combat.balls_of(g, a.source) == 0:
+    own: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
+    source, target = holder_of(a.source), holder_of(a.target)
+    if source is None or source not in own or combat.balls_of(g, source) == 0:
         return "give a Dragon Ball your Character or one of its Allies controls"
-    if a.target == a.source or a.target not in combat.enemies_of(g, "villain"):
+    if target is source or target not in combat.enemies_of(g, "villain"):
         return "give it to a Character or Ally in play"
     return None
 
 
 def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Move one ball."""
-    assert a.source is not None and a.target is not None
-    combat.give_balls(g, a.source, a.target)
+    source, target = holder_of(a.source), holder_of(a.target)
+    assert source is not None and target is not None
+    combat.give_balls(g, source, target)
     ch.balls_given = True
-    g.log("balls", f"{g.name(a.source)} gives a Dragon Ball to {g.name(a.target)}.")
+    g.log("balls", f"{g.name(source)} gives a Dragon Ball to {g.name(target)}.")
 
 
 def label(game: Game, action: Action) -> str:
@@ -60,8 +64,8 @@ def label(game: Game, action: Action) -> str:
 
 def why_none(game: Game, ch: CharacterState) -> str:
     """Why no Dragon Ball can be given."""
-    name = game.name(f"c:{ch.id}")
-    own = [f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)]
+    name = game.name(CharacterRef(ch.id))
+    own: list[Holder] = [CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)]
     if not any(combat.balls_of(game, k) for k in own):
         return f"Neither {name} nor their Allies control a Dragon Ball to give."
     if ch.acted:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.table_view import MARKET_TITLES
 from dbdeck.engine.zones import restock
@@ -62,7 +63,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.market_discarded = True
     g.log(
         "market",
-        f"{g.name('c:' + ch.id)} sends {g.name(a.card)} to the bottom of the {a.market} deck.",
+        f"{g.name(CharacterRef(ch.id))} sends {g.name(a.card)} to the bottom of the {a.market} deck.",
     )
 
 
@@ -80,6 +81,6 @@ def why_none(game: Game, ch: CharacterState) -> str:
     if ch.acted:
         return (
             "A market card may be discarded only before the Actions phase: "
-            f"{game.name(f'c:{ch.id}')} has already acted this turn."
+            f"{game.name(CharacterRef(ch.id))} has already acted this turn."
         )
     return "No market has a face-up card to discard."

@@ -16,6 +16,7 @@ from dbdeck.engine.actions.base import (
     replaced_armor,
     sentence,
 )
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 from dbdeck.engine.zones import remove_card, units_list
 
@@ -61,8 +62,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     if card.kind == "capsule":
         ch.hand.remove(a.card)
         g.state.box.append(a.card)
-        g.log("play", f"{g.name('c:' + ch.id)} uses {card.name}.")
-        g.push_ops(card.id, "effects", {"actor": f"c:{ch.id}", "source": a.card})
+        g.log("play", f"{g.name(CharacterRef(ch.id))} uses {card.name}.")
+        g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
         return
     for uid in a.cards:
         remove_card(g, uid, to_box=True, owner=ch)
@@ -70,7 +71,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         remove_card(g, uid, to_box=False, owner=ch)
     ch.hand.remove(a.card)
     units_list(ch, card.kind).append(Unit(a.card))
-    g.log("play", f"{g.name('c:' + ch.id)} puts {card.name} into play.", card=card.id)
+    g.log("play", f"{g.name(CharacterRef(ch.id))} puts {card.name} into play.", card=card.id)
 
 
 def label(game: Game, action: Action) -> str:
@@ -87,7 +88,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     cards = hand_cards(game, ch, lambda c: c.kind in (*UNIT_KINDS, "capsule"))
     if not cards:
         return (
-            f"There is no Ally, Equipment or Training card in {game.name(f'c:{ch.id}')}'s "
+            f"There is no Ally, Equipment or Training card in {game.name(CharacterRef(ch.id))}'s "
             "hand to put into play."
         )
     reason = first_reason(game, (Action(TYPE, card=u) for u in cards))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import in_hand
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import ENERGY_KINDS
 
@@ -45,10 +46,10 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     value = g.energy_value(a.card)
     ch.energy += value
     ch.training_energy += max(0, g.energy_value(a.card, "training") - value)
-    g.log("energy", f"{g.name('c:' + ch.id)} plays {g.name(a.card)} (+{value} Energy).")
+    g.log("energy", f"{g.name(CharacterRef(ch.id))} plays {g.name(a.card)} (+{value} Energy).")
     card = g.card(a.card)
     if getattr(card, "effects", None):
-        g.push_ops(card.id, "effects", {"actor": f"c:{ch.id}", "source": a.card})
+        g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
 
 
 def label(game: Game, action: Action) -> str:
@@ -59,4 +60,4 @@ def label(game: Game, action: Action) -> str:
 
 def why_none(game: Game, ch: CharacterState) -> str:
     """Why no Energy card can be played."""
-    return f"There is no Energy card in {game.name(f'c:{ch.id}')}'s hand."
+    return f"There is no Energy card in {game.name(CharacterRef(ch.id))}'s hand."

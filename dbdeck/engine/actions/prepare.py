@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.rules import can_use_exclusive
 from dbdeck.engine.state import CharacterState, Prepared
 
@@ -33,7 +34,7 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
         for slot in (time, time + 1):
             out.append(Action(TYPE, card=uid, slot=slot))
         # Only a Namekian pays to cut the Time: check refuses anyone else.
-        if time >= 2 and rules.race_of(g, f"c:{ch.id}") == "namekian":
+        if time >= 2 and rules.race_of(g, CharacterRef(ch.id)) == "namekian":
             for slot in (time - 1, time):
                 out.append(Action(TYPE, card=uid, slot=slot, amount=1))
 
@@ -46,12 +47,12 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     card = g.card(a.card)
     if card.kind != "technique" or card.technique_type != "energy":
         return f"{card.name} is not an Energy Technique"
-    why = can_use_exclusive(rules.race_of(g, f"c:{ch.id}"), ch.id, card)
+    why = can_use_exclusive(rules.race_of(g, CharacterRef(ch.id)), ch.id, card)
     if why:
         return why
     time = int(card.time or 1)
     if a.amount:
-        if rules.race_of(g, f"c:{ch.id}") != "namekian":
+        if rules.race_of(g, CharacterRef(ch.id)) != "namekian":
             return "only Namekians may pay to cut a Technique's Time"
         if time < 2:
             return "the Time cannot go below 1"
@@ -77,7 +78,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         ch.energy -= 2
     ch.hand.remove(a.card)
     ch.time_track[a.slot - 1] = Prepared(a.card)
-    g.log("prepare", f"{g.name('c:' + ch.id)} prepares {g.name(a.card)} at Time {a.slot}.")
+    g.log("prepare", f"{g.name(CharacterRef(ch.id))} prepares {g.name(a.card)} at Time {a.slot}.")
 
 
 def label(game: Game, action: Action) -> str:
@@ -104,7 +105,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     techniques = hand_cards(game, ch, _energy_technique)
     if not techniques:
         return (
-            f"There is no Energy Technique in {game.name(f'c:{ch.id}')}'s hand: Energy "
+            f"There is no Energy Technique in {game.name(CharacterRef(ch.id))}'s hand: Energy "
             "Techniques are prepared from the hand onto the Time Track."
         )
     reason = first_reason(game, tries(game, techniques))

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, words
 from dbdeck.engine.actions import Action
-from dbdeck.engine.actions.base import sentence
-from dbdeck.engine.state import VILLAIN, CharacterState
+from dbdeck.engine.actions.base import holder_name, holder_of, sentence
+from dbdeck.engine.holders import VILLAIN, CharacterRef
+from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -28,7 +29,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         return
     # With several holders the player says whom the dice take from first.
     sources = combat.steal_sources(g)
-    aims: list[str | None] = [None] if len(sources) <= 1 else list(sources)
+    aims: list[str | None] = [None] if len(sources) <= 1 else [h.key for h in sources]
     for dice in range(1, min(MAX_STEAL_DICE, ch.energy) + 1):
         for aim in aims:
             yield Action(TYPE, amount=dice, target=aim)
@@ -44,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         return f"{words.count(dice, 'die')} {verb} {dice} Energy; you have {ch.energy}"
     if combat.side_balls(g, "villain") == 0:
         return "neither the Villain nor its Minions control a Dragon Ball"
-    if a.target is not None and a.target not in combat.steal_sources(g):
+    if a.target is not None and holder_of(a.target) not in combat.steal_sources(g):
         return "steal from the Villain or a Minion that controls a Dragon Ball"
     return None
 
@@ -53,13 +54,13 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Pay for the dice and leave the roll to the ``steal`` task."""
     assert a.amount is not None
     ch.energy -= a.amount
-    g.push(combat.Steal(ch.id, a.amount, a.target))
+    g.push(combat.Steal(ch.id, a.amount, holder_of(a.target)))
 
 
 def label(game: Game, action: Action) -> str:
     """The action in plain words."""
     dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
-    aim = f" from {game.name(action.target)}" if action.target else ""
+    aim = f" from {holder_name(game, action.target)}" if action.target else ""
     return f"Steal attempt with {dice} ({action.amount} Energy){aim}"
 
 
@@ -73,7 +74,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
         )
     if ch.energy < 1:
         return (
-            f"{game.name(f'c:{ch.id}')} has no Energy to spend: each Steal die costs 1 Energy "
+            f"{game.name(CharacterRef(ch.id))} has no Energy to spend: each Steal die costs 1 Energy "
             "(play Energy cards first)."
         )
     return sentence(game.check(Action(TYPE, amount=1)) or "No Steal is possible now")

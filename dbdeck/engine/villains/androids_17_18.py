@@ -4,15 +4,16 @@ Despair, attacks on the Ally Market, Android 18's Wishes, Android 16 and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import SplitCard
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
 from dbdeck.engine.combat import Damage
-from dbdeck.engine.state import VILLAIN, Bonus, Option, Prepared
-from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
+from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder, MarketAllyRef, MinionRef
+from dbdeck.engine.state import Bonus, Option, Prepared
+from dbdeck.engine.tasks import HOLDER, Asking, VillainTask, optional, read_choice, villain_task
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ class Androids1718Rules(VillainRules):
             if ch.id == ONE_ARMED:
                 ch.bonuses.append(Bonus("hand-size", -1, "permanent"))
                 ch.deck.append(ch.hand.pop())  # his fifth card goes back on top
-        g.log("setup", f"{g.name(DIFFERENT_FUTURE)}: the Androids have ruined the future.")
+        g.log("setup", f"{DIFFERENT_FUTURE}: the Androids have ruined the future.")
         g.push_ops(DIFFERENT_FUTURE, "effects", {"actor": VILLAIN})
 
     def ally_market(self, g: Table, allies: list[str]) -> list[str]:
@@ -113,12 +114,12 @@ class Androids1718Rules(VillainRules):
 
     def turn_card_name(self, g: Table, card: str) -> str:
         """A17, A18, or both Androids' card."""
-        return " and ".join(g.name(f"e:{e}") for e in ACTIVATES.get(card, ANDROIDS))
+        return " and ".join(g.name(EnemyRef(e)) for e in ACTIVATES.get(card, ANDROIDS))
 
     def villain_card(self, g: Table, card: str) -> None:
         """Say which Android the turn-order card activates."""
         active = active_androids(g)
-        names = " and ".join(g.name(f"e:{e}") for e in active)
+        names = " and ".join(g.name(EnemyRef(e)) for e in active)
         g.log("activate", f"{names} {'activate' if len(active) > 1 else 'activates'}.", card=card)
         self._forget_market_damage(g)
 
@@ -133,7 +134,7 @@ class Androids1718Rules(VillainRules):
             g.state.villain.discard.append(uid)
             return
         for _, half in halves:
-            g.log("half", f"{g.name(f'e:{half.enemy}')} uses {half.name}.", card=card.id)
+            g.log("half", f"{g.name(EnemyRef(half.enemy))} uses {half.name}.", card=card.id)
         # Physical halves are queued and the last queued resolves first.
         for i, half in reversed(halves):
             assert half.attack is not None
@@ -160,24 +161,26 @@ class Androids1718Rules(VillainRules):
 
     # --- the Ally Market ---------------------------------------------------------------
 
-    def special_targets(self, g: Table, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[Holder]:
         """Ally Market targets: any face-up Ally for "the players' choice", else
         the costliest (or cheapest) ones with every "-" card (rules note N2)."""
         row = g.state.markets["allies"].row
         if name == "ally-market-chosen":
-            return [f"market:{u}" for u in row]
+            return [MarketAllyRef(u) for u in row]
         if name in ("ally-market-highest-cost", "ally-market-lowest-cost"):
             best = _cost_extremes(g, list(row), highest=name.endswith("highest-cost"))
-            return [f"market:{u}" for u in best]
+            return [MarketAllyRef(u) for u in best]
         return super().special_targets(g, name)
 
-    def eliminate_market_ally(self, g: Table, key: str, avoidable: bool, source: str) -> None:
+    def eliminate_market_ally(
+        self, g: Table, key: MarketAllyRef, avoidable: bool, source: Holder | None
+    ) -> None:
         """An Avoidable attack lets a Character step in (rules note A6); an
         Unavoidable one, or nobody stepping in, eliminates the Ally."""
-        uid = int(key.split(":")[1])
+        uid = key.uid
         if uid not in g.state.markets["allies"].row:
             return
-        if avoidable and any(c.in_play() for c in g.state.characters):
+        if avoidable and source is not None and any(c.in_play() for c in g.state.characters):
             g.push(StepIn(key, source))
             return
         self._eliminate(g, uid)
@@ -187,13 +190,13 @@ class Androids1718Rules(VillainRules):
         Allies (rules note A7), and the market refills."""
         s = g.state
         s.markets["allies"].row.remove(uid)
-        s.villain.enemy_damage.pop(f"market:{uid}", None)
+        s.markets["allies"].damage.pop(uid, None)
         s.box.append(uid)
         s.eliminated.append(uid)
         g.log(
             "eliminate",
             f"{g.name(uid)} is eliminated from the Ally Market.",
-            target=f"market:{uid}",
+            target=MarketAllyRef(uid),
         )
         zones.restock(g, "allies")
 
@@ -209,8 +212,8 @@ class Androids1718Rules(VillainRules):
             options = [Option(f"No one steps in: {g.name(key)} is eliminated", "")]
             options += [
                 Option(
-                    f"{g.target_label(f'c:{c.id}')} steps in and takes {amount} damage",
-                    f"c:{c.id}",
+                    f"{g.target_label(CharacterRef(c.id))} steps in and takes {amount} damage",
+                    CharacterRef(c.id),
                     damage=amount,
                 )
                 for c in g.state.characters
@@ -226,34 +229,33 @@ class Androids1718Rules(VillainRules):
             )
             return
         choice = task.choice
-        if choice and combat.alive(g, choice):
+        if isinstance(choice, CharacterRef) and combat.alive(g, choice):
             g.log("step-in", f"{g.name(choice)} steps in front of {g.name(key)}.", target=choice)
             g.push(Damage(task.source, choice, amount, block=False))
             return
-        self._eliminate(g, int(key.split(":")[1]))
+        self._eliminate(g, key.uid)
 
     def _forget_market_damage(self, g: Table) -> None:
         """Damage stays on an Ally only while it is in the market (rules note A5)."""
-        v = g.state.villain
-        row = {f"market:{u}" for u in g.state.markets["allies"].row}
-        for key in [k for k in v.enemy_damage if k.startswith("market:") and k not in row]:
-            del v.enemy_damage[key]
+        allies = g.state.markets["allies"]
+        for uid in [u for u in allies.damage if u not in allies.row]:
+            del allies.damage[uid]
 
     # --- attacks on the Androids ---------------------------------------------------------
 
     def on_attacked(
-        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """Extreme Mode: Android 16 deals 1 UNAVOIDABLE damage to whoever damages
         Android 17 or 18 with a Technique."""
-        if not (technique and dealt > 0 and target in (f"e:{e}" for e in ANDROIDS)):
+        if not (technique and dealt > 0 and isinstance(target, EnemyRef) and target.id in ANDROIDS):
             return
         s = g.state
         guard = next((u for u in s.villain.minions if s.card_ids[u.uid] == ANDROID_16), None)
         if guard is None or not combat.alive(g, source):
             return
         g.log("android-16", f"{g.name(guard.uid)} strikes back at {g.name(source)}.")
-        g.push(Damage(f"m:{guard.uid}", source, 1, "unavoidable", is_attack=False))
+        g.push(Damage(MinionRef(guard.uid), source, 1, "unavoidable", is_attack=False))
 
     def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """A defeated Android's prepared attacks are discarded (rules note A3);
@@ -303,10 +305,10 @@ class Androids1718Rules(VillainRules):
             g.push(WishEliminates(row, WISH_ELIMINATES))
         g.log(
             "wish",
-            f"{g.name(f'e:{ANDROID_18}')} holds the seven Dragon Balls and wishes: {wishes[wish]}",
+            f"{g.name(EnemyRef(ANDROID_18))} holds the seven Dragon Balls and wishes: {wishes[wish]}",
             wish=wish,
         )
-        s.balls = [""] * 7
+        s.balls = [None] * 7
         g.log("wish", "The seven Dragon Balls scatter (unclaimed).")
 
     def _wish_eliminate(self, g: Table, task: WishEliminates) -> None:
@@ -323,14 +325,15 @@ class Androids1718Rules(VillainRules):
                 "target",
                 "players",
                 "Android 18's wish: which Ally of the market is eliminated?",
-                [Option(g.target_label(f"market:{u}"), f"market:{u}") for u in best],
+                [Option(g.target_label(MarketAllyRef(u)), MarketAllyRef(u)) for u in best],
             )
             return
-        choice = f"market:{best[0]}" if task.choice is None else task.choice
+        choice = MarketAllyRef(best[0]) if task.choice is None else task.choice
         task.choice = None
         if task.left > 1:
             g.push(WishEliminates(task.row, task.left - 1))
-        self._eliminate(g, int(choice.split(":")[1]))
+        assert isinstance(choice, MarketAllyRef)  # the question's options
+        self._eliminate(g, choice.uid)
 
 
 # --- the Androids' tasks --------------------------------------------------------------------
@@ -347,12 +350,13 @@ def _rules(g: Table) -> Androids1718Rules:
 class StepIn(VillainTask, Asking):
     """An Avoidable attack on an Ally of the market: does a Character step in?"""
 
-    key: str
-    """The Ally of the market attacked (``market:<uid>``)."""
-    source: str
+    key: MarketAllyRef = field(metadata=HOLDER)
+    """The Ally of the market attacked."""
+    source: Holder = field(metadata=HOLDER)
     """Who attacks."""
     choice: Any = optional(None)
-    """The Character stepping in (``c:<id>``), or ``""`` for no one."""
+    """The Character stepping in, or ``""`` for no one."""
+    read_answer = staticmethod(read_choice)
 
     def run(self, g: Table) -> None:
         """Ask, then deal the damage to the Character or eliminate the Ally."""
@@ -379,7 +383,8 @@ class WishEliminates(VillainTask, Asking):
     left: int
     """How many Allies are still to be eliminated."""
     choice: Any = optional(None)
-    """The Ally chosen among ties (``market:<uid>``)."""
+    """The Ally chosen among ties."""
+    read_answer = staticmethod(read_choice)
 
     def run(self, g: Table) -> None:
         """Eliminate one of them, asking among ties."""

@@ -18,7 +18,8 @@ from dbdeck.cards.plain import AttackBody, Event
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.flow import OrderItem
-from dbdeck.engine.state import VILLAIN, Option, Prepared
+from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
+from dbdeck.engine.state import Option, Prepared
 from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
@@ -68,7 +69,7 @@ class Androids1920Rules(VillainRules):
 
     def turn_card_name(self, g: Table, card: str) -> str:
         """Android 19's card or Android 20's."""
-        return g.name("e:" + self._card_owner(g, card))
+        return g.name(EnemyRef(self._card_owner(g, card)))
 
     def villain_card(self, g: Table, card: str) -> None:
         """Say which Android the revealed card activates."""
@@ -77,12 +78,12 @@ class Androids1920Rules(VillainRules):
             return
         owner = self._card_owner(g, card)
         if owner == android:
-            g.log("activate", f"{g.name('e:' + android)} activates.", enemy=android)
+            g.log("activate", f"{g.name(EnemyRef(android))} activates.", enemy=android)
         else:
             g.log(
                 "activate",
-                f"{g.name('e:' + owner)} is eliminated: the card activates "
-                f"{g.name('e:' + android)}.",
+                f"{g.name(EnemyRef(owner))} is eliminated: the card activates "
+                f"{g.name(EnemyRef(android))}.",
                 enemy=android,
             )
 
@@ -99,10 +100,10 @@ class Androids1920Rules(VillainRules):
         android = self.active_android(g)
         if android is None:
             return
-        g.log("activate", f"Android Activation: {g.name('e:' + android)}.", enemy=android)
+        g.log("activate", f"Android Activation: {g.name(EnemyRef(android))}.", enemy=android)
         # Pushed last to first: the stack runs them top to bottom.
         if g.state.extreme:
-            g.push_ops(THIRST, "effects", {"actor": f"e:{android}"})
+            g.push_ops(THIRST, "effects", {"actor": EnemyRef(android)})
         g.push(Regeneration())
         g.push(Absorb(android))
 
@@ -121,9 +122,9 @@ class Androids1920Rules(VillainRules):
             task,
             "android-activation",
             "players",
-            f"Android Activation: {g.name('e:' + android)} takes a card at random from whose hand?",
+            f"Android Activation: {g.name(EnemyRef(android))} takes a card at random from whose hand?",
             [
-                Option(f"{g.name('c:' + ch.id)} ({count(len(ch.hand), 'card')})", ch.id)
+                Option(f"{g.name(CharacterRef(ch.id))} ({count(len(ch.hand), 'card')})", ch.id)
                 for ch in hands
             ],
         )
@@ -133,11 +134,11 @@ class Androids1920Rules(VillainRules):
         if not ch.hand:
             return
         uid = g.rng.card_at_random(ch.hand)
-        who = g.name("c:" + ch.id)
+        who = g.name(CharacterRef(ch.id))
         if g.card(uid).kind not in zones.ENERGY_KINDS:
             g.log(
                 "absorb",
-                f"{g.name('e:' + android)} takes {g.name(uid)} from {who}'s hand: not an "
+                f"{g.name(EnemyRef(android))} takes {g.name(uid)} from {who}'s hand: not an "
                 "Energy, it goes back to the hand.",
                 card=g.state.card_ids[uid],
             )
@@ -147,7 +148,7 @@ class Androids1920Rules(VillainRules):
         ch.discard.append(uid)
         g.log(
             "absorb",
-            f"{g.name('e:' + android)} takes {g.name(uid)} from {who}'s hand and absorbs its "
+            f"{g.name(EnemyRef(android))} takes {g.name(uid)} from {who}'s hand and absorbs its "
             f"{value} Energy; the card is discarded.",
             card=g.state.card_ids[uid],
             value=value,
@@ -174,7 +175,7 @@ class Androids1920Rules(VillainRules):
         )
         g.state.villain.discard.append(uid)
         if card.effects:
-            actor = f"e:{android}" if android else VILLAIN
+            actor = EnemyRef(android) if android else VILLAIN
             g.push_ops(card.id, "effects", {"actor": actor, "source": uid})
 
     def play_attack(
@@ -196,11 +197,11 @@ class Androids1920Rules(VillainRules):
 
     # --- damage ---------------------------------------------------------------------------
 
-    def damage_reduction(self, g: Table, key: str) -> int:
+    def damage_reduction(self, g: Table, key: Holder) -> int:
         """While both Androids are in play, Android 20 has Damage Reduction 1."""
-        return 1 if key == f"e:{ANDROID_20}" and self.both_in_play(g) else 0
+        return 1 if key is EnemyRef(ANDROID_20) and self.both_in_play(g) else 0
 
-    def enemy_self(self, g: Table, enemy: str) -> str:
+    def enemy_self(self, g: Table, enemy: EnemyRef) -> Holder:
         """An Android's "self" is that Android: it repairs its own damage."""
         return enemy
 
@@ -220,14 +221,14 @@ class Androids1920Rules(VillainRules):
     def death_effect(self, g: Table, character: str) -> None:
         """The Androids capture every unclaimed Dragon Ball (rules note N9);
         with none unclaimed the effect does nothing."""
-        if "" in g.state.balls:
+        if None in g.state.balls:
             super().death_effect(g, character)
 
 
 def _repair(g: Table, android: str, amount: int) -> None:
     """An Android repairs damage (none to repair: nothing changes)."""
-    if amount > 0 and rules.damage_of(g, f"e:{android}") > 0:
-        combat.heal(g, f"e:{android}", amount, repair=True)
+    if amount > 0 and rules.damage_of(g, EnemyRef(android)) > 0:
+        combat.heal(g, EnemyRef(android), amount, repair=True)
 
 
 def _rules(g: Table) -> Androids1920Rules:

@@ -22,7 +22,8 @@ from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
 from dbdeck.engine.flow import OrderItem
-from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
+from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder, MarketAllyRef
+from dbdeck.engine.state import CharacterState, Prepared, Unit
 from dbdeck.engine.words import agree, sentence
 
 if TYPE_CHECKING:
@@ -219,14 +220,14 @@ class VillainRules:
 
     def attack_targets(
         self, g: Table, body: AttackBody, task: VillainAttack
-    ) -> tuple[list[str], bool]:
+    ) -> tuple[list[Holder], bool]:
         """Who an attack may hit, and whether the players choose among them.
         A Villain may leave a decision pending here (a Controversy over the
         target): the attack waits, and this is asked again with the answer in
         ``task.choice``."""
         return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
 
-    def attack_bonus(self, g: Table, source: str) -> int:
+    def attack_bonus(self, g: Table, source: Holder) -> int:
         """Extra damage on every attack of the Villain's side."""
         return 0
 
@@ -235,25 +236,25 @@ class VillainRules:
         return g.state.villain.tokens.get("power", 0)
 
     def on_attacked(
-        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """A Character's attack hit the Villain's side: ``amount`` is its
         damage before Armor and Damage Reduction, ``dealt`` what it inflicted,
         ``technique`` whether a Technique made it. Called before a defeat is
         checked (damage that reaches the target's Maximum Health defeats it)."""
 
-    def damage_reduction(self, g: Table, key: str) -> int:
+    def damage_reduction(self, g: Table, key: Holder) -> int:
         """Extra Damage Reduction of the Villain or an enemy."""
         return 0
 
-    def enemy_self(self, g: Table, enemy: str) -> str:
-        """Who "self" means in an effect one of the Villain's enemies owns
-        (``enemy`` is its ``e:`` key): the Villain, whose board holds the
+    def enemy_self(self, g: Table, enemy: EnemyRef) -> Holder:
+        """Who "self" means in an effect one of the Villain's enemies owns:
+        the Villain, whose board holds the
         Dragon Balls and tokens, unless the module says the enemy itself."""
         return VILLAIN
 
-    def max_health_bonus(self, g: Table, key: str) -> int:
-        """Extra Maximum Health of one enemy (an ``e:`` key) of a
+    def max_health_bonus(self, g: Table, key: EnemyRef) -> int:
+        """Extra Maximum Health of one enemy of a
         several-enemy Villain (Vegeta's Ozaru Form)."""
         return 0
 
@@ -269,21 +270,23 @@ class VillainRules:
     def take_villain_action(self, g: Table, ch: CharacterState) -> None:
         """``ch`` takes the Villain's own action (``villain_action`` allowed it)."""
 
-    def special_targets(self, g: Table, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[Holder]:
         """Targets outside the table: Ally Market cards, the Kidnapped Victim."""
         row = g.state.markets["allies"].row
         if not row:
             return []
         if name == "ally-market-chosen":
-            return [f"market:{row[0]}"]
+            return [MarketAllyRef(row[0])]
         costs = {uid: _cost(g, uid) for uid in row}
         pick = max if name == "ally-market-highest-cost" else min
         best = pick(costs.values())
-        return [f"market:{next(u for u in row if costs[u] == best)}"]
+        return [MarketAllyRef(next(u for u in row if costs[u] == best))]
 
-    def eliminate_market_ally(self, g: Table, key: str, avoidable: bool, source: str) -> None:
+    def eliminate_market_ally(
+        self, g: Table, key: MarketAllyRef, avoidable: bool, source: Holder | None
+    ) -> None:
         """An attack eliminates an Ally of the market (the Androids)."""
-        uid = int(key.split(":")[1])
+        uid = key.uid
         row = g.state.markets["allies"].row
         if uid not in row:
             return
@@ -294,14 +297,14 @@ class VillainRules:
 
     # --- tokens ---------------------------------------------------------------------------
 
-    def tokens(self, g: Table, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Table, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
         """Add (or remove, when negative) tokens of a kind."""
         v = g.state.villain
         if counter == "aggro":
-            v.aggro = key if amount > 0 else ""
+            v.aggro = key if amount > 0 else None
             return
-        if key.startswith("c:") and counter == "special-ability":
-            ch = g.state.character(key[2:])
+        if key.__class__ is CharacterRef and counter == "special-ability":
+            ch = g.state.character(key.id)
             ch.ability_tokens = max(0, ch.ability_tokens + amount)
             return
         v.tokens[counter] = max(0, v.tokens.get(counter, 0) + amount)
@@ -312,12 +315,12 @@ class VillainRules:
             value=v.tokens[counter],
         )
 
-    def break_armor(self, g: Table, key: str) -> None:
-        """Remove an Armor token."""
+    def break_armor(self, g: Table, key: Holder) -> None:
+        """Remove an Armor token (an enemy's own, or the Villain's)."""
         v = g.state.villain
-        name = f"armor:{key[2:]}" if key.startswith("e:") else "armor"
-        if v.tokens.get(name, 0) > 0:
-            v.tokens[name] -= 1
+        tokens = v.enemy_tokens.get(key.id, {}) if key.__class__ is EnemyRef else v.tokens
+        if tokens.get("armor", 0) > 0:
+            tokens["armor"] -= 1
             g.log("tokens", f"{g.name(key)} loses an Armor token.")
 
     # --- ends ------------------------------------------------------------------------------

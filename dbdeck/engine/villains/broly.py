@@ -18,8 +18,9 @@ from dbdeck.cards.plain import PhaseInfo
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
-from dbdeck.engine.state import VILLAIN, Option
-from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
+from dbdeck.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
+from dbdeck.engine.state import Option
+from dbdeck.engine.tasks import Asking, VillainTask, optional, read_choice, villain_task
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -126,20 +127,22 @@ class BrolyRules(VillainRules):
         when the calming Character or one of its Allies holds it (B4)."""
         cost = int(phase_info(g).calm_cost or 0)
         ch.energy -= cost
-        g.log("calm", f"{g.name('c:' + ch.id)} spends {cost} Energy to calm {g.name(VILLAIN)}.")
-        ctx = {"actor": f"c:{ch.id}"}
+        g.log(
+            "calm", f"{g.name(CharacterRef(ch.id))} spends {cost} Energy to calm {g.name(VILLAIN)}."
+        )
+        ctx = {"actor": CharacterRef(ch.id)}
         self.tokens(g, VILLAIN, "power", -1, ctx)
         aggro = g.state.villain.aggro
-        if aggro in (f"c:{ch.id}", *(f"a:{u.uid}" for u in ch.allies)):
+        if aggro in (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)):
             self.tokens(g, aggro, "aggro", -1, ctx)
 
     def on_attacked(
-        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """An attack dealing more than Broly's Power (after Armor and Damage
         Reduction) enrages him: +1 Power, and the attacker takes the Aggro
         token. Reaching 10 Power this way makes him implode (rules notes B2, B8)."""
-        if target != VILLAIN or g.state.winner:
+        if target is not VILLAIN or g.state.winner:
             return
         before = power(g)
         if dealt > before:
@@ -162,12 +165,12 @@ class BrolyRules(VillainRules):
                 return
         self._update_phase(g)
 
-    def _rage_targets(self, g: Table) -> list[str]:
+    def _rage_targets(self, g: Table) -> list[Holder]:
         """Furious Rage's possible targets when the Aggro token and the card
         disagree: the Aggro holder and the enemies with the most Dragon Balls.
         One target (or none) when they agree."""
         aggro = g.state.villain.aggro
-        if not aggro or not combat.alive(g, aggro):
+        if aggro is None or not combat.alive(g, aggro):
             return []
         most, _ = resolve_targets(g, g.card_def(FURIOUS_RAGE).target, {"actor": VILLAIN})
         return [aggro] if aggro in most else [aggro, *most]
@@ -185,9 +188,9 @@ class BrolyRules(VillainRules):
             grim = self._grim_target(g, keys)
             options = []
             for key in keys:
-                why = "holds the Aggro token" if key == aggro else "controls the most Dragon Balls"
+                why = "holds the Aggro token" if key is aggro else "controls the most Dragon Balls"
                 # Only the Grim Rule's answer is marked; the others say nothing.
-                marked = True if key == grim else None
+                marked = True if key is grim else None
                 options.append(Option(f"{g.target_label(key)}: {why}", key, grim=marked))
             g.ask(
                 task,
@@ -213,7 +216,7 @@ class BrolyRules(VillainRules):
         )
         g.push(VillainAttack(uid, "", origin="chosen", stage="clash", targets=[target]))
 
-    def _grim_target(self, g: Table, keys: list[str]) -> str:
+    def _grim_target(self, g: Table, keys: list[Holder]) -> Holder:
         """The target the Grim Rule picks: the hit that defeats a Character,
         else one that eliminates an Ally, else a Character over an Ally, else
         the most damage dealt, else the most Dragon Balls lost (rules note B6)."""
@@ -225,10 +228,10 @@ class BrolyRules(VillainRules):
             + self.power_damage(g)
         )
 
-        def harm(key: str) -> tuple[bool, bool, bool, int, int]:
+        def harm(key: Holder) -> tuple[bool, bool, bool, int, int]:
             left = rules.remaining(g, key)
             dealt = min(left, combat.reduce(g, key, damage, body.damage_kind))
-            character = key.startswith("c:")
+            character = key.__class__ is CharacterRef
             defeats = dealt >= left
             return (defeats and character, defeats, character, dealt, combat.balls_of(g, key))
 
@@ -236,11 +239,11 @@ class BrolyRules(VillainRules):
 
     # --- tokens and phases ------------------------------------------------------------
 
-    def tokens(self, g: Table, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Table, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
         """Power tokens move Broly's phase on; discarding the Aggro token is
         told."""
         v = g.state.villain
-        if counter == "aggro" and amount < 0 and v.aggro:
+        if counter == "aggro" and amount < 0 and v.aggro is not None:
             g.log("tokens", f"{g.name(v.aggro)}'s Aggro token is discarded.", counter="aggro")
         super().tokens(g, key, counter, amount, ctx)
         if counter == "power":
@@ -276,11 +279,13 @@ class BrolyRules(VillainRules):
         defeated or eliminated is discarded (rules note B5)."""
         self._update_phase(g)
         v = g.state.villain
-        if v.aggro and not combat.alive(g, v.aggro):
+        if v.aggro is not None and not combat.alive(g, v.aggro):
             holder = v.aggro
-            inside = holder.startswith("c:") and g.state.character(holder[2:]).room_tokens >= 0
+            inside = (
+                isinstance(holder, CharacterRef) and g.state.character(holder.id).room_tokens >= 0
+            )
             if not inside:
-                v.aggro = ""
+                v.aggro = None
                 g.log("tokens", f"{g.name(holder)} has left play: the Aggro token is discarded.")
 
 
@@ -291,6 +296,7 @@ class FuriousRage(VillainTask, Asking):
 
     choice: Any = optional(None)
     """The target chosen."""
+    read_answer = staticmethod(read_choice)
 
     def run(self, g: Table) -> None:
         """Ask, then make the attack."""

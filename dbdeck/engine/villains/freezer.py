@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.cards.plain import Transformation
-from dbdeck.engine.state import VILLAIN
+from dbdeck.engine.holders import VILLAIN
 from dbdeck.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:

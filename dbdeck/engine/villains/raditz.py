@@ -10,7 +10,8 @@ from dbdeck.cards.plain import AttackBody
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.flow import OrderItem
-from dbdeck.engine.state import VILLAIN, Option
+from dbdeck.engine.holders import VILLAIN, CharacterRef, Holder
+from dbdeck.engine.state import Option
 from dbdeck.engine.tasks import VillainTask, villain_task
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import count, sentence
@@ -105,19 +106,21 @@ class RaditzRules(VillainRules):
         combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
     def on_attacked(
-        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """An attack that deals Raditz 3 or more damage puts a token on the
         Kidnapped Victim (rules note R3)."""
-        if target == VILLAIN and dealt >= ATTACK_TOKEN_DAMAGE and self.victim(g) is not None:
+        if target is VILLAIN and dealt >= ATTACK_TOKEN_DAMAGE and self.victim(g) is not None:
             g.log("victim", f"Raditz takes {dealt} damage and turns on his hostage.")
-            self.tokens(g, VICTIM, VICTIM_TOKENS, 1, {})
+            self.tokens(g, VILLAIN, VICTIM_TOKENS, 1, {})
 
-    def special_targets(self, g: Table, name: str) -> list[str]:
+    def special_targets(self, g: Table, name: str) -> list[Holder]:
         """``kidnapped-victim``: the Kidnapped Victim card, where the death
-        effect and Threaten the Hostage put their tokens."""
+        effect and Threaten the Hostage put their tokens. It holds no Dragon
+        Ball and takes no damage; its tokens lie on the Villain's board (the
+        ``victim`` counter), so the Villain stands for it."""
         if name == "kidnapped-victim":
-            return [VICTIM] if self.victim(g) is not None else []
+            return [VILLAIN] if self.victim(g) is not None else []
         return super().special_targets(g, name)
 
     # --- Call for Help ----------------------------------------------------------------
@@ -133,7 +136,7 @@ class RaditzRules(VillainRules):
 
     def attack_targets(
         self, g: Table, body: AttackBody, task: VillainAttack
-    ) -> tuple[list[str], bool]:
+    ) -> tuple[list[Holder], bool]:
         """Raditz's Choice (Extreme Mode): Raditz's attack hits the enemy who
         controls the most Dragon Balls; the card's own target only breaks a
         tie (rules note R6). When the card can only hit a Character and every
@@ -148,7 +151,7 @@ class RaditzRules(VillainRules):
         richest = [k for k in enemies if combat.balls_of(g, k) == most]
         pool = richest
         if own in _CHARACTER_ONLY:
-            pool = [k for k in richest if k.startswith("c:")]
+            pool = [k for k in richest if k.__class__ is CharacterRef]
             if not pool:
                 return self._controversy(g, body, task, richest)
         if own == "enemy-with-least-health":
@@ -157,8 +160,8 @@ class RaditzRules(VillainRules):
         return pool, len(pool) > 1
 
     def _controversy(
-        self, g: Table, body: AttackBody, task: VillainAttack, richest: list[str]
-    ) -> tuple[list[str], bool]:
+        self, g: Table, body: AttackBody, task: VillainAttack, richest: list[Holder]
+    ) -> tuple[list[Holder], bool]:
         """Raditz's Choice names Allies, the attack card a Character: the
         players choose which card decides the target."""
         if task.precedence is None:
@@ -204,14 +207,14 @@ class RaditzRules(VillainRules):
 _NO_HARM = (False, False, 0, 0, False)
 
 
-def _harm(g: Table, key: str, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
+def _harm(g: Table, key: Holder, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
     """How badly an attack of ``amount`` hurts the players when it hits
     ``key``, worst first: a Character defeated, an Ally eliminated, Dragon
     Balls passing to Raditz, the damage dealt, a Character hit."""
     left = rules.remaining(g, key)
     dealt = min(combat.reduce(g, key, amount, kind), left)
     falls = dealt >= left
-    character = key.startswith("c:")
+    character = key.__class__ is CharacterRef
     balls = combat.balls_of(g, key) if falls else 0
     return (falls and character, falls, balls, dealt, character)
 

@@ -16,7 +16,8 @@ from dbdeck.cards import plain as fx
 from dbdeck.cards.plain import AttackBody, Event, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.attacks import VillainAttack
-from dbdeck.engine.state import VILLAIN, CharacterState, Prepared, Unit
+from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
+from dbdeck.engine.state import CharacterState, Prepared, Unit
 from dbdeck.engine.tasks import Task, task_kind
 from dbdeck.engine.villains.base import VillainRules
 from dbdeck.engine.words import agree, count, sentence
@@ -46,14 +47,19 @@ TASK = "vegeta-nappa"
 Nappa's part of a double activation card)."""
 
 
-def _armor(enemy: str) -> str:
-    """The token counter holding one Saiyan's Armor tokens."""
-    return f"armor:{enemy}"
+ARMOR = "armor"
+"""A Saiyan's own counter of Armor tokens (``VillainState.enemy_tokens``)."""
+OZARU_TOKEN = "ozaru"
+"""A Saiyan's own counter marking him as the one who wears the Ozaru Form card."""
 
 
-def _ozaru(enemy: str) -> str:
-    """The token counter marking the Saiyan who wears the Ozaru Form card."""
-    return f"ozaru:{enemy}"
+def _own(g: Table, enemy: str) -> dict[str, int]:
+    """One Saiyan's own token counters (read only: an empty dict when none)."""
+    return g.state.villain.enemy_tokens.get(enemy, {})
+
+
+def _set_own(g: Table, enemy: str, counter: str, value: int) -> None:
+    g.state.villain.enemy_tokens.setdefault(enemy, {})[counter] = value
 
 
 class VegetaNappaRules(VillainRules):
@@ -66,7 +72,7 @@ class VegetaNappaRules(VillainRules):
         board plus what the difficulty adds (his card's Armor)."""
         super().setup(g)
         for enemy in g.card(g.state.villain_id).enemies:
-            g.state.villain.tokens[_armor(enemy)] = self._starting_armor(g, enemy)
+            _set_own(g, enemy, ARMOR, self._starting_armor(g, enemy))
 
     def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
         """Extreme Mode: the Saibamen come out of the Saibaman deck, so no
@@ -111,7 +117,7 @@ class VegetaNappaRules(VillainRules):
             else:
                 g.push(SaiyanActs(uid, enemy, half))
             if enemy == VEGETA:
-                g.push_ops(COLDNESS, "effects", {"actor": f"e:{VEGETA}"})
+                g.push_ops(COLDNESS, "effects", {"actor": EnemyRef(VEGETA)})
 
     def _parts(self, g: Table, card: Any) -> list[tuple[str, int | None]] | None:
         """Who acts on a card, in order, with the half each uses; ``None`` for
@@ -121,7 +127,7 @@ class VegetaNappaRules(VillainRules):
             return [
                 (half.enemy, i)
                 for i, half in enumerate(card.halves)
-                if combat.alive(g, f"e:{half.enemy}")
+                if combat.alive(g, EnemyRef(half.enemy))
             ]
         if not card.acts:
             return None
@@ -150,11 +156,11 @@ class VegetaNappaRules(VillainRules):
             if card.id == POWER_BALL:
                 self._power_ball(g, enemy)
             elif card.effects:
-                g.push_ops(card.id, "effects", {"actor": f"e:{enemy}", "source": uid})
+                g.push_ops(card.id, "effects", {"actor": EnemyRef(enemy), "source": uid})
         elif body is not None and not body.damage:
             # A part that deals no damage is no attack: its effects happen.
             path = "effects" if half is None else f"halves.{half}.attack.effects"
-            g.push_ops(card.id, path, {"actor": f"e:{enemy}", "source": uid})
+            g.push_ops(card.id, path, {"actor": EnemyRef(enemy), "source": uid})
             attacks.discard_attack(g, uid)  # unless its other part is prepared
         elif body is not None:
             self.play_attack(g, uid, body, enemy, half)
@@ -180,17 +186,17 @@ class VegetaNappaRules(VillainRules):
         while slot < 3 and any(p.uid != uid for p in track[slot]):
             slot += 1
         track[slot].append(Prepared(uid, owner=owner))
-        who = f"{g.name('e:' + owner)}: " if owner else ""
+        who = f"{g.name(EnemyRef(owner))}: " if owner else ""
         g.log("prepare", f"{who}{g.name(uid)} is prepared at Time {slot + 1}.")
 
     # --- Coldness ---------------------------------------------------------------------
 
-    def tokens(self, g: Table, key: str, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Table, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
         """Armor tokens are each Saiyan's own; gaining Coldness may make
         Vegeta eliminate Nappa."""
         if counter == "armor":
-            actor = str(ctx.get("actor", ""))
-            enemies = [actor[2:]] if actor.startswith("e:") else self._standing(g)
+            actor = ctx.get("actor")
+            enemies = [actor.id] if isinstance(actor, EnemyRef) else self._standing(g)
             for enemy in enemies:
                 self._change_armor(g, enemy, amount)
             return
@@ -199,7 +205,7 @@ class VegetaNappaRules(VillainRules):
             v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
             g.log(
                 "tokens",
-                f"{g.name('e:' + VEGETA)} gains Coldness: {count(v.tokens['coldness'], 'token')}.",
+                f"{g.name(EnemyRef(VEGETA))} gains Coldness: {count(v.tokens['coldness'], 'token')}.",
                 counter=counter,
                 value=v.tokens["coldness"],
             )
@@ -211,19 +217,19 @@ class VegetaNappaRules(VillainRules):
     def _cold_blood(self, g: Table) -> None:
         """ "A Saiyan who can't fight is useless": gaining Coldness, Vegeta
         eliminates Nappa when Nappa has 10 or less Remaining Health (V3)."""
-        nappa = f"e:{NAPPA}"
-        if not combat.alive(g, nappa) or not combat.alive(g, f"e:{VEGETA}"):
+        nappa = EnemyRef(NAPPA)
+        if not combat.alive(g, nappa) or not combat.alive(g, EnemyRef(VEGETA)):
             return
         if rules.remaining(g, nappa) > USELESS:
             return
         g.log(
             "coldness",
-            f"{g.name('e:' + VEGETA)} eliminates {g.name(nappa)} himself: "
+            f"{g.name(EnemyRef(VEGETA))} eliminates {g.name(nappa)} himself: "
             "a Saiyan who can't fight is useless.",
         )
         combat.kill(g, nappa, killer=None)
 
-    def attack_bonus(self, g: Table, source: str) -> int:
+    def attack_bonus(self, g: Table, source: Holder) -> int:
         """Ozaru Form's damage bonus, and Coldness once Nappa is gone: +1
         damage for every 2 Coldness tokens on Vegeta."""
         enemy = self._saiyan(g, source)
@@ -231,18 +237,18 @@ class VegetaNappaRules(VillainRules):
             return 0
         v = g.state.villain
         bonus = 0
-        if v.tokens.get(_ozaru(enemy)):
+        if _own(g, enemy).get(OZARU_TOKEN):
             bonus += _ozaru_bonus(g, fx.DamageBonus)
         if enemy == VEGETA and NAPPA in v.defeated_enemies:
             bonus += v.tokens.get("coldness", 0) // COLDNESS_PER_DAMAGE
         return bonus
 
-    def _saiyan(self, g: Table, source: str) -> str | None:
+    def _saiyan(self, g: Table, source: Holder) -> str | None:
         """The Saiyan behind an attack: its enemy, or for the Villain as a
         whole (an attack whose Saiyan is gone) the one still standing."""
-        if source.startswith("e:"):
-            return source[2:]
-        if source == VILLAIN:
+        if isinstance(source, EnemyRef):
+            return source.id
+        if source is VILLAIN:
             standing = self._standing(g)
             return standing[0] if len(standing) == 1 else None
         return None
@@ -251,22 +257,21 @@ class VegetaNappaRules(VillainRules):
 
     def _power_ball(self, g: Table, enemy: str) -> None:
         """The Saiyan takes Ozaru Form, or stomps if he already has it."""
-        v = g.state.villain
-        if v.tokens.get(_ozaru(enemy)):
-            g.log("ozaru", f"{g.name('e:' + enemy)} is already an Ozaru: he stomps.")
-            g.push_ops(POWER_BALL, "effects", {"actor": f"e:{enemy}"})
+        if _own(g, enemy).get(OZARU_TOKEN):
+            g.log("ozaru", f"{g.name(EnemyRef(enemy))} is already an Ozaru: he stomps.")
+            g.push_ops(POWER_BALL, "effects", {"actor": EnemyRef(enemy)})
             return
-        v.tokens[_ozaru(enemy)] = 1
+        _set_own(g, enemy, OZARU_TOKEN, 1)
         g.log(
             "transform",
-            f"{g.name('e:' + enemy)} looks at the Power Ball and takes Ozaru Form "
+            f"{g.name(EnemyRef(enemy))} looks at the Power Ball and takes Ozaru Form "
             f"(+{_ozaru_bonus(g, fx.MaxHealthBonus)} Maximum Health, "
             f"+{_ozaru_bonus(g, fx.DamageBonus)} damage).",
         )
 
-    def max_health_bonus(self, g: Table, key: str) -> int:
+    def max_health_bonus(self, g: Table, key: EnemyRef) -> int:
         """Ozaru Form's Maximum Health bonus."""
-        if key.startswith("e:") and g.state.villain.tokens.get(_ozaru(key[2:])):
+        if _own(g, key.id).get(OZARU_TOKEN):
             return _ozaru_bonus(g, fx.MaxHealthBonus)
         return 0
 
@@ -276,7 +281,7 @@ class VegetaNappaRules(VillainRules):
         if ozaru is None:
             return "", "no Saiyan is in Ozaru Form"
         words = (
-            f"Cut {g.name('e:' + ozaru)}'s tail ({CUT_THE_TAIL} Energy): Ozaru Form ends, "
+            f"Cut {g.name(EnemyRef(ozaru))}'s tail ({CUT_THE_TAIL} Energy): Ozaru Form ends, "
             f"{TAIL_DAMAGE} UNAVOIDABLE damage"
         )
         if ch.energy < CUT_THE_TAIL:
@@ -287,17 +292,16 @@ class VegetaNappaRules(VillainRules):
         ozaru = self._ozaru_saiyan(g)
         assert ozaru is not None
         ch.energy -= CUT_THE_TAIL
-        del g.state.villain.tokens[_ozaru(ozaru)]
-        key = f"e:{ozaru}"
-        g.log("ozaru", f"{g.name('c:' + ch.id)} cuts {g.name(key)}'s tail: Ozaru Form ends.")
+        del g.state.villain.enemy_tokens[ozaru][OZARU_TOKEN]
+        key = EnemyRef(ozaru)
+        g.log("ozaru", f"{g.name(CharacterRef(ch.id))} cuts {g.name(key)}'s tail: Ozaru Form ends.")
         # Losing the Maximum Health bonus can leave his damage at his health:
         # the hit then defeats him ("Health Bonuses").
-        combat.hit(g, f"c:{ch.id}", key, TAIL_DAMAGE, "unavoidable", is_attack=False)
+        combat.hit(g, CharacterRef(ch.id), key, TAIL_DAMAGE, "unavoidable", is_attack=False)
 
     def _ozaru_saiyan(self, g: Table) -> str | None:
         """The Saiyan in play who wears the Ozaru Form card."""
-        tokens = g.state.villain.tokens
-        return next((e for e in self._standing(g) if tokens.get(_ozaru(e))), None)
+        return next((e for e in self._standing(g) if _own(g, e).get(OZARU_TOKEN)), None)
 
     # --- Saiyan Armor and the single hit -----------------------------------------------
 
@@ -305,34 +309,33 @@ class VegetaNappaRules(VillainRules):
     def _starting_armor(g: Table, enemy: str) -> int:
         return int(g.card(enemy).armor.at(g.state.difficulty))
 
-    def break_armor(self, g: Table, key: str) -> None:
+    def break_armor(self, g: Table, key: Holder) -> None:
         """Remove one of a Saiyan's own Armor tokens."""
-        if key.startswith("e:"):
-            self._change_armor(g, key[2:], -1)
+        if isinstance(key, EnemyRef):
+            self._change_armor(g, key.id, -1)
         else:
             super().break_armor(g, key)
 
     def _change_armor(self, g: Table, enemy: str, amount: int) -> None:
         """Give back (or take) Armor tokens: never below 0 nor above the
         starting number."""
-        v = g.state.villain
         start = self._starting_armor(g, enemy)
-        now = v.tokens.get(_armor(enemy), start)
+        now = _own(g, enemy).get(ARMOR, start)
         new = max(0, min(start, now + amount))
-        v.tokens[_armor(enemy)] = new
+        _set_own(g, enemy, ARMOR, new)
         if new < now:
-            g.log("tokens", f"{g.name('e:' + enemy)} loses an Armor token ({new} left).")
+            g.log("tokens", f"{g.name(EnemyRef(enemy))} loses an Armor token ({new} left).")
         elif new > now:
-            g.log("tokens", f"{g.name('e:' + enemy)} gets an Armor token back ({new}).")
+            g.log("tokens", f"{g.name(EnemyRef(enemy))} gets an Armor token back ({new}).")
 
     def on_attacked(
-        self, g: Table, source: str, target: str, amount: int, dealt: int, technique: bool
+        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """Vegeta falls to one hit of the difficulty's size (after Armor);
         an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
-        if not target.startswith("e:"):
+        if not isinstance(target, EnemyRef):
             return
-        enemy = g.card(target[2:])
+        enemy = g.card(target.id)
         single = enemy.defeat_by_single_hit
         if (
             single is not None
@@ -353,7 +356,7 @@ class VegetaNappaRules(VillainRules):
 
     def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """A defeated Saiyan's Ozaru Form card is set aside."""
-        g.state.villain.tokens.pop(_ozaru(enemy), None)
+        _own(g, enemy).pop(OZARU_TOKEN, None)
         super().on_enemy_defeated(g, enemy)
 
 

@@ -1,0 +1,249 @@
+"""Holders: whoever can hold Dragon Balls or take damage.
+
+Inside the engine a holder is one of six small references, a closed set:
+
+* ``CharacterRef(id)``: a Character;
+* ``AllyRef(uid)``: an Ally in play beside a Character's board;
+* ``MinionRef(uid)``: a Minion in play;
+* ``EnemyRef(id)``: one enemy of a Villain of several (Vegeta and Nappa,
+  Androids 17 and 18);
+* ``VILLAIN`` (the one ``VillainRef``): the Villain;
+* ``MarketAllyRef(uid)``: an Ally face up in the Ally Market (attacked by
+  Androids 17 and 18).
+
+Each has a string form, its ``key``: ``c:goku``, ``a:12``, ``m:7``,
+``e:nappa``, ``v``, ``market:30``. Saves, actions, the wire, scenario files
+and the seat view keep that form, so they stay readable; ``parse`` reads it
+back at those edges, and refuses anything else.
+
+References are interned: the same holder is always the same object, so
+comparing, hashing and finding them in a list cost what they cost for any
+object (its identity), and ``match`` tells the kinds apart::
+
+    match holder:
+        case CharacterRef(id):
+            ...
+        case AllyRef(uid) | MinionRef(uid):
+            ...
+
+This module is a leaf: it imports nothing of the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Final, Literal, NoReturn, final
+
+__all__ = [
+    "HOLDER_TYPES",
+    "LOCATION",
+    "Actor",
+    "VILLAIN",
+    "AllyRef",
+    "CharacterRef",
+    "EnemyRef",
+    "Holder",
+    "HolderError",
+    "MarketAllyRef",
+    "MinionRef",
+    "VillainRef",
+    "holder_or_none",
+    "parse",
+    "to_key",
+]
+
+_LIMIT: Final = 1 << 16
+"""Distinct holders of one kind a process makes at most: a game has a few
+hundred cards, and a bound keeps hostile input from growing the tables."""
+_MAX_UID: Final = 999_999
+_CARD_ID: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""A card id, as the card models allow it (at most 64 characters)."""
+
+
+class HolderError(ValueError):
+    """Text that is not the key of a holder."""
+
+
+class _Ref:
+    """What every holder has: its key, and being its own copy."""
+
+    __slots__ = ("key",)
+    key: str
+    """The string form: ``c:goku``, ``a:12``, ``v`` …"""
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"a holder cannot be changed ({self.key})")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r})"
+
+    def __copy__(self) -> _Ref:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Ref:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return parse, (self.key,)
+
+    def to_json(self) -> str:
+        """The key: how saves, the wire and the view write a holder."""
+        return self.key
+
+
+def _make(cls: type[_Ref], table: dict[Any, Any], value: Any, key: str, field: str) -> Any:
+    if len(table) >= _LIMIT:
+        raise HolderError(f"too many holders of one kind ({_LIMIT})")
+    ref = object.__new__(cls)
+    object.__setattr__(ref, "key", key)
+    if field:
+        object.__setattr__(ref, field, value)
+    table[value] = ref
+    return ref
+
+
+_CHARACTERS: dict[str, CharacterRef] = {}
+_ALLIES: dict[int, AllyRef] = {}
+_MINIONS: dict[int, MinionRef] = {}
+_ENEMIES: dict[str, EnemyRef] = {}
+_MARKET_ALLIES: dict[int, MarketAllyRef] = {}
+
+
+@final
+class CharacterRef(_Ref):
+    """A Character, by its card id."""
+
+    __slots__ = ("id",)
+    __match_args__: ClassVar = ("id",)
+    id: str
+
+    def __new__(cls, id: str) -> CharacterRef:  # noqa: A002 - the card's own word
+        found = _CHARACTERS.get(id)
+        return found if found is not None else _make(cls, _CHARACTERS, id, "c:" + id, "id")
+
+
+@final
+class AllyRef(_Ref):
+    """An Ally in play, by its card uid."""
+
+    __slots__ = ("uid",)
+    __match_args__: ClassVar = ("uid",)
+    uid: int
+
+    def __new__(cls, uid: int) -> AllyRef:
+        found = _ALLIES.get(uid)
+        return found if found is not None else _make(cls, _ALLIES, uid, f"a:{uid}", "uid")
+
+
+@final
+class MinionRef(_Ref):
+    """A Minion in play, by its card uid."""
+
+    __slots__ = ("uid",)
+    __match_args__: ClassVar = ("uid",)
+    uid: int
+
+    def __new__(cls, uid: int) -> MinionRef:
+        found = _MINIONS.get(uid)
+        return found if found is not None else _make(cls, _MINIONS, uid, f"m:{uid}", "uid")
+
+
+@final
+class EnemyRef(_Ref):
+    """One enemy of a Villain of several, by its card id."""
+
+    __slots__ = ("id",)
+    __match_args__: ClassVar = ("id",)
+    id: str
+
+    def __new__(cls, id: str) -> EnemyRef:  # noqa: A002 - the card's own word
+        found = _ENEMIES.get(id)
+        return found if found is not None else _make(cls, _ENEMIES, id, "e:" + id, "id")
+
+
+@final
+class MarketAllyRef(_Ref):
+    """An Ally face up in the Ally Market, by its card uid."""
+
+    __slots__ = ("uid",)
+    __match_args__: ClassVar = ("uid",)
+    uid: int
+
+    def __new__(cls, uid: int) -> MarketAllyRef:
+        found = _MARKET_ALLIES.get(uid)
+        return (
+            found if found is not None else _make(cls, _MARKET_ALLIES, uid, f"market:{uid}", "uid")
+        )
+
+
+_VILLAINS: dict[str, VillainRef] = {}
+
+
+@final
+class VillainRef(_Ref):
+    """The Villain (of one enemy, or the board of several): ``VILLAIN``."""
+
+    __slots__ = ()
+    __match_args__: ClassVar = ()
+
+    def __new__(cls) -> VillainRef:
+        found = _VILLAINS.get("v")
+        return found if found is not None else _make(cls, _VILLAINS, "v", "v", "")
+
+
+VILLAIN: Final = VillainRef()
+"""The Villain."""
+
+Holder = CharacterRef | AllyRef | MinionRef | EnemyRef | VillainRef | MarketAllyRef
+"""Whoever can hold Dragon Balls or take damage."""
+
+LOCATION: Final = "loc"
+"""Not a holder: the owner of a Location's effects (an effect's ``actor``)."""
+
+Actor = Holder | Literal["loc"]
+"""Who owns an effect: a holder, or the Location in play (``LOCATION``)."""
+
+HOLDER_TYPES: Final = (CharacterRef, AllyRef, MinionRef, EnemyRef, VillainRef, MarketAllyRef)
+"""The holder classes, for ``isinstance``."""
+
+_BY_KEY: dict[str, Holder] = {"v": VILLAIN}
+"""Keys already read, for a cheap ``parse``."""
+
+
+def parse(key: str) -> Holder:
+    """The holder a key names; ``HolderError`` for text that names none."""
+    if not isinstance(key, str):
+        raise HolderError(f"a holder key is text, not {type(key).__name__}")
+    found = _BY_KEY.get(key)
+    if found is not None:
+        return found
+    kind, colon, rest = key.partition(":")
+    if colon:
+        if kind in ("c", "e") and len(rest) <= 64 and _CARD_ID.fullmatch(rest):
+            holder: Holder = CharacterRef(rest) if kind == "c" else EnemyRef(rest)
+            return _remember(key, holder)
+        if kind in ("a", "m", "market") and rest.isdigit() and rest.isascii():
+            uid = int(rest)
+            if uid <= _MAX_UID and str(uid) == rest:
+                if kind == "a":
+                    return _remember(key, AllyRef(uid))
+                return _remember(key, MinionRef(uid) if kind == "m" else MarketAllyRef(uid))
+    shown = key if len(key) <= 40 else key[:40] + "…"
+    raise HolderError(f"not a holder: {shown!r}")
+
+
+def _remember(key: str, holder: Holder) -> Holder:
+    if len(_BY_KEY) < 6 * _LIMIT:
+        _BY_KEY[key] = holder
+    return holder
+
+
+def holder_or_none(key: str) -> Holder | None:
+    """The holder a key names; ``None`` for the empty key (no holder: a
+    Dragon Ball nobody controls) and ``HolderError`` for other text."""
+    return None if key == "" else parse(key)
+
+
+def to_key(holder: Holder | None) -> str:
+    """The key of a holder; the empty key for none."""
+    return "" if holder is None else holder.key
