@@ -134,7 +134,7 @@ def as_recorded(snapshot: dict[str, Any]) -> dict[str, Any]:
     for enemy, own in villain.pop("enemy_tokens").items():
         for counter, n in own.items():
             villain["tokens"][f"{counter}:{enemy}"] = n
-    for name, market in state["markets"].items():
+    for market in state["markets"].values():
         for uid, n in market.pop("damage").items():
             villain["enemy_damage"][f"market:{uid}"] = n
     return {**snapshot, "version": 1, "state": state}

@@ -32,19 +32,21 @@ from dbdeck.engine.villains.raditz import VictimRoll
 from dbdeck.engine.villains.vegeta_nappa import SaiyanActs
 
 CTX = {"actor": "c:goku", "source": 12, "target": "v", "combo": True}
+"""An effect's context as JSON; inside the engine its holders are references."""
+LIVE_CTX = {"actor": parse("c:goku"), "source": 12, "target": parse("v"), "combo": True}
 
 EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     # Each task with the JSON saves have always held for it.
     (
-        Ops("goku", "effects", 1, dict(CTX)),
+        Ops("goku", "effects", 1, dict(LIVE_CTX)),
         {"t": "ops", "card": "goku", "path": "effects", "i": 1, "ctx": CTX},
     ),
     (
-        Op("goku", "effects", 0, dict(CTX)),
+        Op("goku", "effects", 0, dict(LIVE_CTX)),
         {"t": "op", "card": "goku", "path": "effects", "i": 0, "ctx": CTX},
     ),
     (
-        Op("goku", "effects", 2, dict(CTX), left=2, choice=7),
+        Op("goku", "effects", 2, dict(LIVE_CTX), left=2, choice=7),
         {"t": "op", "card": "goku", "path": "effects", "i": 2, "ctx": CTX, "left": 2, "choice": 7},
     ),
     # A card's Damage operation names its attack type, even none.
@@ -110,14 +112,14 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
         {"t": "fire", "character": "goku", "uid": 40, "boosters": [41, 42]},
     ),
     (
-        Fire("goku", 40, [], choice="m:3"),
+        Fire("goku", 40, [], choice=parse("m:3")),
         {"t": "fire", "character": "goku", "uid": 40, "boosters": [], "choice": "m:3"},
     ),
     (Used("goku", [40, 41]), {"t": "used", "character": "goku", "uids": [40, 41]}),
     (AttackUsed(50), {"t": "attack-used", "uid": 50}),
     (Wish(), {"t": "wish"}),
     (
-        Wish({"wish": "heal", "key": "c:goku"}),
+        Wish({"wish": "heal", "key": parse("c:goku")}),
         {"t": "wish", "choice": {"wish": "heal", "key": "c:goku"}},
     ),
     (Room("goku"), {"t": "room", "character": "goku"}),
@@ -133,7 +135,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
         {"t": "vattack", "uid": 50, "owner": "", "targets": ["c:goku"]},
     ),
     (
-        VillainAttack(50, "", 1, choice="a:3"),
+        VillainAttack(50, "", 1, choice=parse("a:3")),
         {"t": "vattack", "uid": 50, "owner": "", "half": 1, "choice": "a:3"},
     ),
     (
@@ -194,7 +196,7 @@ EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     ),
     (Android18Wishes(), {"t": "villain", "do": "wish"}),
     (
-        WishEliminates([7, 8], 2, "market:8"),
+        WishEliminates([7, 8], 2, parse("market:8")),
         {"t": "villain", "do": "wish-eliminate", "row": [7, 8], "left": 2, "choice": "market:8"},
     ),
     (FuriousRage(), {"t": "villain", "do": "furious-rage"}),

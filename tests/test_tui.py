@@ -492,7 +492,7 @@ def test_several_enemy_boards_name_their_turn_cards_and_market_damage(catalog: C
     game.state.turn_discard = ["V3"]
     assert seat_view(game, 0).turn_order.revealed == ("Android 17 and Android 18",)
     ally = game.state.markets["allies"].row[0]
-    game.state.villain.enemy_damage[f"market:{ally}"] = 2
+    game.state.markets["allies"].damage[ally] = 2
     allies = seat_view(game, 0).market("allies")
     assert allies is not None and allies.row[0].damage == 2
 

@@ -639,7 +639,8 @@ def _room(g: Table, task: Room) -> None:
             task,
             "room",
             ch.id,
-            f"{g.name(CharacterRef(ch.id))} has trained {count(ch.room_tokens, 'turn')} in the Room of "
+            f"{g.name(CharacterRef(ch.id))} has trained {count(ch.room_tokens, 'turn')} in the "
+            "Room of "
             "Spirit and Time.",
             [
                 Option("Stay and train another turn", "stay"),
@@ -658,7 +659,8 @@ def _room(g: Table, task: Room) -> None:
     ch.room_tokens = -1
     g.log(
         "room",
-        f"{g.name(CharacterRef(ch.id))} leaves the Room of Spirit and Time after {count(tokens, 'turn')}.",
+        f"{g.name(CharacterRef(ch.id))} leaves the Room of Spirit and Time after "
+        f"{count(tokens, 'turn')}.",
     )
     g.state.step = "char_energy"
     if room is None:

@@ -37,8 +37,8 @@ from typing import Any, ClassVar, Final, Literal, NoReturn, final
 __all__ = [
     "HOLDER_TYPES",
     "LOCATION",
-    "Actor",
     "VILLAIN",
+    "Actor",
     "AllyRef",
     "CharacterRef",
     "EnemyRef",
@@ -117,7 +117,7 @@ class CharacterRef(_Ref):
     __match_args__: ClassVar = ("id",)
     id: str
 
-    def __new__(cls, id: str) -> CharacterRef:  # noqa: A002 - the card's own word
+    def __new__(cls, id: str) -> CharacterRef:
         found = _CHARACTERS.get(id)
         return found if found is not None else _make(cls, _CHARACTERS, id, "c:" + id, "id")
 
@@ -156,7 +156,7 @@ class EnemyRef(_Ref):
     __match_args__: ClassVar = ("id",)
     id: str
 
-    def __new__(cls, id: str) -> EnemyRef:  # noqa: A002 - the card's own word
+    def __new__(cls, id: str) -> EnemyRef:
         found = _ENEMIES.get(id)
         return found if found is not None else _make(cls, _ENEMIES, id, "e:" + id, "id")
 

@@ -26,7 +26,7 @@ from dbdeck.engine.actions import Action
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
-from dbdeck.engine.holders import CharacterRef, parse
+from dbdeck.engine.holders import HOLDER_TYPES, CharacterRef, parse
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -287,6 +287,11 @@ def decision_card(game: Game) -> str:
     return str(game.state.card_ids[task.uid])
 
 
+def to_key_text(value: object) -> str:
+    """An answer as the events name it: a holder by its key."""
+    return value.key if isinstance(value, HOLDER_TYPES) else str(value)
+
+
 def decision_stakes(game: Game) -> tuple[str, list[str]]:
     """What a pending decision decides, in words, and what each answer would
     do: for a Villain attack, its name, damage, kind and effect, and the
@@ -296,7 +301,7 @@ def decision_stakes(game: Game) -> tuple[str, list[str]]:
         return "", []
     hits = [
         _observe(game, Action("choose", option=i), key, _to(key))
-        for i, key in enumerate(str(o.value) for o in pending.options)
+        for i, key in enumerate(to_key_text(o.value) for o in pending.options)
     ]
     previews = [h.words(game) if h.taker or h.waits else "" for h in hits]
     task = _attack_task(game)

@@ -60,6 +60,8 @@ _KEY = "key"
 """Field metadata: the field's JSON key when it is not the field's name."""
 _READ = "read"
 """Field metadata: turns the field's JSON value into the field's value."""
+_WRITE = "write"
+"""Field metadata: turns the field's value into its JSON value."""
 
 CONTEXT_HOLDERS = ("actor", "attacker", "target", "source_key")
 """The keys of an effect's context (``holder_context``) that name holders."""
@@ -109,9 +111,21 @@ def _read_context(value: Any) -> Any:
         raise TaskError("an effect's context is a JSON object")
     out = dict(value)
     for key in CONTEXT_HOLDERS:
-        if out.get(key) and out[key] != "loc":  # the Location owns its effects
+        if key not in out:
+            continue
+        if not out[key]:
+            out[key] = None  # written "" (no target: an attack on several)
+        elif out[key] != "loc":  # the Location owns its effects
             out[key] = _read_holder(out[key])
     return out
+
+
+def _write_context(value: dict[str, Any]) -> dict[str, Any]:
+    out = _plain(value)
+    for key in CONTEXT_HOLDERS:
+        if key in out and out[key] is None:
+            out[key] = ""
+    return out  # type: ignore[no-any-return]
 
 
 def _read_holders(value: Any) -> list[Holder] | None:
@@ -128,7 +142,7 @@ MAYBE_HOLDER: Mapping[str, Any] = {_READ: _read_holder_or_none}
 """Field metadata of a field holding a holder or ``None``."""
 HOLDERS: Mapping[str, Any] = {_READ: _read_holders}
 """Field metadata of a field holding a list of holders (or ``None``)."""
-CONTEXT: Mapping[str, Any] = {_READ: _read_context}
+CONTEXT: Mapping[str, Any] = {_READ: _read_context, _WRITE: _write_context}
 """Field metadata of an effect's context: a dict whose ``CONTEXT_HOLDERS``
 keys are holders."""
 
@@ -172,7 +186,8 @@ class Task:
             omit = f.metadata.get(_OMIT)
             if omit is not None and omit(self, value):
                 continue
-            data[f.metadata.get(_KEY, f.name)] = _plain(value)
+            write = f.metadata.get(_WRITE)
+            data[f.metadata.get(_KEY, f.name)] = _plain(value) if write is None else write(value)
         return data
 
     @staticmethod

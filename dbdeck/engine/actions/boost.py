@@ -72,7 +72,8 @@ def label(game: Game, action: Action) -> str:
 
 def _no_technique(game: Game, ch: CharacterState) -> str:
     return (
-        f"No Energy Technique is prepared on {game.name(CharacterRef(ch.id))}'s Time Track: boosters "
+        f"No Energy Technique is prepared on {game.name(CharacterRef(ch.id))}'s Time Track: "
+        "boosters "
         "go beneath a prepared Technique."
     )
 
@@ -85,7 +86,8 @@ def why_none(game: Game, ch: CharacterState) -> str:
     boosters = hand_cards(game, ch, lambda c: c.kind in ENERGY_KINDS and c.booster is not None)
     if not boosters:
         return (
-            f"No Energy card in {game.name(CharacterRef(ch.id))}'s hand has a booster effect (a Basic "
+            f"No Energy card in {game.name(CharacterRef(ch.id))}'s hand has a booster effect (a "
+            "Basic "
             "Energy card produces no effect as a booster)."
         )
     reason = first_reason(

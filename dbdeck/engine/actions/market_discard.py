@@ -63,7 +63,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.market_discarded = True
     g.log(
         "market",
-        f"{g.name(CharacterRef(ch.id))} sends {g.name(a.card)} to the bottom of the {a.market} deck.",
+        f"{g.name(CharacterRef(ch.id))} sends {g.name(a.card)} to the bottom of the {a.market} "
+        "deck.",
     )
 
 

@@ -74,7 +74,8 @@ def why_none(game: Game, ch: CharacterState) -> str:
         )
     if ch.energy < 1:
         return (
-            f"{game.name(CharacterRef(ch.id))} has no Energy to spend: each Steal die costs 1 Energy "
+            f"{game.name(CharacterRef(ch.id))} has no Energy to spend: each Steal die costs 1 "
+            "Energy "
             "(play Energy cards first)."
         )
     return sentence(game.check(Action(TYPE, amount=1)) or "No Steal is possible now")

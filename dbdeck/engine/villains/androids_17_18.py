@@ -305,7 +305,8 @@ class Androids1718Rules(VillainRules):
             g.push(WishEliminates(row, WISH_ELIMINATES))
         g.log(
             "wish",
-            f"{g.name(EnemyRef(ANDROID_18))} holds the seven Dragon Balls and wishes: {wishes[wish]}",
+            f"{g.name(EnemyRef(ANDROID_18))} holds the seven Dragon Balls and wishes: "
+            f"{wishes[wish]}",
             wish=wish,
         )
         s.balls = [None] * 7

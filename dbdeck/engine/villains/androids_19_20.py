@@ -122,7 +122,8 @@ class Androids1920Rules(VillainRules):
             task,
             "android-activation",
             "players",
-            f"Android Activation: {g.name(EnemyRef(android))} takes a card at random from whose hand?",
+            f"Android Activation: {g.name(EnemyRef(android))} takes a card at random from whose "
+            "hand?",
             [
                 Option(f"{g.name(CharacterRef(ch.id))} ({count(len(ch.hand), 'card')})", ch.id)
                 for ch in hands

@@ -205,7 +205,8 @@ class VegetaNappaRules(VillainRules):
             v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
             g.log(
                 "tokens",
-                f"{g.name(EnemyRef(VEGETA))} gains Coldness: {count(v.tokens['coldness'], 'token')}.",
+                f"{g.name(EnemyRef(VEGETA))} gains Coldness: "
+                f"{count(v.tokens['coldness'], 'token')}.",
                 counter=counter,
                 value=v.tokens["coldness"],
             )
