@@ -50,10 +50,13 @@ _CODE_FILES = (
     "plain.py",
     "plain_base.py",
     "convert.py",
+    "validator.py",
+    "core_schema.json",
     "catalog.py",
     "cache.py",
 )
-"""The modules of ``dbdeck.cards`` whose code decides what a loaded card is."""
+"""The files of ``dbdeck.cards`` whose code decides what a loaded card is
+(the kept validator's schema among them)."""
 
 _MAX_CACHE_BYTES = 64 * 1024 * 1024
 """The largest cache file read (the shipped set's is about 0.5 MB)."""
