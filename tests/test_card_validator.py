@@ -127,6 +127,9 @@ def test_a_damaged_schema_file_is_not_used(tmp_path: Path, monkeypatch: pytest.M
         "{",
         '{"format": 1}',
         json.dumps({"format": 0, "key": validator.schema_key()}),
+        json.dumps({"format": 1, "key": validator.schema_key(), "schema": {"type": "?"}}),
+        json.dumps({"format": 1, "key": validator.schema_key(), "schema": [], "config": {}}),
+        json.dumps({"format": 1, "key": validator.schema_key(), "cls": {"$plain": "Exploit"}}),
     ):
         path = tmp_path / "core_schema.json"
         path.write_text(text)

@@ -124,11 +124,14 @@ def _kept_validator() -> _JsonValidator | None:
         or document.get("key") != key
     ):
         return None
-    from pydantic_core import SchemaValidator
+    from pydantic_core import SchemaError, SchemaValidator
 
-    schema = cast("CoreSchema", document["schema"])
-    config = cast("CoreConfig", document["config"])
-    return SchemaValidator(schema, config)
+    schema = cast("CoreSchema", document.get("schema"))
+    config = cast("CoreConfig", document.get("config"))
+    try:
+        return SchemaValidator(schema, config)
+    except (SchemaError, TypeError):  # a file damaged under a good key
+        return None
 
 
 @functools.cache
