@@ -5,8 +5,9 @@ its spread (min–max); whole-process times are also given as a ratio to a bare
 interpreter start measured in the same run. Prints:
 
 * the catalog load (``load_catalog()`` and the imports it needs, timed inside
-  the process) with a cold cache (an empty cache folder: validates with
-  pydantic and writes the cache) and a warm one (answers from the cache);
+  the process) with a cold cache (an empty cache folder: validates, with
+  the kept validator of ``core_schema.json`` and so pydantic-core alone, and
+  writes the cache) and a warm one (answers from the cache);
 * ``dbdeck cards validate`` as a whole process, cold and warm;
 * ``import dbdeck.engine.game`` as a whole process;
 * in one process, a fresh validation (``use_cache=False``) and a warm load,
@@ -110,7 +111,7 @@ def main() -> None:
     print(_summary("catalog load, cold cache (in-process)", [t for t, _ in cold_loads]))
     print(_summary("catalog load, warm cache (in-process)", [t for t, _ in warm_loads]))
     print(
-        "pydantic imported: cold "
+        "pydantic (not only pydantic-core) imported: cold "
         f"{'yes' if all(p for _, p in cold_loads) else 'no'}, "
         f"warm {'yes' if any(p for _, p in warm_loads) else 'no'}"
     )

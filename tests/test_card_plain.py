@@ -9,7 +9,7 @@ import json
 import pickle
 import subprocess
 import sys
-from typing import Annotated, get_args, get_origin
+from typing import Annotated, Any, get_args, get_origin
 
 import pytest
 from pydantic import BaseModel
@@ -90,6 +90,37 @@ def test_methods_and_derived_flags(catalog: Catalog) -> None:
     for card in catalog.cards.values():
         market = getattr(card, "MARKET", None)
         assert market == MARKET_OF_KIND.get(card.kind), card.id
+
+
+def test_card_flags_are_worked_out_from_the_fields(catalog: Catalog) -> None:
+    """Every card carries its flags, as the fields say, and they stay out of
+    the fields: a rebuilt, unpickled or cached card has the same ones."""
+    lasting_found = 0
+    for card in catalog.cards.values():
+        assert isinstance(card, plain.CardFlags), card.id
+        cost = getattr(card, "cost", None)
+        assert card.printed_cost == (0 if cost in (None, "-") else int(cost)), card.id
+        assert card.energy == int(getattr(card, "value", 0)), card.id
+        assert dict(card.energy_for) == getattr(card, "value_for", {}), card.id
+        lasting: dict[type, list[object]] = {}
+        for op in getattr(card, "effects", ()):
+            if getattr(op, "duration", None) in ("while-in-play", "permanent"):
+                lasting.setdefault(type(op), []).append(op)
+        assert {kind: list(ops) for kind, ops in card.lasting.items()} == lasting, card.id
+        lasting_found += len(lasting)
+        assert not set(plain.CardFlags.DERIVED) & set(card.FIELDS)
+        for twin in (pickle.loads(pickle.dumps(card)), type(card)(**plain_fields(card))):
+            assert twin == card
+            assert [getattr(twin, f) for f in plain.CardFlags.DERIVED] == [
+                getattr(card, f) for f in plain.CardFlags.DERIVED
+            ], card.id
+    assert lasting_found  # the shipped set grants bonuses while in play
+    assert catalog["combat-energy"].energy_for == {"training": 3}
+
+
+def plain_fields(card: plain.Plain) -> dict[str, Any]:
+    """A plain object's fields by name, to build its twin."""
+    return {f: getattr(card, f) for f in card.FIELDS}
 
 
 def test_equality_is_by_class_and_fields(catalog: Catalog) -> None:

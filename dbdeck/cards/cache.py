@@ -50,10 +50,15 @@ _CODE_FILES = (
     "plain.py",
     "plain_base.py",
     "convert.py",
+    "validator.py",
+    "core_schema_source.py",
     "catalog.py",
     "cache.py",
 )
-"""The modules of ``dbdeck.cards`` whose code decides what a loaded card is."""
+"""The modules of ``dbdeck.cards`` whose code decides what a loaded card is.
+The kept validator's ``core_schema.json`` is not read: it is what its
+generator makes of the models, both listed (and hashing it would cost a
+warm start more than all of these)."""
 
 _MAX_CACHE_BYTES = 64 * 1024 * 1024
 """The largest cache file read (the shipped set's is about 0.5 MB)."""

@@ -1,15 +1,16 @@
 """Loading and checking card files into an immutable card catalog.
 
 ``load_catalog`` reads the shipped set and any packs, validates every file
-with the pydantic models and then checks what one file alone cannot show:
-duplicate ids, references to cards that do not exist, incomplete Villain
-decks. Problems are collected, never raised one at a time, so a card author
+against the card schema (the pydantic models, through the validator kept
+from them: ``dbdeck.cards.validator``) and then checks what one file alone
+cannot show: duplicate ids, references to cards that do not exist,
+incomplete Villain decks. Problems are collected, never raised one at a time, so a card author
 sees them all at once, each as ``FILE: card 'ID': field.path: message``.
 
 The catalog holds the plain objects of ``dbdeck.cards.plain``, not the
 models. A clean load is kept in the validated-catalog cache
 (``dbdeck.cards.cache``); while the files and the card code are unchanged,
-the next load is read from it and pydantic is never imported.
+the next load is read from it and no validator is built at all.
 
 Card packs are untrusted input (a shared box loads other people's folders),
 so every step is bounded: only regular files are opened, and never in a way
@@ -20,7 +21,6 @@ printable line. The same guards serve scenario files (``dbdeck.scenario``).
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -51,9 +51,7 @@ from dbdeck.cards.plain import (
 )
 
 if TYPE_CHECKING:
-    from pydantic import TypeAdapter, ValidationError
-
-    from dbdeck.cards.models import CardFile
+    from pydantic_core import ValidationError
 
 __all__ = [
     "CCG_SUFFIX",
@@ -81,17 +79,6 @@ each game reads only its own."""
 PACKS_ENV = "DBDECK_PACKS"
 """Environment variable listing extra pack folders, separated by the OS path
 separator (``:`` on Unix)."""
-
-
-@functools.cache
-def _file_adapter() -> TypeAdapter[CardFile]:
-    """The validator of card files, built on first use: only a load the
-    cache cannot answer imports pydantic and the models."""
-    from pydantic import TypeAdapter
-
-    from dbdeck.cards.models import CardFile
-
-    return TypeAdapter(CardFile)
 
 
 MAX_CARD_FILE_BYTES = 4 * 1024 * 1024
@@ -440,16 +427,17 @@ def _load_file(
     except InputRefused as exc:
         problems.append(Problem(name, str(exc)))
         return []
-    from pydantic import ValidationError
+    # Only a load the cache cannot answer needs a validator (and pydantic-core).
+    from pydantic_core import ValidationError
 
-    from dbdeck.cards.convert import plain_card
+    from dbdeck.cards.validator import card_file_cards
 
     try:
-        parsed = _file_adapter().validate_json(data)
+        cards = card_file_cards(data)
     except ValidationError as exc:
         problems += validation_problems(name, text, exc)
         return []
-    return [(name, plain_card(card)) for card in parsed.cards]
+    return [(name, card) for card in cards]
 
 
 def validation_problems(name: str, text: str, exc: ValidationError) -> list[Problem]:

@@ -1,38 +1,39 @@
-"""Validated card models to plain card objects.
+"""Validated card objects to plain card objects.
 
-The catalog validates card files with the pydantic models (``models.py``,
-``effects.py``) and hands the engine the plain objects of
-``dbdeck.cards.plain``, which have the same class and field names. Only a
-load that must validate imports this module (and so pydantic).
+The catalog validates card files either with the kept validator
+(``validator.py``), which makes records, or with the pydantic models
+(``models.py``, ``effects.py``). Both have the class and field names of the
+plain objects of ``dbdeck.cards.plain`` and keep exactly their fields in
+``__dict__``; this module turns either into the plain objects the engine
+reads. It imports no pydantic.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
-from dbdeck.cards import models, plain
+from dbdeck.cards import plain
 
 __all__ = ["plain_card", "to_plain"]
 
 
 def to_plain(value: Any) -> Any:
-    """``value`` with every model inside it replaced by its plain object."""
-    if isinstance(value, BaseModel):
-        cls = plain.CLASSES[type(value).__name__]
-        # A model's __dict__ holds exactly its fields (extra fields are
-        # forbidden), under the names the plain class takes.
-        fields = value.__dict__
-        return cls(**{name: to_plain(fields[name]) for name in cls.FIELDS})
+    """``value`` with every validated object inside it replaced by its plain
+    object; plain objects (a default made plain already) are kept."""
     if isinstance(value, list):
         return [to_plain(item) for item in value]
     if isinstance(value, dict):
         return {key: to_plain(item) for key, item in value.items()}
-    return value
+    cls = plain.CLASSES.get(type(value).__name__)
+    if cls is None or type(value) is cls:
+        return value
+    # A validated object's __dict__ holds exactly its fields (extra fields
+    # are forbidden), under the names the plain class takes.
+    fields = value.__dict__
+    return cls(**{name: to_plain(fields[name]) for name in cls.FIELDS})
 
 
-def plain_card(card: models.Card) -> plain.Card:
-    """The plain object of one validated card."""
+def plain_card(card: Any) -> plain.Card:
+    """The plain object of one validated card (a record or a model)."""
     converted: plain.Card = to_plain(card)
     return converted

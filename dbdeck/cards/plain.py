@@ -27,7 +27,7 @@ from dbdeck.cards.kinds import (
     Race,
     Target,
 )
-from dbdeck.cards.plain_base import CardId, Plain, _set, data_of
+from dbdeck.cards.plain_base import CardFlags, CardId, Plain, _set, data_of
 
 __all__ = [
     "CLASSES",
@@ -44,6 +44,7 @@ __all__ = [
     "Capsule",
     "Card",
     "CardCount",
+    "CardFlags",
     "CardId",
     "Character",
     "CharacterIs",
@@ -1713,7 +1714,7 @@ class _Model(Plain):
     __slots__ = ()
 
 
-class _Card(_Model):
+class _Card(_Model, CardFlags):
     """Fields every card has."""
 
     __slots__ = ()
@@ -1877,12 +1878,16 @@ class Character(_Card):
         "armor",
         "cost_modifiers",
         "dragon_ball_cost",
+        "energy",
+        "energy_for",
         "hand_size",
         "id",
         "kind",
+        "lasting",
         "level",
         "max_health",
         "name",
+        "printed_cost",
         "race",
         "special_ability",
         "starting_cards",
@@ -1971,6 +1976,7 @@ class Character(_Card):
         _set(self, "starting_cards", starting_cards)
         _set(self, "ally_versions", ally_versions)
         _set(self, "hand_size", hand_size)
+        self._derive()
 
 
 class Exclusivity(_Model):
@@ -2029,15 +2035,19 @@ class Ally(_MarketCard):
         "destroy_effects",
         "duo",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "exhaust_effects",
         "health",
         "id",
         "keywords",
         "kind",
+        "lasting",
         "name",
         "pay_with",
         "power",
+        "printed_cost",
         "race",
         "starting",
         "text",
@@ -2139,6 +2149,7 @@ class Ally(_MarketCard):
         _set(self, "exhaust_effects", exhaust_effects)
         _set(self, "destroy_effects", destroy_effects)
         _set(self, "duo", duo)
+        self._derive()
 
 
 class Technique(_MarketCard):
@@ -2151,12 +2162,16 @@ class Technique(_MarketCard):
         "damage",
         "damage_kind",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "healing",
         "id",
         "kind",
+        "lasting",
         "max_boosters",
         "name",
+        "printed_cost",
         "starting",
         "target",
         "technique_type",
@@ -2253,6 +2268,7 @@ class Technique(_MarketCard):
         _set(self, "target", target)
         _set(self, "effects", effects)
         _set(self, "combo_effects", combo_effects)
+        self._derive()
 
 
 class Energy(_MarketCard):
@@ -2263,10 +2279,14 @@ class Energy(_MarketCard):
         "copies",
         "cost",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "id",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "starting",
         "text",
         "value",
@@ -2332,6 +2352,7 @@ class Energy(_MarketCard):
         _set(self, "value_for", value_for)
         _set(self, "booster", booster)
         _set(self, "effects", effects)
+        self._derive()
 
 
 class Equipment(_MarketCard):
@@ -2342,12 +2363,16 @@ class Equipment(_MarketCard):
         "cost",
         "destroy_effects",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "exhaust_effects",
         "id",
         "keywords",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "start_of_turn_effects",
         "starting",
         "text",
@@ -2417,6 +2442,7 @@ class Equipment(_MarketCard):
         _set(self, "start_of_turn_effects", start_of_turn_effects)
         _set(self, "exhaust_effects", exhaust_effects)
         _set(self, "destroy_effects", destroy_effects)
+        self._derive()
 
 
 class TrainingReward(_Model):
@@ -2462,11 +2488,15 @@ class Training(_MarketCard):
         "cost",
         "destroy_effects",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "exhaust_effects",
         "id",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "requirements",
         "rewards",
         "rule",
@@ -2551,6 +2581,7 @@ class Training(_MarketCard):
         _set(self, "exhaust_effects", exhaust_effects)
         _set(self, "destroy_effects", destroy_effects)
         _set(self, "rewards", rewards)
+        self._derive()
 
 
 class ConcentratedEnergy(_MarketCard):
@@ -2560,10 +2591,14 @@ class ConcentratedEnergy(_MarketCard):
         "booster",
         "copies",
         "cost",
+        "energy",
+        "energy_for",
         "exclusive",
         "id",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "starting",
         "text",
         "value",
@@ -2615,6 +2650,7 @@ class ConcentratedEnergy(_MarketCard):
         _set(self, "kind", kind)
         _set(self, "value", value)
         _set(self, "booster", booster)
+        self._derive()
 
 
 class Capsule(_MarketCard):
@@ -2625,10 +2661,14 @@ class Capsule(_MarketCard):
         "copies",
         "cost",
         "effects",
+        "energy",
+        "energy_for",
         "exclusive",
         "id",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "starting",
         "text",
     )
@@ -2673,6 +2713,7 @@ class Capsule(_MarketCard):
         _set(self, "exclusive", exclusive)
         _set(self, "kind", kind)
         _set(self, "effects", effects)
+        self._derive()
 
 
 class ByDifficulty(_Model):
@@ -2766,14 +2807,18 @@ class Villain(_Card):
         "death_effect_text",
         "deck",
         "enemies",
+        "energy",
+        "energy_for",
         "extreme_cards",
         "extreme_mode",
         "id",
         "kind",
+        "lasting",
         "level",
         "max_health",
         "name",
         "phases",
+        "printed_cost",
         "reference_cards",
         "setup",
         "side_decks",
@@ -2927,6 +2972,7 @@ class Villain(_Card):
         _set(self, "starting_dragon_balls", starting_dragon_balls)
         _set(self, "ally_market_size", ally_market_size)
         _set(self, "phases", phases)
+        self._derive()
 
 
 class _VillainCard(_Card):
@@ -3062,10 +3108,14 @@ class Attack(_VillainCard, AttackBody):
     __slots__ = (
         "acts",
         "copies",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "type",
         "villain",
@@ -3133,6 +3183,7 @@ class Attack(_VillainCard, AttackBody):
         _set(self, "copies", copies)
         _set(self, "acts", acts)
         _set(self, "type", type)
+        self._derive()
 
 
 class MinionBody(_Model):
@@ -3191,10 +3242,14 @@ class Minion(_VillainCard, MinionBody):
     __slots__ = (
         "acts",
         "copies",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "type",
         "villain",
@@ -3250,6 +3305,7 @@ class Minion(_VillainCard, MinionBody):
         _set(self, "copies", copies)
         _set(self, "acts", acts)
         _set(self, "type", type)
+        self._derive()
 
 
 class SplitHalf(_Model):
@@ -3308,11 +3364,15 @@ class SplitCard(_VillainCard):
     __slots__ = (
         "acts",
         "copies",
+        "energy",
+        "energy_for",
         "halves",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "type",
         "villain",
@@ -3359,6 +3419,7 @@ class SplitCard(_VillainCard):
         _set(self, "acts", acts)
         _set(self, "type", type)
         _set(self, "halves", halves)
+        self._derive()
 
 
 class Event(_VillainCard):
@@ -3369,10 +3430,14 @@ class Event(_VillainCard):
         "acts",
         "copies",
         "effects",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "type",
         "villain",
@@ -3419,6 +3484,7 @@ class Event(_VillainCard):
         _set(self, "acts", acts)
         _set(self, "type", type)
         _set(self, "effects", effects)
+        self._derive()
 
 
 class Transformation(_VillainCard):
@@ -3431,10 +3497,14 @@ class Transformation(_VillainCard):
         "damage_bonus",
         "damage_reduction_bonus",
         "effects",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "to_phase",
         "type",
@@ -3506,6 +3576,7 @@ class Transformation(_VillainCard):
         _set(self, "damage_bonus", damage_bonus)
         _set(self, "damage_reduction_bonus", damage_reduction_bonus)
         _set(self, "effects", effects)
+        self._derive()
 
 
 class PhaseInfo(_Model):
@@ -3566,11 +3637,15 @@ class Enemy(_VillainCard):
         "copies",
         "damage_reduction",
         "defeat_by_single_hit",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "max_health",
         "name",
         "phase",
+        "printed_cost",
         "text",
         "type",
         "villain",
@@ -3635,6 +3710,7 @@ class Enemy(_VillainCard):
         _set(self, "armor", armor)
         _set(self, "damage_reduction", damage_reduction)
         _set(self, "defeat_by_single_hit", defeat_by_single_hit)
+        self._derive()
 
 
 class Reference(_VillainCard):
@@ -3645,11 +3721,15 @@ class Reference(_VillainCard):
         "characters",
         "copies",
         "effects",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
         "phase",
         "phases",
+        "printed_cost",
         "roll_table",
         "text",
         "type",
@@ -3722,6 +3802,7 @@ class Reference(_VillainCard):
         _set(self, "phases", phases)
         _set(self, "wishes", wishes)
         _set(self, "characters", characters)
+        self._derive()
 
 
 class Location(_Card):
@@ -3730,9 +3811,13 @@ class Location(_Card):
     __slots__ = (
         "character_turn_start",
         "effects",
+        "energy",
+        "energy_for",
         "id",
         "kind",
+        "lasting",
         "name",
+        "printed_cost",
         "setup_effects",
         "text",
         "villain_turn_start",
@@ -3782,6 +3867,7 @@ class Location(_Card):
         _set(self, "effects", effects)
         _set(self, "character_turn_start", character_turn_start)
         _set(self, "villain_turn_start", villain_turn_start)
+        self._derive()
 
 
 Condition = (

@@ -3,8 +3,9 @@ card models, so that the schema stays the one source of truth.
 
 Every model class of ``effects.py`` and ``models.py`` (bar the file wrapper)
 becomes a frozen, slotted class of the same name with the same fields in the
-same order, the same docstrings and the same methods. The discriminated
-unions become plain unions. ``tests/test_card_plain.py`` fails when the file
+same order, the same docstrings and the same methods; every card class also
+holds the flags of ``plain_base.CardFlags``, worked out when a card is made.
+The discriminated unions become plain unions. ``tests/test_card_plain.py`` fails when the file
 is stale.
 
     python -m dbdeck.cards.plain_source            # rewrite plain.py
@@ -26,6 +27,7 @@ from typing import get_args
 from pydantic import BaseModel
 
 from dbdeck.cards import effects, kinds, models
+from dbdeck.cards.plain_base import CardFlags
 
 __all__ = ["PLAIN_PATH", "main", "plain_module_source"]
 
@@ -55,7 +57,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 {imports}
-from dbdeck.cards.plain_base import CardId, Plain, _set, data_of
+from dbdeck.cards.plain_base import CardFlags, CardId, Plain, _set, data_of
 
 __all__ = [
 {exports}
@@ -144,6 +146,9 @@ def _class_source(
     node = source.classes[cls.__name__]
     bases = [source.segment(b) for b in node.bases]
     bases = ["Plain" if b == "BaseModel" else b for b in bases]
+    card = issubclass(cls, models._Card)
+    if cls is models._Card:
+        bases.append("CardFlags")  # every card works out its flags
     lines = [f"class {cls.__name__}({', '.join(bases)}):"]
     doc = node.body[0]
     assert _is_docstring(doc), f"{cls.__name__} needs a docstring"
@@ -158,6 +163,8 @@ def _class_source(
             for f in by_name[base.__name__].model_fields
         }
         slots = sorted(f for f in fields if f not in inherited)
+        if card:
+            slots = sorted([*slots, *CardFlags.DERIVED])
         lines.append("    __slots__ = (" + "".join(f'"{f}", ' for f in slots).rstrip(" ") + ")")
         lines.append("    FIELDS: ClassVar[tuple[str, ...]] = (")
         lines += [f'        "{f}",' for f in fields]
@@ -186,6 +193,8 @@ def _class_source(
         lines += [f"        {f}: {_flat(annotations[cls.__name__][f])}," for f in fields]
         lines.append("    ) -> None:")
         lines += [f'        _set(self, "{f}", {f})' for f in fields]
+        if card:
+            lines.append("        self._derive()")
     for item in node.body:
         if isinstance(item, ast.FunctionDef):
             assert not item.decorator_list, f"{cls.__name__}.{item.name}: no decorators"
@@ -253,7 +262,8 @@ def plain_module_source() -> str:
     used = [n for n in kinds.__all__ if re.search(rf"\b{n}\b", body)]
     imports = "from dbdeck.cards.kinds import (\n" + "".join(f"    {n},\n" for n in used) + ")"
     exports = sorted(
-        [*concrete, *_UNIONS, "CLASSES", "CardId", "Plain", "data_of"], key=_export_order
+        [*concrete, *_UNIONS, "CLASSES", "CardFlags", "CardId", "Plain", "data_of"],
+        key=_export_order,
     )
     header = _HEADER.format(imports=imports, exports="\n".join(f'    "{n}",' for n in exports))
     return _formatted(header + "\n\n" + body + "\n")

@@ -289,15 +289,9 @@ class Game:
     def lasting_ops(self, uid: int, op_type: type) -> tuple[Any, ...]:
         """The lasting operations of one type on a card instance's own
         effects (those with a ``while-in-play`` or ``permanent`` duration)."""
-        card_id = self.state.card_ids[uid]
-        table = self._lasting.get(card_id)
-        if table is None:
-            grouped: dict[type, list[Any]] = {}
-            for op in getattr(self._defs[uid], "effects", ()):
-                if getattr(op, "duration", None) in ("while-in-play", "permanent"):
-                    grouped.setdefault(type(op), []).append(op)
-            table = self._lasting[card_id] = {k: tuple(v) for k, v in grouped.items()}
-        return table.get(op_type, ())
+        # Grouped once per card, when the card was made (``CardFlags.lasting``).
+        found: tuple[Any, ...] = self._defs[uid].lasting.get(op_type, ())
+        return found
 
     def card_def(self, card_id: str) -> Any:
         """The card definition of a card id."""
@@ -378,9 +372,10 @@ class Game:
     def energy_value(self, uid: int, market: str | None = None) -> int:
         """What an Energy card gives (for buying in ``market`` if given)."""
         card = self.card(uid)
-        value = int(getattr(card, "value", 0))
+        # Worked out once per card (``CardFlags.energy``): 0 for a card that gives none.
+        value: int = card.energy
         if market is not None:
-            value = getattr(card, "value_for", {}).get(market, value)
+            value = card.energy_for.get(market, value)
         return value
 
     def villains_hook(self, name: str, *args: Any) -> Any:

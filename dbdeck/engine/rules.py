@@ -303,9 +303,9 @@ def buy_cost(g: Table, ch: CharacterState, uid: int, market: str) -> int | None:
 def priced(card: Any, change: int) -> int:
     """A card's printed cost (a "-" or none counts 0) changed by ``change``,
     never below 0 (rules note N28)."""
-    printed = card.cost
-    base = 0 if printed in (None, "-") else int(printed)
-    return max(0, base + change)
+    # ``printed_cost`` is worked out once per card, "-" and none already 0.
+    total: int = card.printed_cost + change
+    return max(0, total)
 
 
 def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
