@@ -3,11 +3,13 @@ strict, with the same messages, and set aside whenever it may not be."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,15 @@ BAD_FILES: list[Any] = [
 top, in a card, in a nested object, in a union tag, in a constraint."""
 
 
+@functools.cache
+def _fresh_kept() -> Any:
+    """The kept validator as the generator makes it with the pydantic
+    installed (the file itself may be for another: see above)."""
+    kept = validator.validator_of(core_schema_text())
+    assert kept is not None
+    return kept
+
+
 @pytest.fixture
 def from_the_models(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The validator built from the models, as when the kept one is stale."""
@@ -64,21 +75,29 @@ def from_the_models(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_the_kept_schema_is_what_the_models_generate() -> None:
-    """core_schema.json is rewritten from the models; an edit to the schema
-    without ``python -m dbdeck.cards.core_schema_source`` fails here."""
-    assert core_schema_text() == validator.SCHEMA_PATH.read_text(encoding="utf-8")
-
-
-def test_the_kept_validator_is_used_when_current() -> None:
-    assert validator._kept_validator() is not None
-    assert not isinstance(validator._validator(), TypeAdapter)
+    """core_schema.json is rewritten from the models: an edit to the models
+    without ``python -m dbdeck.cards.core_schema_source`` fails here. Under
+    another pydantic than the one it was made with (a newer release), the
+    kept file is set aside and the models build the validator; the
+    generator then still makes a valid one."""
+    kept = json.loads(validator.SCHEMA_PATH.read_text(encoding="utf-8"))
+    fresh = core_schema_text()
+    if kept["pydantic"] == metadata.version("pydantic"):
+        assert fresh == validator.SCHEMA_PATH.read_text(encoding="utf-8")
+        assert validator._kept_validator() is not None
+        validator._validator.cache_clear()
+        assert not isinstance(validator._validator(), TypeAdapter)
+    else:
+        assert validator._kept_validator() is None
+        validator._validator.cache_clear()
+        assert isinstance(validator._validator(), TypeAdapter)
+    assert validator.validator_of(fresh) is not None
 
 
 @pytest.mark.parametrize("content", BAD_FILES)
 def test_the_kept_validator_refuses_as_the_models_do(content: Any) -> None:
     data = json.dumps(content).encode()
-    kept = validator._kept_validator()
-    assert kept is not None
+    kept = _fresh_kept()
     with pytest.raises(ValidationError) as by_kept:
         kept.validate_json(data)
     with pytest.raises(ValidationError) as by_models:
@@ -157,5 +176,9 @@ def test_a_cold_validate_imports_no_pydantic_models(tmp_path: Path) -> None:
     )
     lines = done.stdout.splitlines()
     assert lines[0].startswith("ok: ")
-    assert lines[1:] == ["[]", "False"]
+    kept = json.loads(validator.SCHEMA_PATH.read_text(encoding="utf-8"))
+    if kept["pydantic"] == metadata.version("pydantic"):
+        assert lines[1:] == ["[]", "False"]
+    else:  # the kept file is for another pydantic: the models validate
+        assert lines[2] == "True"
     assert (tmp_path / "cold" / "catalog").is_dir()  # validated, then kept

@@ -26,6 +26,7 @@ import argparse
 import json
 import re
 import sys
+from importlib import metadata
 from typing import Any
 
 from pydantic import BaseModel
@@ -50,6 +51,8 @@ def core_schema_text() -> str:
     document = {
         "format": SCHEMA_FORMAT,
         "key": key,
+        # For people and tests: the key already covers it.
+        "pydantic": metadata.version("pydantic"),
         "config": dict(config),
         "schema": _data(models.CardFile.__pydantic_core_schema__),
     }

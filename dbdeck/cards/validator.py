@@ -111,12 +111,23 @@ def _validator() -> _JsonValidator:
 def _kept_validator() -> _JsonValidator | None:
     """pydantic-core's validator of the kept schema, or ``None`` when the
     file is missing, unreadable or made for other models or pydantic."""
+    try:
+        text = SCHEMA_PATH.read_bytes()
+    except OSError:
+        return None
+    return validator_of(text)
+
+
+def validator_of(text: bytes | str) -> _JsonValidator | None:
+    """pydantic-core's validator of a kept schema's text (what
+    ``core_schema_source`` writes), or ``None`` when it is not one for the
+    installed models and pydantic."""
     key = schema_key()
     if key is None:
         return None
     try:
-        document = json.loads(SCHEMA_PATH.read_bytes(), object_hook=_revived)
-    except (OSError, ValueError, KeyError, TypeError):
+        document = json.loads(text, object_hook=_revived)
+    except (ValueError, KeyError, TypeError):
         return None
     if (
         not isinstance(document, dict)

@@ -115,9 +115,6 @@ class Game:
         self._villain_hooks = villains.hooks_for(state.villain_id)
         # Card definitions by instance uid: the hottest lookup of the engine.
         self._defs: list[Any] = [catalog.cards[c] for c in state.card_ids]
-        self._lasting: dict[str, dict[type, tuple[Any, ...]]] = {}
-        """Each card's lasting ("while in play" or permanent) operations by
-        operation type, built on first use: bonuses are summed from them."""
         self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = {}
         self.victory_conditions = frozenset(
             v.condition
@@ -593,7 +590,6 @@ class Game:
         twin.events = []
         twin._villain_hooks = self._villain_hooks
         twin._defs = list(self._defs)
-        twin._lasting = self._lasting
         twin._location_lasting = self._location_lasting
         twin.victory_conditions = self.victory_conditions
         twin.derived = rules.DerivedState()
