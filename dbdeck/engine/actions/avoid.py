@@ -26,6 +26,10 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """Every attack prepared on the Villain's Time Track."""
     for slot in g.state.villain.time_track:
         for villain_attack in slot:
+            # One without red text is refused whatever holds (check).
+            body = g.hooks.attack_body(g, villain_attack)
+            if body is None or body.avoid is None:
+                continue
             owner = EnemyRef(villain_attack.owner).key if villain_attack.owner else None
             yield Action(TYPE, card=villain_attack.uid, source=owner)
 

@@ -22,8 +22,14 @@ ACTS = True
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """The one way to buy a Dragon Ball."""
-    yield Action(TYPE)
+    """The one way to buy a Dragon Ball, when ``check`` would allow it (its
+    three tests, without the words of a refusal)."""
+    if (
+        None in g.state.balls
+        and ch.dragon_balls_bought < 1 + rules.card_bonus(g, ch, "extra-dragon-ball")
+        and ch.energy >= _cost(g, ch)
+    ):
+        yield Action(TYPE)
 
 
 def _cost(g: Game, ch: CharacterState) -> int:

@@ -31,12 +31,24 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
     cut."""
     if card.kind == "technique" and card.technique_type == "energy":
         time = int(card.time or 1)
-        for slot in (time, time + 1):
+        # check allows only the first free slot of the two.
+        slot = first_free(ch, time)
+        if slot is not None:
             out.append(Action(TYPE, card=uid, slot=slot))
         # Only a Namekian pays to cut the Time: check refuses anyone else.
         if time >= 2 and rules.race_of(g, CharacterRef(ch.id)) == "namekian":
-            for slot in (time - 1, time):
+            slot = first_free(ch, time - 1)
+            if slot is not None:
                 out.append(Action(TYPE, card=uid, slot=slot, amount=1))
+
+
+def first_free(ch: CharacterState, time: int) -> int | None:
+    """The Time slot a Technique of Time ``time`` goes in: that one, or the
+    next when it is taken ("never two later"); ``None`` when both are."""
+    for slot in (time, time + 1):
+        if slot <= 4 and ch.time_track[slot - 1] is None:
+            return slot
+    return None
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
@@ -60,14 +72,14 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
             return "cutting the Time costs 2 Energy"
         time -= 1
     # The printed slot, or one later when it is taken — never two later.
-    free = [slot for slot in (time, time + 1) if slot <= 4 and ch.time_track[slot - 1] is None]
-    if not free:
+    free = first_free(ch, time)
+    if free is None:
         return (
             f"Time slots {time} and {time + 1} are taken (a Technique may move at most "
             "one slot later)"
         )
-    if a.slot != free[0]:
-        return f"{card.name} goes in Time slot {free[0]}"
+    if a.slot != free:
+        return f"{card.name} goes in Time slot {free}"
     return None
 
 

@@ -18,8 +18,10 @@ ACTS = True
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """The one Villain action, whatever the Villain makes of it."""
-    yield Action(TYPE)
+    """The one Villain action, when the Villain's rules have one (the
+    others refuse it whatever holds)."""
+    if g.hooks.OFFERS_ACTION:
+        yield Action(TYPE)
 
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:

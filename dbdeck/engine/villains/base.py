@@ -35,6 +35,10 @@ __all__ = ["VillainRules"]
 class VillainRules:
     """The default hooks, following the rulebook's general Villain rules."""
 
+    OFFERS_ACTION = False
+    """Whether the Villain's rules offer the Characters an action of their
+    own (``villain_action``); without one it is always refused."""
+
     # --- setup ------------------------------------------------------------------------
 
     def setup(self, g: Table) -> None:

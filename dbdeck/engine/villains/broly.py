@@ -49,6 +49,7 @@ def phase_info(g: Table, phase: int | None = None) -> PhaseInfo:
 
 
 class BrolyRules(VillainRules):
+    OFFERS_ACTION = True  # calming Broly
     """Broly's own rules (rulebook, "Broly")."""
 
     # --- setup and activation ---------------------------------------------------------

@@ -63,6 +63,7 @@ def _set_own(g: Table, enemy: str, counter: str, value: int) -> None:
 
 
 class VegetaNappaRules(VillainRules):
+    OFFERS_ACTION = True  # cutting Ozaru's tail
     """Vegeta and Nappa's own rules (rulebook, the Villain's section)."""
 
     # --- setup ------------------------------------------------------------------------
