@@ -58,6 +58,8 @@ class Ops(Task):
     ctx: dict[str, Any] = field(metadata=CONTEXT)
     """Who owns the effect and what it is about (see the module)."""
 
+    queues_only = True
+
     def run(self, g: Table) -> None:
         """Queue the ``i``-th operation, and the rest after it."""
         ops = ops_at(g, self.card, self.path)

@@ -532,10 +532,13 @@ class Game:
             if guard > 100_000:
                 raise RuntimeError("the rules engine looped without progress")
             if s.stack:
-                s.stack.pop().run(self)
+                task = s.stack.pop()
+                task.run(self)
                 # A task may take a Maximum Health bonus out of play (a cost
-                # that discards Equipment): the health check runs after each.
-                combat.check_end(self, health=True)
+                # that discards Equipment): the health check runs after each
+                # that changes more than the stack.
+                if not task.queues_only:
+                    combat.check_end(self, health=True)
                 continue
             if 0 <= shown_from < len(self.events):
                 s.paused = True

@@ -154,6 +154,9 @@ class Task:
 
     tag: ClassVar[str] = ""
     """The kind's name: the ``"t"`` of its JSON form."""
+    queues_only: ClassVar[bool] = False
+    """Whether running it only queues more tasks, changing nothing else:
+    the game then need not look again for a defeat or a victory."""
 
     def run(self, game: Table) -> None:
         """Do the work (the task has been taken off the stack). A task that
