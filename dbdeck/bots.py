@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from dbdeck.cards.plain import Minion
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
@@ -127,7 +128,7 @@ def _best_enemy(game: Game, keys: list[Any]) -> int:
             return 0
         value = 10 * combat.balls_of(game, key)
         if isinstance(key, MinionRef):
-            value += 5 if "guardian" in game.card(key.uid).keywords else 1
+            value += 5 if "guardian" in game.card_as(key.uid, Minion).keywords else 1
         else:
             value += 3
         return value
@@ -166,7 +167,8 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
     if t == "exhaust":
         return 75
     if t == "ability":
-        return 60 if game.card(ch.id).special_ability.uses != "passive" else 50
+        ability = game.character_card(ch.id).special_ability
+        return 60 if ability is not None and ability.uses != "passive" else 50
     if t == "avoid":
         return 40
     if t == "villain-action":
@@ -207,7 +209,7 @@ def _beats_rows(game: Game, score: float) -> bool:
     for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
         for uid in row:
             card = game.card(uid)
-            cost = card.cost if isinstance(card.cost, int) else 0
+            cost = card.printed_cost
             if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
                 return False
     return True
@@ -233,7 +235,7 @@ def _calm_score(game: Game, ch: Any) -> float:
 def _best_target_bonus(game: Game, key: Holder) -> float:
     if isinstance(key, MinionRef):
         value = 2.0 * combat.balls_of(game, key)
-        if "guardian" in game.card(key.uid).keywords:
+        if "guardian" in game.card_as(key.uid, Minion).keywords:
             value += 3
         return value
     if isinstance(key, CharacterRef | AllyRef):

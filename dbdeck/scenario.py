@@ -954,7 +954,7 @@ def turn_phase(g: Game) -> str:
 
 def _villain_keys(g: Game) -> list[Holder]:
     """The Villain, or each of its enemies."""
-    enemies = g.card(g.state.villain_id).enemies
+    enemies = g.villain_card().enemies
     return [EnemyRef(e) for e in enemies] or [VILLAIN]
 
 
@@ -1299,9 +1299,9 @@ def _check_table(g: Game, table: dict[str, Any]) -> None:
     if "revealed" in table and table["revealed"] not in turn_cards:
         fail("revealed", f"{_clip(table['revealed'])!r} is not one of {', '.join(turn_cards)}")
     villain = table.get("villain", {})
-    phases = g.card(s.villain_id).phases
+    phases = g.villain_card().phases
     if villain.get("phase", 1) > phases:
-        fail("villain.phase", f"{g.card(s.villain_id).name} has {phases} phase(s)")
+        fail("villain.phase", f"{g.villain_card().name} has {phases} phase(s)")
     aggro = villain.get("aggro", "")
     holder = aggro[2:]
     if aggro and not (

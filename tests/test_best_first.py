@@ -69,7 +69,7 @@ def test_kept_values_follow_the_cards_in_play_and_the_bonuses(catalog: Catalog) 
     game = Game.new(catalog, Setup(villain="freezer", characters=["goku", "krillin"], seed=3))
     goku = game.state.character("goku")
     printed = rules.character_max_health(game, goku)
-    assert printed == game.card("goku").max_health
+    assert printed == game.character_card("goku").max_health
 
     uid = game.new_uid(_bonus_card(catalog, fx.MaxHealthBonus))
     goku.equipment.append(Unit(uid))

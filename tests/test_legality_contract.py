@@ -27,6 +27,7 @@ import pytest
 
 from dbdeck.bots import BOTS
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.plain import Technique
 from dbdeck.engine import combat
 from dbdeck.engine.actions import ACTION_TYPES, Action
 from dbdeck.engine.game import Game, Setup
@@ -53,7 +54,7 @@ MAX_STEAL_DICE = 7
 def _holders(g: Game) -> list[str]:
     """Every holder key of the table, in play or not."""
     s = g.state
-    keys = [VILLAIN.key, *(f"e:{e}" for e in g.card(s.villain_id).enemies)]
+    keys = [VILLAIN.key, *(f"e:{e}" for e in g.villain_card().enemies)]
     keys += [f"m:{u.uid}" for u in s.villain.minions]
     keys += [f"c:{ch.id}" for ch in s.characters]
     keys += [f"a:{u.uid}" for ch in s.characters for u in ch.allies]
@@ -90,7 +91,7 @@ def space(g: Game, ch: CharacterState) -> list[Action]:
     physical = [
         u
         for u in ch.hand
-        if g.card(u).kind == "technique" and g.card(u).technique_type == "physical"
+        if isinstance(card := g.card(u), Technique) and card.technique_type == "physical"
     ]
     combos = {c for size in range(1, len(physical) + 1) for c in combinations(physical, size)}
     combos |= {c for size in (1, 2) for c in combinations(ch.hand, size)}

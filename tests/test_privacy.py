@@ -106,7 +106,7 @@ class Truth:
         s = game.state
         hidden = hidden_uids(game, seat)
         seen = {cid for uid, cid in enumerate(s.card_ids) if uid not in hidden}
-        board = game.card(s.villain_id)
+        board = game.villain_card()
         seen |= {ch.id for ch in s.characters} | {s.villain_id, *board.enemies}
         seen |= set(s.villain.side_decks) | ({s.location} if s.location else set())
         own = {ch.id for ch in s.characters if ch.seat == seat}

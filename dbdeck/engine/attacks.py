@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import ConcentratedEnergy, Energy, Technique, Training
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
 from dbdeck.engine.holders import (
@@ -42,6 +43,12 @@ __all__ = [
 ]
 
 
+def booster_ops(g: Table, uid: int) -> list[Any] | None:
+    """The booster effect of an Energy card (``None`` without a booster icon)."""
+    card = g.card(uid)
+    return card.booster if isinstance(card, Energy | ConcentratedEnergy) else None
+
+
 def _this_attack_bonus(ops: Any) -> int:
     return sum(
         op.amount for op in ops if isinstance(op, fx.DamageBonus) and op.duration == "this-attack"
@@ -54,14 +61,14 @@ def attack_damage(
     """An attack's total damage and kind: every card's damage and "this
     attack" bonuses, the Character's bonuses, and the boosters' damage
     bonuses (rules note N14). PIERCING spreads to the whole Combo."""
-    cards = [g.card(u) for u in uids]
+    cards = [g.card_as(u, Technique) for u in uids]
     damage = sum(c.damage for c in cards)
     for card in cards:
         damage += _this_attack_bonus(card.effects)
         if combo:
             damage += _this_attack_bonus(card.combo_effects)
     for uid in boosters:
-        damage += _this_attack_bonus(g.card(uid).booster or [])
+        damage += _this_attack_bonus(booster_ops(g, uid) or [])
     damage += rules.card_bonus(g, ch, "damage", attack)
     kinds = {c.damage_kind for c in cards}
     kind = (
@@ -86,14 +93,14 @@ def character_attack(
     boosters = boosters or []
     damage, kind = attack_damage(g, ch, uids, attack, boosters, combo=combo)
     damage = max(0, damage - penalty)
-    healing = g.card(uids[0]).healing
+    healing = g.card_as(uids[0], Technique).healing
     actual = target if healing else guardian_for(g, target)
     ctx = {"actor": CharacterRef(ch.id), "target": actual, "combo": combo}
     for uid in reversed(boosters):
-        if g.card(uid).booster:
+        if booster_ops(g, uid):
             g.push_ops(g.state.card_ids[uid], "booster", {**ctx, "source": uid})
     for uid in reversed(uids):
-        card = g.card(uid)
+        card = g.card_as(uid, Technique)
         if combo and card.combo_effects:
             g.push_ops(card.id, "combo_effects", {**ctx, "source": uid})
         if card.effects:
@@ -137,7 +144,7 @@ class Fire(Asking):
 def _fire(g: Table, task: Fire) -> None:
     ch = g.state.character(task.character)
     uid, boosters = task.uid, task.boosters
-    card = g.card(uid)
+    card = g.card_as(uid, Technique)
     if task.choice is None:
         # Pushed first, so it runs last: the Technique and its boosters are
         # discarded once their effects have resolved (rules note N45).
@@ -434,10 +441,12 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> 
     for uid in spent:
         ch.hand.remove(uid)
         ch.discard.append(uid)
-    level = g.card(g.state.villain_id).level
+    level = g.villain_card().level
     die = g.rng.randint(1, 6)
     villain_power = damage + level + die
-    player_power = max(0, technique_damage - (slot - 1)) + g.card(ch.id).level + energy_value
+    player_power = (
+        max(0, technique_damage - (slot - 1)) + g.character_card(ch.id).level + energy_value
+    )
     g.log(
         "roll",
         f"Power Clash: {g.name(source)} {villain_power} (die {die}) against "
@@ -513,7 +522,7 @@ def _wish(g: Table, task: Wish) -> None:
         _resurrect(g, wish["key"])
     elif kind == "damage":
         target = wish["key"]
-        level = g.card(s.villain_id).level if target.__class__ is not MinionRef else 0
+        level = g.villain_card().level if target.__class__ is not MinionRef else 0
         combat.hit(g, None, target, 15 + 2 * level, "unavoidable", is_attack=False)
     elif kind == "card":
         market, uid, who = wish["market"], wish["uid"], wish["character"]
@@ -589,7 +598,10 @@ def _level_allows(g: Table, uid: int, ch: CharacterState) -> bool:
     """A wished card ignores every requirement but a Level the Character
     lacks (The Wish Card)."""
     for condition in getattr(g.card(uid), "requirements", ()):
-        if isinstance(condition, fx.LevelAtLeast) and g.card(ch.id).level < condition.level:
+        if (
+            isinstance(condition, fx.LevelAtLeast)
+            and g.character_card(ch.id).level < condition.level
+        ):
             return False
     return True
 
@@ -665,7 +677,7 @@ def _room(g: Table, task: Room) -> None:
     g.state.step = "char_energy"
     if room is None:
         return
-    card = g.card(room.uid)
+    card = g.card_as(room.uid, Training)
     ch.training.remove(room)
     g.state.box.append(room.uid)
     rewards = [i for i, r in enumerate(card.rewards) if r.turns <= tokens]

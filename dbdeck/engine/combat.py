@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from dbdeck.cards.plain import Minion
 from dbdeck.engine import rules
 from dbdeck.engine.holders import (
     VILLAIN,
@@ -55,7 +56,7 @@ def enemies_of(g: Table, side: str) -> list[Holder]:
         if not s.villain.arrived:
             return []
         keys: list[Holder] = [
-            EnemyRef(e) for e in g.card(s.villain_id).enemies if e not in s.villain.defeated_enemies
+            EnemyRef(e) for e in g.villain_card().enemies if e not in s.villain.defeated_enemies
         ] or [VILLAIN]
         return keys + [MinionRef(u.uid) for u in s.villain.minions]
     keys = []
@@ -78,7 +79,7 @@ def guardian_for(g: Table, key: Holder) -> Holder:
     if key is not VILLAIN and key.__class__ is not EnemyRef:
         return key
     for unit in g.state.villain.minions:
-        if "guardian" in g.card(unit.uid).keywords:
+        if "guardian" in g.card_as(unit.uid, Minion).keywords:
             return MinionRef(unit.uid)
     return key
 
@@ -476,7 +477,7 @@ class MinionActivates(Task):
             return
         unit = g.minion(uid)
         unit.exhausted = True
-        card = g.card(uid)
+        card = g.card_as(uid, Minion)
         g.log("activate", f"{card.name} activates.", card=card.id)
         minion = MinionRef(uid)
         if "search" in card.keywords and give_balls(g, None, minion):
@@ -492,7 +493,7 @@ def steal_sources(g: Table) -> list[Holder]:
     holders: list[Holder] = [
         VILLAIN,
         *(MinionRef(u.uid) for u in g.state.villain.minions),
-        *(EnemyRef(e) for e in g.card(g.state.villain_id).enemies),
+        *(EnemyRef(e) for e in g.villain_card().enemies),
     ]
     return [h for h in holders if balls_of(g, h)]
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import Minion
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
 from dbdeck.engine.holders import (
@@ -283,7 +284,7 @@ def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
         if key.__class__ is MarketAllyRef:
             g.hooks.eliminate_market_ally(g, key, op.avoidable, source)
             return
-        if key.__class__ is MinionRef and "army" in g.card(key.uid).keywords:
+        if key.__class__ is MinionRef and "army" in g.card_as(key.uid, Minion).keywords:
             g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
             return
         amount = combat.eliminate_damage(g, key)
@@ -614,7 +615,9 @@ def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
     if isinstance(cond, fx.CharacterIs):
         return subject.__class__ is CharacterRef and subject.id in cond.characters
     if isinstance(cond, fx.LevelAtLeast):
-        return subject.__class__ is CharacterRef and g.card(subject.id).level >= cond.level
+        return (
+            subject.__class__ is CharacterRef and g.character_card(subject.id).level >= cond.level
+        )
     if isinstance(cond, fx.HasInPlay):
         if subject.__class__ is not CharacterRef:
             return False

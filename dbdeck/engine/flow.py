@@ -133,7 +133,7 @@ def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
     if location is not None and location.character_turn_start:
         ctx = {"actor": CharacterRef(ch.id), "location": True}
         items.append(OrderItem(location.name, Ops(location.id, "character_turn_start", 0, ctx)))
-    ability = g.card(ch.id).special_ability
+    ability = g.character_card(ch.id).special_ability
     if (
         ability is not None
         and ability.trigger == "start-of-turn"

@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.kinds import MARKET_OF_KIND
-from dbdeck.cards.plain import Villain
+from dbdeck.cards.kinds import MARKET_OF_KIND, Difficulty
+from dbdeck.cards.plain import Card, Character, Enemy, MarketCard, Villain
 from dbdeck.engine import combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
@@ -64,6 +64,8 @@ __all__ = [
     "level_note",
     "setup_problem",
 ]
+
+_C = TypeVar("_C")
 
 DIFFICULTIES = ("easy", "medium", "hard")
 SAVE_VERSION = SNAPSHOT_VERSION
@@ -114,7 +116,7 @@ class Game:
         self.events: list[Event] = []
         self._villain_hooks = villains.hooks_for(state.villain_id)
         # Card definitions by instance uid: the hottest lookup of the engine.
-        self._defs: list[Any] = [catalog.cards[c] for c in state.card_ids]
+        self._defs: list[Card] = [catalog.cards[c] for c in state.card_ids]
         self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = {}
         self.victory_conditions = frozenset(
             v.condition
@@ -144,7 +146,7 @@ class Game:
         _check_setup(catalog, setup)
         state = GameState(
             villain_id=setup.villain,
-            difficulty=setup.difficulty,
+            difficulty=cast("Difficulty", setup.difficulty),  # _check_setup checked it
             extreme=setup.extreme,
             location=None,
             seed=setup.seed,
@@ -219,7 +221,8 @@ class Game:
         cards: dict[str, list[str]] = {m: [] for m in MARKETS}
         sixth: list[str] = []
         for card in self.catalog.cards.values():
-            card = self.card(card.id)  # as Any: only market kinds get past the test below
+            if not isinstance(card, MarketCard):
+                continue
             market = MARKET_OF_KIND.get(card.kind, "")
             if market in MARKETS and not card.starting:
                 if card.kind == "ally" and card.id in removed:
@@ -276,7 +279,7 @@ class Game:
         self._defs.append(self.catalog.cards[card_id])
         return len(self.state.card_ids) - 1
 
-    def card(self, uid_or_id: int | str) -> Any:
+    def card(self, uid_or_id: int | str) -> Card:
         """The card definition of an instance uid (or of a card id)."""
         # An exact class test: cheaper than isinstance on the hottest path.
         if uid_or_id.__class__ is int:
@@ -293,6 +296,34 @@ class Game:
     def card_def(self, card_id: str) -> Any:
         """The card definition of a card id."""
         return self.catalog.cards[card_id]
+
+    def card_as(self, uid_or_id: int | str, kind: type[_C]) -> _C:
+        """The card of an instance uid (or a card id) that the rules know to
+        be of one class (a Minion's, a Technique's); ``TypeError`` if not."""
+        card = self.card(uid_or_id)
+        if not isinstance(card, kind):
+            raise TypeError(f"card {uid_or_id!r} is a {card.kind}, not a {kind.__name__}")
+        return card
+
+    def character_card(self, character_id: str) -> Character:
+        """The board of a Character at the table."""
+        card = self.catalog.cards[character_id]
+        if not isinstance(card, Character):
+            raise KeyError(f"{character_id!r} is not a Character")
+        return card
+
+    def villain_card(self) -> Villain:
+        """The Villain's board."""
+        card = self.catalog.cards[self.state.villain_id]
+        assert isinstance(card, Villain)  # checked at setup
+        return card
+
+    def enemy_card(self, enemy_id: str) -> Enemy:
+        """The card of one enemy of a Villain of several."""
+        card = self.catalog.cards[enemy_id]
+        if not isinstance(card, Enemy):
+            raise KeyError(f"{enemy_id!r} is not an enemy")
+        return card
 
     def name(self, key_or_uid: Holder | int) -> str:
         """A holder or card uid in words."""

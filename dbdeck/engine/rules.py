@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import Ally, Minion
 from dbdeck.engine.holders import (
     AllyRef,
     CharacterRef,
@@ -156,12 +157,12 @@ def armor(g: Table, key: Holder) -> int:
     match key:
         case CharacterRef(character_id):
             ch = g.state.character(character_id)
-            return int(max(0, g.card(ch.id).armor + card_bonus(g, ch, "armor")))
+            return int(max(0, g.character_card(ch.id).armor + card_bonus(g, ch, "armor")))
         case AllyRef(uid) | MarketAllyRef(uid):
-            return int(g.card(uid).armor)
+            return int(g.card_as(uid, Ally).armor)
         case MinionRef(uid):
             unit = g.minion(uid)
-            return int(g.card(unit.uid).armor) + unit.tokens.get("armor", 0)
+            return int(g.card_as(unit.uid, Minion).armor) + unit.tokens.get("armor", 0)
         case EnemyRef(enemy_id):
             enemy = g.card_def(enemy_id)
             armor_tokens = g.state.villain.enemy_tokens.get(enemy_id, {}).get("armor")
@@ -219,10 +220,10 @@ def max_health(g: Table, key: Holder) -> int:
         case CharacterRef(character_id):
             return character_max_health(g, g.state.character(character_id))
         case AllyRef(uid) | MarketAllyRef(uid):
-            health = g.card(uid).health
+            health = g.card_as(uid, Ally).health
             return 1 if health == "-" else int(health)
         case MinionRef(uid):
-            return int(g.card(g.minion(uid).uid).health)
+            return int(g.card_as(g.minion(uid).uid, Minion).health)
         case EnemyRef(enemy_id):
             base = int(g.card_def(enemy_id).max_health.at(g.state.difficulty))
             bonus = g.location_bonus(fx.MaxHealthBonus) + int(g.hooks.max_health_bonus(g, key))
@@ -255,9 +256,9 @@ def remaining(g: Table, key: Holder) -> int:
 def race_of(g: Table, key: Holder) -> str:
     """The race of a Character or Ally ('' for the Villain's side)."""
     if key.__class__ is CharacterRef:
-        return str(g.card(key.id).race)
+        return str(g.character_card(key.id).race)
     if key.__class__ is AllyRef:
-        return str(g.card(key.uid).race)
+        return str(g.card_as(key.uid, Ally).race)
     return ""
 
 
@@ -322,7 +323,7 @@ def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
 
 
 def _price_change(g: Table, ch: CharacterState, market: str) -> int | None:
-    modifier = g.card(ch.id).cost_modifiers.for_market(market)
+    modifier = g.character_card(ch.id).cost_modifiers.for_market(market)  # type: ignore[arg-type]
     if modifier == "-":
         return None
     return int(modifier) + cost_bonus(g, ch, market)
@@ -355,7 +356,7 @@ def _cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
 
 def hand_size(g: Table, ch: CharacterState) -> int:
     """Maximum hand size."""
-    return int(max(1, g.card(ch.id).hand_size + card_bonus(g, ch, "hand-size")))
+    return int(max(1, g.character_card(ch.id).hand_size + card_bonus(g, ch, "hand-size")))
 
 
 def units_of(ch: CharacterState, kind: str) -> list[Unit]:

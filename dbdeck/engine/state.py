@@ -14,6 +14,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dbdeck.cards.kinds import Difficulty
 from dbdeck.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
 from dbdeck.engine.tasks import Asking, Task
 
@@ -238,7 +239,7 @@ class GameState:
     """Everything about one game. Plain data: copyable and JSON-serialisable."""
 
     villain_id: str
-    difficulty: str
+    difficulty: Difficulty
     extreme: bool
     location: str | None
     seed: int

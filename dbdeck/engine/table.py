@@ -12,12 +12,13 @@ wherever one is passed for the other.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dbdeck.engine.holders import Holder
 
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
+    from dbdeck.cards.plain import Card, Character, Enemy, Villain
     from dbdeck.engine.chance import TableRandom
     from dbdeck.engine.events import Event
     from dbdeck.engine.holders import Holder
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from dbdeck.engine.villains.base import VillainRules
 
 __all__ = ["Table"]
+
+_C = TypeVar("_C")
 
 
 class Table(Protocol):
@@ -52,12 +55,29 @@ class Table(Protocol):
         """A fresh instance uid for a copy of ``card_id``."""
         ...
 
-    def card(self, uid_or_id: int | str) -> Any:
+    def card(self, uid_or_id: int | str) -> Card:
         """The card definition of an instance uid (or of a card id)."""
         ...
 
     def card_def(self, card_id: str) -> Any:
         """The card definition of a card id."""
+        ...
+
+    def card_as(self, uid_or_id: int | str, kind: type[_C]) -> _C:
+        """The card of an instance uid (or a card id) that the rules know to
+        be of one class (a Minion's, a Technique's); ``TypeError`` if not."""
+        ...
+
+    def character_card(self, character_id: str) -> Character:
+        """The board of a Character at the table."""
+        ...
+
+    def villain_card(self) -> Villain:
+        """The Villain's board."""
+        ...
+
+    def enemy_card(self, enemy_id: str) -> Enemy:
+        """The card of one enemy of a Villain of several."""
         ...
 
     def lasting_ops(self, uid: int, op_type: type) -> tuple[Any, ...]:

@@ -173,7 +173,7 @@ def _health(game: Game, key: Holder) -> Health:
 def _villain(game: Game) -> VillainPanel:
     s = game.state
     v = s.villain
-    board = game.card(s.villain_id)
+    board = game.villain_card()
     several = bool(board.enemies)
     enemies = tuple(
         EnemyView(
@@ -250,7 +250,7 @@ def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
 
 def _character(game: Game, ch: CharacterState) -> CharacterPanel:
     key = CharacterRef(ch.id)
-    board = game.card(ch.id)
+    board = game.character_card(ch.id)
     race = str(board.race)
     ability = board.special_ability
     return CharacterPanel(
@@ -312,7 +312,8 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
     exclusive = getattr(card, "exclusive", None)
     marked = exclusive is not None and bool(exclusive.races or exclusive.characters)
     by_balls = getattr(card, "pay_with", "") == "dragon-balls"
-    printed = None if card.cost is None else int(card.cost)
+    raw = getattr(card, "cost", None)
+    printed = None if raw is None else int(raw)
     forbidden = False
     if active is None:
         cost, why = printed, "no Character is playing"

@@ -22,7 +22,7 @@ ACTS = True
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """The one special ability, while it is one to use as an action, unused
     this turn and with a token left (``check`` refuses it else)."""
-    ability = g.card(ch.id).special_ability
+    ability = g.character_card(ch.id).special_ability
     if ability is None or ability.trigger != "action" or ch.ability_used:
         return
     if ability.uses != "passive" and ch.ability_tokens <= 0:
@@ -32,7 +32,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
 
 def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     """An action ability, unused this turn, with a token left, paid for."""
-    ability = g.card(ch.id).special_ability
+    ability = g.character_card(ch.id).special_ability
     if ability is None or ability.trigger != "action":
         return "this Character has no special ability to use as an action"
     if ch.ability_used:
@@ -44,7 +44,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Action) -> None:
     """Spend the token; pay the cost, then resolve the effects."""
-    ability = g.card(ch.id).special_ability
+    ability = g.character_card(ch.id).special_ability
+    assert ability is not None  # check allowed it
     ch.ability_used = True
     if ability.uses != "passive":
         ch.ability_tokens -= 1
@@ -59,7 +60,7 @@ def label(game: Game, action: Action) -> str:
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
     assert active is not None
-    ability = game.card(active.id).special_ability
+    ability = game.character_card(active.id).special_ability
     return f"Use {ability.name if ability else 'ability'}"
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from dbdeck.cards.plain import Technique
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import (
@@ -39,7 +40,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     friends = combat.friends_of(g, "players")
     for size in range(1, len(hand) + 1):
         for combo in combinations(hand, size):
-            for target in friends if g.card(combo[0]).healing else targets:
+            for target in friends if g.card_as(combo[0], Technique).healing else targets:
                 yield Action(TYPE, cards=combo, target=target.key)
 
 
@@ -56,7 +57,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         why = can_use_exclusive(race, ch.id, g.card(uid))
         if why:
             return why
-    healing = [g.card(u).healing for u in a.cards]
+    healing = [g.card_as(u, Technique).healing for u in a.cards]
     if any(healing) and len(a.cards) > 1:
         return "a healing Technique is used alone"
     side = "villain" if healing[0] else "players"

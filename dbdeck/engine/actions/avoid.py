@@ -81,10 +81,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
 def label(game: Game, action: Action) -> str:
     """The action in plain words, with the red text."""
     assert action.card is not None
-    body = game.card(action.card)
-    return f"Avoid {game.name(action.card)}" + (
-        f": {body.avoid.text}" if getattr(body, "avoid", None) else ""
-    )
+    avoid = getattr(game.card(action.card), "avoid", None)
+    return f"Avoid {game.name(action.card)}" + (f": {avoid.text}" if avoid else "")
 
 
 def why_none(game: Game, ch: CharacterState) -> str:

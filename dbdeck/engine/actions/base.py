@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dbdeck.cards import plain as fx
+from dbdeck.cards.plain import Equipment
 from dbdeck.engine import rules, words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.effects import condition_holds
@@ -138,7 +139,7 @@ def replaced_armor(g: Game, ch: CharacterState, card: Any) -> set[int]:
     Armor equipped, it must be discarded to equip the new Armor")."""
     if card.kind != "equipment" or "armor" not in card.keywords:
         return set()
-    return {u.uid for u in ch.equipment if "armor" in g.card(u.uid).keywords}
+    return {u.uid for u in ch.equipment if "armor" in g.card_as(u.uid, Equipment).keywords}
 
 
 def affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:

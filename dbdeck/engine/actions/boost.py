@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dbdeck.cards.plain import ConcentratedEnergy, Energy, Technique
 from dbdeck.engine import words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
@@ -40,13 +41,14 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
         return "that card is not in your hand"
     assert a.card is not None
     card = g.card(a.card)
-    if card.kind not in ENERGY_KINDS or card.booster is None:
+    if not isinstance(card, Energy | ConcentratedEnergy) or card.booster is None:
         return f"{card.name} has no booster icon"
     prepared = next((p for p in ch.time_track if p is not None and p.uid == a.on), None)
     if prepared is None:
         return "boost a Technique prepared on your Time Track"
-    if len(prepared.boosters) >= g.card(prepared.uid).max_boosters:
-        most = words.count(g.card(prepared.uid).max_boosters, "booster")
+    most_boosters = g.card_as(prepared.uid, Technique).max_boosters
+    if len(prepared.boosters) >= most_boosters:
+        most = words.count(most_boosters, "booster")
         return f"{g.name(prepared.uid)} takes at most {most}"
     return None
 

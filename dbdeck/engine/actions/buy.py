@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from dbdeck.cards.plain import Ally
 from dbdeck.engine import combat, rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import can_equip, market_row, own_balls, sentence, spendable
@@ -59,9 +60,9 @@ def ally_out_of_reach(g: Game, ch: CharacterState, uid: int, market: str, spend:
     Energy, bought as it is (no Energy given by the others): one paid in
     Dragon Balls the Character's side controls too few of, a Duo costing
     more (less the Energy set beside it) than the Character can spend."""
-    card = g.card(uid)
+    card = g.card_as(uid, Ally)
     if card.pay_with == "dragon-balls":
-        return own_balls(g, ch) < int(card.cost)
+        return own_balls(g, ch) < card.printed_cost
     cost = buy_cost(g, ch, uid, market)
     return cost is None or spend < cost
 
@@ -82,7 +83,7 @@ def from_market(
         out.append(Action(TYPE, market=market, card=uid))
         if terms.equips_at_once:
             out.append(Action(TYPE, market=market, card=uid, amount=1))
-    if market == "allies" and card.duo:
+    if market == "allies" and card.kind == "ally" and card.duo:
         out.extend(duo_contributions(g, ch, uid))
 
 
@@ -95,7 +96,7 @@ def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]
         energy = [u for u in other.hand if g.card(u).kind in ENERGY_KINDS]
         if energy:
             gifts.append(max(energy, key=g.energy_value))
-    if not gifts or g.card(uid).pay_with == "dragon-balls":
+    if not gifts or g.card_as(uid, Ally).pay_with == "dragon-balls":
         return  # check refuses Energy given for an Ally paid in Dragon Balls
     # Nor is it offered when even with the gifts the price is out of reach.
     cost = buy_cost(g, ch, uid, "allies")
@@ -131,7 +132,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
             return why
     if card.kind == "ally" and card.pay_with == "dragon-balls":
         owned = own_balls(g, ch)
-        if owned < int(card.cost):
+        if owned < card.printed_cost:
             return f"{card.name} costs {card.cost} Dragon Balls; you control {owned}"
         # Paid in Dragon Balls (rules note N3), not in Energy: only a Duo card
         # takes Energy from the other Characters (N33).
@@ -171,7 +172,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     cost = buy_cost(g, ch, a.card, a.market) or 0
     if card.kind == "ally" and card.pay_with == "dragon-balls":
         keys: list[Holder] = [CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)]
-        left = int(card.cost)
+        left = card.printed_cost
         for key in keys:
             left -= combat.give_balls(g, key, None, left)
         g.log("balls", f"{g.name(CharacterRef(ch.id))} gives up {card.cost} Dragon Balls.")
@@ -210,7 +211,7 @@ def label(game: Game, action: Action) -> str:
     cost = rules.buy_cost(game, active, action.card, action.market)
     what = game.card(action.card)
     price = (
-        f"{what.cost} Dragon Balls"
+        f"{what.printed_cost} Dragon Balls"
         if getattr(what, "pay_with", "") == "dragon-balls"
         else f"{cost} Energy"
     )

@@ -34,7 +34,9 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
 
 def _cost(g: Game, ch: CharacterState) -> int:
     """The Dragon Ball's price on the Character's board, with its bonuses."""
-    cost: int = max(0, g.card(ch.id).dragon_ball_cost + rules.cost_bonus(g, ch, "dragon-ball"))
+    cost: int = max(
+        0, g.character_card(ch.id).dragon_ball_cost + rules.cost_bonus(g, ch, "dragon-ball")
+    )
     return cost
 
 

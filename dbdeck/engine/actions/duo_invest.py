@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dbdeck.cards.plain import Ally
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import in_hand
 from dbdeck.engine.holders import CharacterRef
@@ -27,7 +28,7 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
     """An Energy card of the hand beside each Duo card, playing solo."""
     if card.kind in ENERGY_KINDS and len(g.state.characters) == 1:
         for duo in g.state.markets["allies"].row:
-            if g.card(duo).duo:
+            if g.card_as(duo, Ally).duo:
                 out.append(Action(TYPE, card=uid, on=duo))
 
 
@@ -38,7 +39,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     if a.card is None or not in_hand(ch, a.card) or g.card(a.card).kind not in ENERGY_KINDS:
         return "set an Energy card from your hand"
     row = g.state.markets["allies"].row
-    if a.on not in row or not g.card(a.on).duo:
+    if a.on not in row or not g.card_as(a.on, Ally).duo:
         return "choose a Duo card of the Ally Market"
     if ch.duo_invested:
         return "one Energy card per turn goes beside a Duo card"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from dbdeck.cards.plain import Technique
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
@@ -107,7 +108,7 @@ def _energy_technique(card: Any) -> bool:
 def tries(game: Game, techniques: list[int]) -> Iterable[Action]:
     """The preparations ``why`` asks the engine about, per Technique."""
     for uid in techniques:
-        time = int(game.card(uid).time or 1)
+        time = int(game.card_as(uid, Technique).time or 1)
         yield Action(TYPE, card=uid, slot=time)
         yield Action(TYPE, card=uid, slot=time + 1)
 

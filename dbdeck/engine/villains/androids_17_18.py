@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.plain import SplitCard
+from dbdeck.cards.plain import Ally, Reference, SplitCard
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
 from dbdeck.engine.combat import Damage
@@ -75,8 +75,8 @@ def active_androids(g: Table) -> list[str]:
 def _cost_extremes(g: Table, uids: list[int], *, highest: bool) -> list[int]:
     """The Allies with the highest (or lowest) cost, and every "-" card, which
     the players may count as either (rules note N2)."""
-    costs = {u: g.card(u).cost for u in uids}
-    numbers = [int(c) for c in costs.values() if c != "-"]
+    costs = {u: g.card_as(u, Ally).cost for u in uids}
+    numbers = [int(c) for c in costs.values() if c is not None and c != "-"]
     best = (max if highest else min)(numbers, default=None)
     return [u for u in uids if costs[u] == "-" or costs[u] == best]
 
@@ -286,7 +286,7 @@ class Androids1718Rules(VillainRules):
         v = s.villain
         if s.balls.count(VILLAIN) != 7 or ANDROID_18 in v.defeated_enemies:
             return
-        wishes = g.card("androids-17-18-android-18-wishes").wishes
+        wishes = g.card_as("androids-17-18-android-18-wishes", Reference).wishes
         standing = [e for e in ANDROIDS if e not in v.defeated_enemies]
         if ANDROID_17 in v.defeated_enemies:
             wish = 0

@@ -41,7 +41,7 @@ class Androids1920Rules(VillainRules):
     def standing(self, g: Table) -> list[str]:
         """The Androids still in play, in the board's order."""
         defeated = g.state.villain.defeated_enemies
-        return [e for e in g.card(g.state.villain_id).enemies if e not in defeated]
+        return [e for e in g.villain_card().enemies if e not in defeated]
 
     def both_in_play(self, g: Table) -> bool:
         """Whether neither Android has been eliminated."""
@@ -54,7 +54,7 @@ class Androids1920Rules(VillainRules):
         standing = self.standing(g)
         if not standing:
             return None
-        enemies = g.card(g.state.villain_id).enemies
+        enemies = g.villain_card().enemies
         revealed = g.state.revealed
         own = standing[0]
         if revealed[:1] == "V" and revealed[1:].isdigit():
@@ -63,7 +63,7 @@ class Androids1920Rules(VillainRules):
 
     @staticmethod
     def _card_owner(g: Table, card: str) -> str:
-        enemies = g.card(g.state.villain_id).enemies
+        enemies = g.villain_card().enemies
         index = int(card[1:]) - 1 if card[1:].isdigit() else 0
         return str(enemies[index % len(enemies)])
 

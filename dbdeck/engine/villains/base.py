@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.cards.plain import (
-    Attack,
-    AttackBody,
-    Event,
-    Minion,
-    SplitCard,
-    Transformation,
-)
+from dbdeck.cards.plain import Attack, AttackBody, Event, Minion, SplitCard, Transformation
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
@@ -43,19 +36,15 @@ class VillainRules:
 
     def setup(self, g: Table) -> None:
         """Build and shuffle the Villain deck (the top is the end of the list)."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
         g.rng.shuffle(deck)
         g.state.villain.deck = deck
 
     def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
         """Minions in play at the start in Extreme Mode."""
-        board = g.card(g.state.villain_id)
-        extra = [
-            c
-            for c in board.extreme_cards
-            if g.card(c).kind == "villain-card" and g.card(c).type == "minion"
-        ]
+        board = g.villain_card()
+        extra = [c for c in board.extreme_cards if isinstance(g.card(c), Minion)]
         return starting + extra
 
     def prologue(self, g: Table) -> list[str]:
@@ -74,7 +63,7 @@ class VillainRules:
         """The Ally Market deck at setup, from every Ally of the game (card ids,
         shuffled): the board's number of Allies for the difficulty, when the
         board sets one."""
-        size = g.card(g.state.villain_id).ally_market_size
+        size = g.villain_card().ally_market_size
         return allies if size is None else allies[: size.at(g.state.difficulty)]
 
     # --- turns -----------------------------------------------------------------------
@@ -331,7 +320,7 @@ class VillainRules:
 
     def death_effect(self, g: Table, character: str) -> None:
         """The board's death effect after a Character is defeated."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         if board.death_effect:
             g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
             g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
@@ -342,7 +331,7 @@ class VillainRules:
     def on_enemy_defeated(self, g: Table, enemy: str) -> None:
         """One enemy of a several-enemy Villain is defeated; all of them down
         means the Characters win."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         if set(board.enemies) <= set(g.state.villain.defeated_enemies):
             combat.end(g, "players", f"{g.name(VILLAIN)} are defeated.")
 
@@ -362,5 +351,4 @@ def _half(card: SplitCard, task: Prepared | VillainAttack) -> int:
 
 
 def _cost(g: Table, uid: int) -> int:
-    cost = g.card(uid).cost
-    return 0 if cost in (None, "-") else int(cost)
+    return g.card(uid).printed_cost

@@ -57,7 +57,7 @@ class BrolyRules(VillainRules):
     def setup(self, g: Table) -> None:
         """Broly's cards form his deck unshuffled: the 2D6 table of "Broly's
         Power" picks the card he plays, he never draws. Power starts at 0."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         g.state.villain.deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
         g.state.villain.tokens["power"] = 0
 

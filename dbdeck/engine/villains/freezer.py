@@ -24,12 +24,12 @@ class FreezerRules(VillainRules):
     def setup(self, g: Table) -> None:
         """ "Freezer Arrives!!" on top, then the shuffled Phase 1, 2 and 3
         piles, and "Final Form" at the bottom. One Guard starts in play."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         piles: dict[int, list[int]] = {}
         for entry in board.deck:
             if entry.card in (ARRIVES, FINAL_FORM):
                 continue
-            phase = g.card(entry.card).phase or 1
+            phase = getattr(g.card(entry.card), "phase", None) or 1
             piles.setdefault(phase, []).extend(g.new_uid(entry.card) for _ in range(entry.copies))
         deck = [g.new_uid(FINAL_FORM)]
         for phase in sorted(piles, reverse=True):

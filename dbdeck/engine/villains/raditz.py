@@ -46,7 +46,7 @@ class RaditzRules(VillainRules):
         is the last card of the deck (the Saibamen form their own deck; the
         Kidnapped Victim and Raditz's Choice lie beside the board; rules
         note R5)."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         deck: list[int] = []
         bottom: list[int] = []
         for entry in board.deck:
@@ -128,7 +128,7 @@ class RaditzRules(VillainRules):
     def on_event(self, g: Table, card_id: str) -> None:
         """A card the board names in a ``card-revealed`` victory (Call for
         Help) wins the game for Raditz when it is revealed (rules note R5)."""
-        board = g.card(g.state.villain_id)
+        board = g.villain_card()
         if any(v.condition == "card-revealed" and v.card == card_id for v in board.victory):
             combat.end(g, "villain", sentence(f"{g.name(VILLAIN)} reveals {g.card(card_id).name}"))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
-from dbdeck.cards.plain import AttackBody, Event, SplitCard
+from dbdeck.cards.plain import AttackBody, Event, Reference, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
@@ -72,7 +72,7 @@ class VegetaNappaRules(VillainRules):
         """The shuffled deck, and each Saiyan's Armor tokens: one from the
         board plus what the difficulty adds (his card's Armor)."""
         super().setup(g)
-        for enemy in g.card(g.state.villain_id).enemies:
+        for enemy in g.villain_card().enemies:
             _set_own(g, enemy, ARMOR, self._starting_armor(g, enemy))
 
     def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
@@ -80,7 +80,7 @@ class VegetaNappaRules(VillainRules):
         more than its 4 cards are ever in play."""
         v = g.state.villain
         rest = []
-        for card in g.card(g.state.villain_id).extreme_cards:
+        for card in g.villain_card().extreme_cards:
             side = v.side_decks.get(card)
             if side is None:
                 rest.append(card)
@@ -171,7 +171,7 @@ class VegetaNappaRules(VillainRules):
     def _standing(self, g: Table) -> list[str]:
         """The Saiyans still in play."""
         v = g.state.villain
-        return [e for e in g.card(g.state.villain_id).enemies if e not in v.defeated_enemies]
+        return [e for e in g.villain_card().enemies if e not in v.defeated_enemies]
 
     def play_attack(
         self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
@@ -309,7 +309,7 @@ class VegetaNappaRules(VillainRules):
 
     @staticmethod
     def _starting_armor(g: Table, enemy: str) -> int:
-        return int(g.card(enemy).armor.at(g.state.difficulty))
+        return int(g.enemy_card(enemy).armor.at(g.state.difficulty))
 
     def break_armor(self, g: Table, key: Holder) -> None:
         """Remove one of a Saiyan's own Armor tokens."""
@@ -337,7 +337,7 @@ class VegetaNappaRules(VillainRules):
         an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
         if not isinstance(target, EnemyRef):
             return
-        enemy = g.card(target.id)
+        enemy = g.enemy_card(target.id)
         single = enemy.defeat_by_single_hit
         if (
             single is not None
@@ -365,7 +365,9 @@ class VegetaNappaRules(VillainRules):
 def _ozaru_bonus(g: Table, op_type: type) -> int:
     """A bonus the Ozaru Form card gives, read from its effects."""
     return sum(
-        int(getattr(op, "amount", 0)) for op in g.card(OZARU).effects if isinstance(op, op_type)
+        int(getattr(op, "amount", 0))
+        for op in g.card_as(OZARU, Reference).effects
+        if isinstance(op, op_type)
     )
 
 
