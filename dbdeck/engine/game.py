@@ -158,7 +158,7 @@ class Game:
 
     def _set_up(self, setup: Setup) -> None:
         s = self.state
-        villain = self.card_def(setup.villain)
+        villain = self.card_as(setup.villain, Villain)
         assert isinstance(villain, Villain)
         if setup.location == "random":
             s.location = self.rng.choice(sorted(c.id for c in self.catalog.locations()))
@@ -197,12 +197,12 @@ class Game:
         s.step = "reveal"
 
     def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
-        board = self.card_def(character_id)
+        board = self.character_card(character_id)
         ch = CharacterState(id=character_id, order=order, seat=seat)
         uses = board.special_ability.uses if board.special_ability else "passive"
         ch.ability_tokens = uses if isinstance(uses, int) else 0
         for entry in board.starting_cards:
-            kind = self.card_def(entry.card).kind
+            kind = self.card(entry.card).kind
             for _ in range(entry.copies):
                 uid = self.new_uid(entry.card)
                 if kind in ("ally", "equipment", "training"):
@@ -217,7 +217,7 @@ class Game:
 
     def _build_markets(self, setup: Setup, villain: Villain) -> None:
         s = self.state
-        removed = {a for c in setup.characters for a in self.card_def(c).ally_versions}
+        removed = {a for c in setup.characters for a in self.character_card(c).ally_versions}
         cards: dict[str, list[str]] = {m: [] for m in MARKETS}
         sixth: list[str] = []
         for card in self.catalog.cards.values():
@@ -292,10 +292,6 @@ class Game:
         # Grouped once per card, when the card was made (``CardFlags.lasting``).
         found: tuple[Any, ...] = self._defs[uid].lasting.get(op_type, ())
         return found
-
-    def card_def(self, card_id: str) -> Any:
-        """The card definition of a card id."""
-        return self.catalog.cards[card_id]
 
     def card_as(self, uid_or_id: int | str, kind: type[_C]) -> _C:
         """The card of an instance uid (or a card id) that the rules know to

@@ -164,7 +164,7 @@ def armor(g: Table, key: Holder) -> int:
             unit = g.minion(uid)
             return int(g.card_as(unit.uid, Minion).armor) + unit.tokens.get("armor", 0)
         case EnemyRef(enemy_id):
-            enemy = g.card_def(enemy_id)
+            enemy = g.enemy_card(enemy_id)
             armor_tokens = g.state.villain.enemy_tokens.get(enemy_id, {}).get("armor")
             if armor_tokens is not None:
                 return armor_tokens + g.location_bonus(fx.ArmorBonus)
@@ -173,7 +173,7 @@ def armor(g: Table, key: Holder) -> int:
                 + g.state.villain.armor_bonus
                 + g.location_bonus(fx.ArmorBonus)
             )
-    v = g.card_def(g.state.villain_id)
+    v = g.villain_card()
     return int(
         max(
             0,
@@ -190,9 +190,9 @@ def damage_reduction(g: Table, key: Holder) -> int:
         ch = g.state.character(key.id)
         return max(0, card_bonus(g, ch, "damage-reduction"))
     if key.__class__ is VillainRef or key.__class__ is EnemyRef:
-        base = g.card_def(g.state.villain_id).damage_reduction.at(g.state.difficulty)
+        base = g.villain_card().damage_reduction.at(g.state.difficulty)
         if key.__class__ is EnemyRef:
-            base = g.card_def(key.id).damage_reduction
+            base = g.enemy_card(key.id).damage_reduction
         extra = g.villains_hook("damage_reduction", key) or 0
         return int(
             base
@@ -210,7 +210,7 @@ def character_max_health(g: Table, ch: CharacterState) -> int:
     found = values.get("max-health")
     if found is None:
         bonus = _card_bonus(g, ch, "max-health", None)
-        found = values["max-health"] = int(max(1, g.card_def(ch.id).max_health + bonus))
+        found = values["max-health"] = int(max(1, g.character_card(ch.id).max_health + bonus))
     return int(found)
 
 
@@ -225,10 +225,10 @@ def max_health(g: Table, key: Holder) -> int:
         case MinionRef(uid):
             return int(g.card_as(g.minion(uid).uid, Minion).health)
         case EnemyRef(enemy_id):
-            base = int(g.card_def(enemy_id).max_health.at(g.state.difficulty))
+            base = int(g.enemy_card(enemy_id).max_health.at(g.state.difficulty))
             bonus = g.location_bonus(fx.MaxHealthBonus) + int(g.hooks.max_health_bonus(g, key))
             return base + bonus
-    v = g.card_def(g.state.villain_id)
+    v = g.villain_card()
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 
 

@@ -59,10 +59,6 @@ class Table(Protocol):
         """The card definition of an instance uid (or of a card id)."""
         ...
 
-    def card_def(self, card_id: str) -> Any:
-        """The card definition of a card id."""
-        ...
-
     def card_as(self, uid_or_id: int | str, kind: type[_C]) -> _C:
         """The card of an instance uid (or a card id) that the rules know to
         be of one class (a Minion's, a Technique's); ``TypeError`` if not."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
-from dbdeck.cards.plain import PhaseInfo
+from dbdeck.cards.plain import Attack, PhaseInfo, Reference
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
@@ -44,7 +44,7 @@ def power(g: Table) -> int:
 def phase_info(g: Table, phase: int | None = None) -> PhaseInfo:
     """The phase summary row of a phase (the current one by default)."""
     wanted = g.state.villain.phase if phase is None else phase
-    rows: list[PhaseInfo] = g.card_def(POWER_CARD).phases
+    rows: list[PhaseInfo] = g.card_as(POWER_CARD, Reference).phases
     return next((row for row in rows if row.phase == wanted), rows[-1])
 
 
@@ -65,7 +65,7 @@ class BrolyRules(VillainRules):
         """Roll 2D6 on the table of "Broly's Power" and apply the row. A row
         that activates an attack already prepared on the Time Track is
         ignored and the dice are rolled again (rules note B1)."""
-        table = g.card_def(POWER_CARD).roll_table[0]
+        table = g.card_as(POWER_CARD, Reference).roll_table[0]
         assert isinstance(table, fx.Roll)
         v = g.state.villain
         prepared = {g.state.card_ids[p.uid] for slot in v.time_track for p in slot}
@@ -90,7 +90,7 @@ class BrolyRules(VillainRules):
                 break
             g.log(
                 "reroll",
-                f"{g.card_def(again[0]).name} is already prepared: {g.name(VILLAIN)} rolls again.",
+                f"{g.card(again[0]).name} is already prepared: {g.name(VILLAIN)} rolls again.",
             )
         g.log("activate", f"{g.name(VILLAIN)}: {row.text}")
         g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", {"actor": VILLAIN})
@@ -173,7 +173,7 @@ class BrolyRules(VillainRules):
         aggro = g.state.villain.aggro
         if aggro is None or not combat.alive(g, aggro):
             return []
-        most, _ = resolve_targets(g, g.card_def(FURIOUS_RAGE).target, {"actor": VILLAIN})
+        most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, {"actor": VILLAIN})
         return [aggro] if aggro in most else [aggro, *most]
 
     def _furious_rage(self, g: Table, task: FuriousRage) -> None:
@@ -221,7 +221,7 @@ class BrolyRules(VillainRules):
         """The target the Grim Rule picks: the hit that defeats a Character,
         else one that eliminates an Ally, else a Character over an Ally, else
         the most damage dealt, else the most Dragon Balls lost (rules note B6)."""
-        body = g.card_def(FURIOUS_RAGE)
+        body = g.card_as(FURIOUS_RAGE, Attack)
         damage = (
             body.damage
             + g.state.villain.damage_bonus
@@ -255,7 +255,7 @@ class BrolyRules(VillainRules):
         or his Power reaches its mark (5, 8); he never goes back, and may go
         through both at once (rules note B3)."""
         v = g.state.villain
-        last = max(row.phase for row in g.card_def(POWER_CARD).phases)
+        last = max(row.phase for row in g.card_as(POWER_CARD, Reference).phases)
         while v.phase < last:
             info = phase_info(g)
             hurt = info.damage_above is not None and v.damage > info.damage_above
