@@ -322,3 +322,26 @@ async def test_a_steal_names_whom_it_takes_from(
         assert game.state.balls.count(guldo) == 0
         assert game.state.balls.count(CharacterRef("goku")) == 2
         assert game.state.balls.count(VILLAIN) == 1
+
+
+async def test_a_technique_with_one_free_slot_is_prepared_once_chosen(catalog: Catalog) -> None:
+    """Among several Energy Techniques, the one chosen goes to its one free
+    Time slot: no second question with a single answer."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=3))
+    lay_table(game, {"characters": {"goku": {"hand": ["goku-kamehameha", "dodon-ray", "energy"]}}})
+    goku = game.state.character("goku")
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, DecisionDialog)
+        listing = dialog.query_one(OptionList)
+        names = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert len(names) == 2 and "Kamehameha" in names[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TableScreen)
+        prepared = [p for p in goku.time_track if p is not None]
+        assert [game.state.card_ids[p.uid] for p in prepared] == ["goku-kamehameha"]
+        assert goku.time_track[1] is not None  # Time 2, its printed Time

@@ -704,10 +704,15 @@ class TableScreen(Screen[None]):
             return
 
         def chosen(index: int | None) -> None:
-            if index is not None:
-                self._pick(
-                    title, then, [o for o in offers if getattr(o.action, key) == cards[index]]
-                )
+            if index is None:
+                return
+            matching = [o for o in offers if getattr(o.action, key) == cards[index]]
+            if len(matching) == 1:
+                # The card was the choice: its one way (a Technique's one
+                # free Time slot) needs no second question.
+                self.take(matching[0])
+                return
+            self._pick(title, then, matching)
 
         names = [self._card_name(uid) for uid in cards]
         self.app.push_screen(DecisionDialog(title, prompt, names, cancellable=True), chosen)
