@@ -19,6 +19,7 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.preview import moot_answer
+from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import DecisionDialog, TurnBanner
 from dbdeck.tui.settings import load_settings
 from dbdeck.tui.table import TableScreen
@@ -55,6 +56,25 @@ async def test_ending_a_turn_with_energy_left_asks_first(catalog: Catalog) -> No
         await pilot.pause()
         assert game.state.active == "krillin"
         assert load_settings().confirm_end_turn  # still asked next time
+
+
+async def test_energy_that_nothing_could_spend_is_not_worth_asking(catalog: Catalog) -> None:
+    """With every market row empty and no Dragon Ball to steal or buy, the
+    Energy left would buy nothing: the turn ends without the question."""
+    game = turn_game(catalog)
+    empty = {m: [] for m in ("allies", "techniques", "energy", "equipment", "training")}
+    lay_table(game, {"markets": empty, "sixth": [], "characters": {"goku": {"hand": ["energy"]}}})
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        goku = game.state.character("goku")
+        assert goku.energy >= 1
+        assert not any(a.type in ("buy", "buy-dragon-ball", "steal") for a in game.legal_actions())
+        await pilot.press("e")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, DecisionDialog)
+        assert game.state.active == "krillin"
 
 
 async def test_the_question_can_be_turned_off(catalog: Catalog) -> None:

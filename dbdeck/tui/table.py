@@ -117,6 +117,10 @@ KIND_WORDS = {
 """What each kind of a card's action is called in its menu."""
 
 
+_SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
+"""The action kinds that spend the Energy played this turn."""
+
+
 class TableScreen(Screen[None]):
     """A game in progress, as the seat at this screen may see it."""
 
@@ -576,7 +580,9 @@ class TableScreen(Screen[None]):
         end-turn confirmation lists it)."""
         left: list[str] = []
         hand = self.view.hand(self.view.active)
-        if hand is not None and hand.energy:
+        # Unspent Energy is lost at the end of the turn: worth a word only
+        # when something legal now would spend it.
+        if hand is not None and hand.energy and any(self._of_kind(k) for k in _SPENDS_ENERGY):
             left.append(f"{hand.energy} Energy unspent")
         energy = self._of_kind("play-energy")
         if energy:
