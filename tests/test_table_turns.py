@@ -62,7 +62,9 @@ async def test_energy_that_nothing_could_spend_is_not_worth_asking(catalog: Cata
     """With every market row empty and no Dragon Ball to steal or buy, the
     Energy left would buy nothing: the turn ends without the question."""
     game = turn_game(catalog)
-    empty = {m: [] for m in ("allies", "techniques", "energy", "equipment", "training")}
+    empty: dict[str, list[str]] = {
+        m: [] for m in ("allies", "techniques", "energy", "equipment", "training")
+    }
     lay_table(game, {"markets": empty, "sixth": [], "characters": {"goku": {"hand": ["energy"]}}})
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
