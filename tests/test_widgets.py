@@ -13,6 +13,7 @@ struck, and ASCII mode draws no glyph outside ASCII.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -42,7 +43,7 @@ from dbdeck.tui.widgets import (
 )
 from dbdeck.tui.widgets.board import Items
 from dbdeck.tui.widgets.glyphs import pack
-from dbdeck.tui.widgets.time_track import track_line
+from dbdeck.tui.widgets.time_track import slot_widths, track_line
 
 CHARACTERS = ("goku", "krillin")
 """Two Level 0 Characters: a legal party against every Villain."""
@@ -343,6 +344,20 @@ def test_a_time_track_is_four_slots_on_one_line() -> None:
         assert "\n" not in line.plain and line.cell_len <= width
         for slot in "1234":
             assert f"{slot} " in line.plain
+
+
+def test_empty_time_slots_give_their_room_to_long_names() -> None:
+    """On a narrow board (a Character's at 160 columns) two prepared
+    Techniques keep their whole names when the other slots are empty; with
+    every slot short, the four columns stay even."""
+    cells = [Text("Ki Wave 2E"), Text("Kamehameha 3E"), Text(""), Text("")]
+    line = track_line(cells, 55).plain
+    assert "Ki Wave 2E" in line and "Kamehameha 3E" in line and "…" not in line
+    even = track_line([Text("Kikoho"), Text(""), Text("Sokidan"), Text("")], 55).plain
+    starts = [even.index(f"{slot} ") for slot in "1234"]
+    assert len({b - a for a, b in itertools.pairwise(starts)}) == 1
+    assert slot_widths([12, 13, 3, 3], 45) == [12, 13, 3, 3]
+    assert slot_widths([30, 30, 30, 30], 45) == [12, 11, 11, 11]
 
 
 async def test_unaffordable_tiles_are_dimmed_and_forbidden_ones_struck(catalog: Catalog) -> None:

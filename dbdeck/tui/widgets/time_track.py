@@ -19,7 +19,7 @@ from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.board import Items
 from dbdeck.tui.widgets.glyphs import card_text, fit, styled
 
-__all__ = ["SLOTS", "attack_facts", "prepared_cells", "track_line", "villain_cells"]
+__all__ = ["SLOTS", "attack_facts", "prepared_cells", "slot_widths", "track_line", "villain_cells"]
 
 SLOTS = 4
 """Time positions 1 to 4."""
@@ -93,14 +93,44 @@ def track_line(cells: list[Text], width: int, label: str = "Time ") -> Text:
     bar = "|" if glyphs.ASCII else "│"
     line = Text(label, style="dim")
     room = max(8, width - len(label))
-    each = max(6, (room - (SLOTS - 1)) // SLOTS)
+    bodies = []
     for slot in range(SLOTS):
         cell = cells[slot] if slot < len(cells) else Text()
         body = styled(f"{slot + 1} ", "bold")
         body.append_text(cell if cell.plain else Text(empty, style="dim"))
+        bodies.append(body)
+    widths = slot_widths([b.cell_len for b in bodies], room - (SLOTS - 1))
+    for slot, (body, each) in enumerate(zip(bodies, widths, strict=True)):
         body = fit(body, each)
         body.pad_right(each - body.cell_len)
         if slot:
             line.append(bar, style="dim")
         line.append_text(body)
     return fit(line, width)
+
+
+def slot_widths(needs: list[int], room: int) -> list[int]:
+    """The width of each slot: equal columns when every slot fits its share
+    (the tracks of the boards line up), else a short slot (an empty one)
+    keeps only what it needs and gives the rest to those with long names,
+    so that a name is cut only when the whole line is too narrow."""
+    count = len(needs)
+    each = max(6, room // count)
+    if all(n <= each for n in needs):
+        return [each] * count
+    widths = [0] * count
+    left, open_slots = room, list(range(count))
+    # Water-filling: a slot needing less than an even share of what is left
+    # takes its need; the others share the rest evenly.
+    while open_slots:
+        share = max(3, left // len(open_slots))
+        small = [i for i in open_slots if needs[i] <= share]
+        if not small:
+            for n, i in enumerate(open_slots):
+                widths[i] = share + (1 if n < left - share * len(open_slots) else 0)
+            break
+        for i in small:
+            widths[i] = needs[i]
+            left -= needs[i]
+        open_slots = [i for i in open_slots if i not in small]
+    return widths
