@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from dbdeck.cards import plain as fx
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
+from dbdeck.engine.events import Agree, Name, Names
 from dbdeck.engine.holders import (
     VILLAIN,
     AllyRef,
@@ -24,7 +25,7 @@ from dbdeck.engine.holders import (
 )
 from dbdeck.engine.state import CharacterState, Option, Unit, to_data
 from dbdeck.engine.tasks import HOLDER, Asking, Task, TaskError, optional, read_choice, task_kind
-from dbdeck.engine.words import agree, count
+from dbdeck.engine.words import count
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -163,7 +164,10 @@ def _fire(g: Table, task: Fire) -> None:
         if target is not None:
             g.log(
                 "attack",
-                f"{g.name(CharacterRef(ch.id))} uses {card.name} on {g.name(target)}.",
+                "{} uses {} on {}.",
+                CharacterRef(ch.id),
+                card.name,
+                target,
                 card=card.id,
                 target=target,
             )
@@ -306,9 +310,12 @@ def _vattack(g: Table, task: VillainAttack) -> None:
         task.targets, task.stage = keys, "clash"
         g.log(
             "attack",
-            f"{agree(g.name(source), 'attacks', 'attack')} with {g.name(uid)}"
-            + (f" ({', '.join(g.name(k) for k in keys)})" if keys else "")
-            + ".",
+            "{} with {}{}{}{}.",
+            Agree(source, "attacks", "attack"),
+            Name(uid),
+            " (" if keys else "",
+            Names(keys),
+            ")" if keys else "",
             card=s.card_ids[uid],
             targets=keys,
         )
@@ -440,8 +447,12 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> 
     player_power = max(0, technique_damage - (slot - 1)) + g.card(ch.id).level + energy_value
     g.log(
         "roll",
-        f"Power Clash: {g.name(source)} {villain_power} (die {die}) against "
-        f"{g.name(CharacterRef(ch.id))} {player_power}.",
+        "Power Clash: {} {} (die {}) against {} {}.",
+        source,
+        villain_power,
+        die,
+        CharacterRef(ch.id),
+        player_power,
         dice=[die],
     )
     ch.time_track[slot - 1] = None
