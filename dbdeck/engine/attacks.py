@@ -534,7 +534,7 @@ def _wish(g: Table, task: Wish) -> None:
             s.markets[market].row.remove(uid)
             zones.restock(g, market)
         s.character(who).discard.append(uid)
-        g.log("wish", f"{g.name(uid)} goes to {g.name(CharacterRef(who))}'s discard pile.")
+        g.log("wish", "{} goes to {}'s discard pile.", Name(uid), CharacterRef(who))
     elif kind == "heal":
         combat.heal(g, wish["key"], "all", repair=rules.race_of(g, wish["key"]) == "android")
     elif kind == "return-allies":
@@ -611,7 +611,7 @@ def _resurrect(g: Table, key: Holder) -> None:
         ch = s.character(key.id)
         ch.defeated = False
         ch.damage = 0
-        g.log("wish", f"{g.name(key)} returns to the fight!")
+        g.log("wish", "{} returns to the fight!", key)
         return
     assert isinstance(key, AllyRef)  # the wish's options (_wish_options)
     uid = key.uid
@@ -623,7 +623,7 @@ def _resurrect(g: Table, key: Holder) -> None:
         else next(c for c in s.characters if c.in_play())
     )
     active.allies.append(Unit(uid))
-    g.log("wish", f"{g.name(uid)} returns to the fight beside {g.name(CharacterRef(active.id))}!")
+    g.log("wish", "{} returns to the fight beside {}!", Name(uid), CharacterRef(active.id))
 
 
 # --- the Room of Spirit and Time --------------------------------------------------------------
@@ -661,17 +661,16 @@ def _room(g: Table, task: Room) -> None:
         return
     if task.choice == "stay":
         ch.room_tokens += 1
-        g.log(
-            "room", f"{g.name(CharacterRef(ch.id))} trains on ({count(ch.room_tokens, 'token')})."
-        )
+        g.log("room", "{} trains on ({}).", CharacterRef(ch.id), count(ch.room_tokens, "token"))
         return
     tokens = ch.room_tokens
     room = next((u for u in ch.training if u.uid == ch.room_card), None)
     ch.room_tokens = -1
     g.log(
         "room",
-        f"{g.name(CharacterRef(ch.id))} leaves the Room of Spirit and Time after "
-        f"{count(tokens, 'turn')}.",
+        "{} leaves the Room of Spirit and Time after {}.",
+        CharacterRef(ch.id),
+        count(tokens, "turn"),
     )
     g.state.step = "char_energy"
     if room is None:

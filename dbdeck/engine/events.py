@@ -105,15 +105,14 @@ Word = str | int | Holder | Name | Agree | Names
 _PARTS: Final = (Name, Agree, Names)
 
 
-def _word(word: Word, name: Namer) -> str | int:
+def _word(word: Word, name: Namer) -> object:
     cls = word.__class__
-    if cls is str or cls is int:
-        return word  # type: ignore[return-value]
     if cls in _PARTS:
         return word.render(name)  # type: ignore[union-attr]
     if cls in HOLDER_TYPES:
         return name(word)  # type: ignore[arg-type]
-    raise TypeError(f"not a word of an event: {word!r}")
+    # Anything else is written as an f-string would write it.
+    return word
 
 
 class Event:

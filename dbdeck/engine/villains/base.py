@@ -335,7 +335,7 @@ class VillainRules:
         """The board's death effect after a Character is defeated."""
         board = g.card(g.state.villain_id)
         if board.death_effect:
-            g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
+            g.log("death-effect", "{}'s death effect: {}", VILLAIN, board.death_effect_text)
             g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
 
     def on_minion_eliminated(self, g: Table, card_id: str) -> None:
