@@ -210,8 +210,9 @@ class VegetaNappaRules(VillainRules):
             v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
             g.log(
                 "tokens",
-                f"{g.name(EnemyRef(VEGETA))} gains Coldness: "
-                f"{count(v.tokens['coldness'], 'token')}.",
+                "{} gains Coldness: {}.",
+                EnemyRef(VEGETA),
+                count(v.tokens["coldness"], "token"),
                 counter=counter,
                 value=v.tokens["coldness"],
             )
