@@ -13,6 +13,7 @@ from dbdeck.cards import plain as fx
 from dbdeck.cards.plain import ConcentratedEnergy, Energy, Technique, Training
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import Damage, alive, enemies_of, friends_of, guardian_for
+from dbdeck.engine.events import Agree, Name, Names
 from dbdeck.engine.holders import (
     VILLAIN,
     AllyRef,
@@ -25,7 +26,7 @@ from dbdeck.engine.holders import (
 )
 from dbdeck.engine.state import CharacterState, Option, Unit, to_data
 from dbdeck.engine.tasks import HOLDER, Asking, Task, TaskError, optional, read_choice, task_kind
-from dbdeck.engine.words import agree, count
+from dbdeck.engine.words import count
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -170,7 +171,10 @@ def _fire(g: Table, task: Fire) -> None:
         if target is not None:
             g.log(
                 "attack",
-                f"{g.name(CharacterRef(ch.id))} uses {card.name} on {g.name(target)}.",
+                "{} uses {} on {}.",
+                CharacterRef(ch.id),
+                card.name,
+                target,
                 card=card.id,
                 target=target,
             )
@@ -313,9 +317,12 @@ def _vattack(g: Table, task: VillainAttack) -> None:
         task.targets, task.stage = keys, "clash"
         g.log(
             "attack",
-            f"{agree(g.name(source), 'attacks', 'attack')} with {g.name(uid)}"
-            + (f" ({', '.join(g.name(k) for k in keys)})" if keys else "")
-            + ".",
+            "{} with {}{}{}{}.",
+            Agree(source, "attacks", "attack"),
+            Name(uid),
+            " (" if keys else "",
+            Names(keys),
+            ")" if keys else "",
             card=s.card_ids[uid],
             targets=keys,
         )
@@ -449,8 +456,12 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> 
     )
     g.log(
         "roll",
-        f"Power Clash: {g.name(source)} {villain_power} (die {die}) against "
-        f"{g.name(CharacterRef(ch.id))} {player_power}.",
+        "Power Clash: {} {} (die {}) against {} {}.",
+        source,
+        villain_power,
+        die,
+        CharacterRef(ch.id),
+        player_power,
         dice=[die],
     )
     ch.time_track[slot - 1] = None
@@ -532,7 +543,7 @@ def _wish(g: Table, task: Wish) -> None:
             s.markets[market].row.remove(uid)
             zones.restock(g, market)
         s.character(who).discard.append(uid)
-        g.log("wish", f"{g.name(uid)} goes to {g.name(CharacterRef(who))}'s discard pile.")
+        g.log("wish", "{} goes to {}'s discard pile.", Name(uid), CharacterRef(who))
     elif kind == "heal":
         combat.heal(g, wish["key"], "all", repair=rules.race_of(g, wish["key"]) == "android")
     elif kind == "return-allies":
@@ -612,7 +623,7 @@ def _resurrect(g: Table, key: Holder) -> None:
         ch = s.character(key.id)
         ch.defeated = False
         ch.damage = 0
-        g.log("wish", f"{g.name(key)} returns to the fight!")
+        g.log("wish", "{} returns to the fight!", key)
         return
     assert isinstance(key, AllyRef)  # the wish's options (_wish_options)
     uid = key.uid
@@ -624,7 +635,7 @@ def _resurrect(g: Table, key: Holder) -> None:
         else next(c for c in s.characters if c.in_play())
     )
     active.allies.append(Unit(uid))
-    g.log("wish", f"{g.name(uid)} returns to the fight beside {g.name(CharacterRef(active.id))}!")
+    g.log("wish", "{} returns to the fight beside {}!", Name(uid), CharacterRef(active.id))
 
 
 # --- the Room of Spirit and Time --------------------------------------------------------------
@@ -662,17 +673,16 @@ def _room(g: Table, task: Room) -> None:
         return
     if task.choice == "stay":
         ch.room_tokens += 1
-        g.log(
-            "room", f"{g.name(CharacterRef(ch.id))} trains on ({count(ch.room_tokens, 'token')})."
-        )
+        g.log("room", "{} trains on ({}).", CharacterRef(ch.id), count(ch.room_tokens, "token"))
         return
     tokens = ch.room_tokens
     room = next((u for u in ch.training if u.uid == ch.room_card), None)
     ch.room_tokens = -1
     g.log(
         "room",
-        f"{g.name(CharacterRef(ch.id))} leaves the Room of Spirit and Time after "
-        f"{count(tokens, 'turn')}.",
+        "{} leaves the Room of Spirit and Time after {}.",
+        CharacterRef(ch.id),
+        count(tokens, "turn"),
     )
     g.state.step = "char_energy"
     if room is None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import Minion
 from dbdeck.engine import rules
+from dbdeck.engine.events import Agree, Name
 from dbdeck.engine.holders import (
     VILLAIN,
     AllyRef,
@@ -150,7 +151,6 @@ def hit(
     dealt = min(reduced, left)
     _add_damage(g, target, dealt)
     word = "" if kind == "basic" else f" {kind.upper()}"
-    dealer = g.name(source) if source is not None else "wish"
     notes = []
     if reduced != amount:
         notes.append(f"{amount} before Armor and Damage Reduction")
@@ -158,9 +158,12 @@ def hit(
         notes.append(f"{reduced - dealt} more is lost")
     g.log(
         "damage",
-        f"{agree(dealer, 'deals', 'deal')} {dealt}{word} damage to {g.name(target)}"
-        + (f" ({'; '.join(notes)})" if notes else "")
-        + ".",
+        "{} {}{} damage to {}{}.",
+        Agree(source if source is not None else "wish", "deals", "deal"),
+        dealt,
+        word,
+        target,
+        f" ({'; '.join(notes)})" if notes else "",
         source=source.key if source is not None else "wish",
         target=target,
         amount=dealt,
@@ -220,7 +223,7 @@ def heal(g: Table, key: Holder, amount: int | str, *, repair: bool = False) -> i
     _add_damage(g, key, -healed)
     if healed:
         word = "repairs" if repair else "heals"
-        g.log("heal", f"{g.name(key)} {word} {healed}.", target=key, amount=healed)
+        g.log("heal", "{} {} {}.", key, word, healed, target=key, amount=healed)
     return healed
 
 
@@ -232,7 +235,7 @@ def kill(g: Table, key: Holder, killer: Holder | None) -> None:
         case CharacterRef(character_id):
             ch = s.character(character_id)
             ch.defeated = True
-            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            g.log("defeat", "{} is defeated!", key, target=key)
             keys: set[Holder] = {key, *(AllyRef(u.uid) for u in ch.allies)}
             _move_balls(g, keys, gets)
             for unit in ch.units():
@@ -251,7 +254,7 @@ def kill(g: Table, key: Holder, killer: Holder | None) -> None:
             ch.allies.remove(unit)
             s.box.append(unit.uid)
             s.eliminated.append(unit.uid)
-            g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+            g.log("eliminate", "{} is eliminated.", Name(unit.uid), target=key)
             _move_balls(g, {key}, gets)
         case MinionRef(uid):
             unit = g.minion(uid)
@@ -261,20 +264,20 @@ def kill(g: Table, key: Holder, killer: Holder | None) -> None:
                 s.villain.side_decks[card_id].append(unit.uid)
             else:
                 s.box.append(unit.uid)
-            g.log("eliminate", f"{g.name(unit.uid)} is eliminated.", target=key)
+            g.log("eliminate", "{} is eliminated.", Name(unit.uid), target=key)
             _move_balls(g, {key}, gets)
             _demon_heals(g, killer)
             g.hooks.on_minion_eliminated(g, card_id)
         case EnemyRef(enemy_id):
             s.villain.defeated_enemies.append(enemy_id)
-            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            g.log("defeat", "{} is defeated!", key, target=key)
             _move_balls(g, {key}, gets)
             _demon_heals(g, killer)
             g.hooks.on_enemy_defeated(g, enemy_id)
         case MarketAllyRef():
             g.hooks.eliminate_market_ally(g, key, False, gets)
         case VillainRef():
-            g.log("defeat", f"{g.name(key)} is defeated!", target=key)
+            g.log("defeat", "{} is defeated!", key, target=key)
             _move_balls(g, {key}, gets)
             end(g, "players", f"{g.name(VILLAIN)} is defeated.")
 
@@ -299,10 +302,12 @@ def _move_balls(g: Table, keys: set[Holder], to: Holder | None) -> None:
             s.balls[i] = to
             moved += 1
     if moved:
-        where = g.name(to) if to is not None else "unclaimed"
         g.log(
             "balls",
-            f"{count(moved, 'Dragon Ball')} {'passes' if moved == 1 else 'pass'} to {where}.",
+            "{} {} to {}.",
+            count(moved, "Dragon Ball"),
+            "passes" if moved == 1 else "pass",
+            to if to is not None else "unclaimed",
             to=to_key(to),
             count=moved,
         )
@@ -417,7 +422,10 @@ class Damage(Asking):
                 amount = max(0, amount - blocked)
                 g.log(
                     "roll",
-                    f"{g.name(target)} blocks: 1D3 rolls {blocked} (die {roll}).",
+                    "{} blocks: 1D3 rolls {} (die {}).",
+                    target,
+                    blocked,
+                    roll,
                     dice=[roll],
                     result=blocked,
                 )
@@ -518,14 +526,15 @@ def _steal(g: Table, task: Steal) -> None:
     faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task.dice)]
     stolen = sum("ball" in f for f in faces)
     hurt = sum("damage" in f for f in faces)
+    key = CharacterRef(ch.id)
     g.log(
         "roll",
-        f"{g.name(CharacterRef(ch.id))} rolls {count(task.dice, 'Steal die')}: "
-        + ", ".join(faces)
-        + ".",
+        "{} rolls {}: {}.",
+        key,
+        count(task.dice, "Steal die"),
+        ", ".join(faces),
         dice=faces,
     )
-    key = CharacterRef(ch.id)
     took = 0
     for _ in range(stolen):
         holders = steal_sources(g)
@@ -539,7 +548,9 @@ def _steal(g: Table, task: Steal) -> None:
     if took:
         g.log(
             "balls",
-            f"{agree(g.name(key), 'steals', 'steal')} {count(took, 'Dragon Ball')}.",
+            "{} {}.",
+            Agree(key, "steals", "steal"),
+            count(took, "Dragon Ball"),
             to=key,
             count=took,
         )
@@ -562,8 +573,9 @@ def end(g: Table, winner: str, reason: str) -> None:
     s.pending = None
     g.log(
         "game-over",
-        f"{agree('The Characters' if winner == 'players' else g.name(VILLAIN), 'wins', 'win')}: "
-        f"{reason}",
+        "{}: {}",
+        Agree("The Characters" if winner == "players" else VILLAIN, "wins", "win"),
+        reason,
         winner=winner,
     )
 

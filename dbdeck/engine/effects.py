@@ -17,6 +17,7 @@ from dbdeck.cards import plain as fx
 from dbdeck.cards.plain import Minion
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
+from dbdeck.engine.events import Agree, Name
 from dbdeck.engine.holders import (
     LOCATION,
     VILLAIN,
@@ -31,7 +32,7 @@ from dbdeck.engine.holders import (
 from dbdeck.engine.rules import side_of
 from dbdeck.engine.state import Bonus, CharacterState, Option
 from dbdeck.engine.tasks import CONTEXT, Asking, Task, optional, read_choice, task_kind
-from dbdeck.engine.words import agree, count
+from dbdeck.engine.words import count
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -285,7 +286,7 @@ def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
             g.hooks.eliminate_market_ally(g, key, op.avoidable, source)
             return
         if key.__class__ is MinionRef and "army" in g.card_as(key.uid, Minion).keywords:
-            g.log("immune", f"{g.name(key)} is an Army: immune to Eliminate.")
+            g.log("immune", "{} is an Army: immune to Eliminate.", key)
             return
         amount = combat.eliminate_damage(g, key)
         g.push(combat.Damage(source, key, amount, block=False))
@@ -373,7 +374,7 @@ def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
         ch.training_energy += op.amount
     else:
         ch.energy += op.amount
-    g.log("energy", f"{g.name(CharacterRef(ch.id))} gains {op.amount} Energy.")
+    g.log("energy", "{} gains {} Energy.", CharacterRef(ch.id), op.amount)
 
 
 def _pay_energy(g: Table, op: fx.PayEnergy, task: Op) -> None:
@@ -403,7 +404,7 @@ def _bonus(g: Table, op: Any, task: Op) -> None:
         if key.__class__ is CharacterRef:
             ch = g.state.character(key.id)
             ch.bonuses.append(Bonus(kind, op.amount, op.duration, getattr(op, "attack", None)))
-            g.log("bonus", f"{g.name(key)}: {kind} {op.amount:+d}.")
+            g.log("bonus", "{}: {} {}.", key, kind, f"{op.amount:+d}")
         elif key is VILLAIN or key.__class__ is EnemyRef:
             v = g.state.villain
             if kind == "armor":
@@ -428,7 +429,9 @@ def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
         if took:
             g.log(
                 "balls",
-                f"{agree(g.name(taker), 'takes', 'take')} {count(took, 'unclaimed Dragon Ball')}.",
+                "{} {}.",
+                Agree(taker, "takes", "take"),
+                count(took, "unclaimed Dragon Ball"),
                 to=taker,
                 count=took,
             )
@@ -439,8 +442,9 @@ def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
                 give_balls(g, victim, taker)
                 g.log(
                     "balls",
-                    f"{agree(g.name(taker), 'steals', 'steal')} a Dragon Ball from "
-                    f"{g.name(victim)}.",
+                    "{} a Dragon Ball from {}.",
+                    Agree(taker, "steals", "steal"),
+                    victim,
                 )
 
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
@@ -453,7 +457,9 @@ def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
         if dropped:
             g.log(
                 "balls",
-                f"{agree(g.name(key), 'drops', 'drop')} {count(dropped, 'Dragon Ball')}.",
+                "{} {}.",
+                Agree(key, "drops", "drop"),
+                count(dropped, "Dragon Ball"),
                 count=dropped,
             )
 
@@ -469,8 +475,10 @@ def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
         if took:
             g.log(
                 "balls",
-                f"{agree(g.name(taker), 'steals', 'steal')} {count(took, 'Dragon Ball')} "
-                f"from {g.name(key)}.",
+                "{} {} from {}.",
+                Agree(taker, "steals", "steal"),
+                count(took, "Dragon Ball"),
+                key,
             )
 
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
@@ -502,7 +510,9 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
             g.minion(key.uid).exhausted = exhaust
             g.log(
                 "exhaust" if exhaust else "ready",
-                f"{g.name(key)} is {'exhausted' if exhaust else 'readied'}.",
+                "{} is {}.",
+                key,
+                "exhausted" if exhaust else "readied",
             )
             return
         if key.__class__ is CharacterRef and not exhaust:
@@ -516,7 +526,7 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
             ]
             if units:
                 units[0].exhausted = False
-                g.log("ready", f"{g.name(units[0].uid)} is readied.")
+                g.log("ready", "{} is readied.", Name(units[0].uid))
 
     target = op.target if not (exhaust and op.target == "self") else "chosen-minion"
     with_targets(g, task, target, apply, prompt="Which card?")

@@ -20,10 +20,11 @@ from dbdeck.engine import zones
 from dbdeck.engine.attacks import Fire, Room, VillainAttack
 from dbdeck.engine.combat import MinionActivates
 from dbdeck.engine.effects import Ops
+from dbdeck.engine.events import Agree
 from dbdeck.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.engine.state import CharacterState, Option
 from dbdeck.engine.tasks import Asking, Task, TaskError, optional, task_kind
-from dbdeck.engine.words import agree, count
+from dbdeck.engine.words import count
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -38,7 +39,7 @@ def _reveal(g: Table) -> None:
     if s.prologue:
         character = s.prologue.pop(0)
         if not s.character(character).defeated:
-            g.log("turn", f"{g.name(CharacterRef(character))} plays before the Villain arrives.")
+            g.log("turn", "{} plays before the Villain arrives.", CharacterRef(character))
             _start_character(g, character)
         return
     if not s.turn_deck:
@@ -62,9 +63,9 @@ def _reveal(g: Table) -> None:
         g.push(Wildcard())
         return
     ch = next(c for c in s.characters if c.order == int(card))
-    g.log("reveal", f"Turn-order card: {g.name(CharacterRef(ch.id))}.", card=card)
+    g.log("reveal", "Turn-order card: {}.", CharacterRef(ch.id), card=card)
     if ch.defeated:
-        g.log("reveal", f"{g.name(CharacterRef(ch.id))} is defeated: the card plays as a Wildcard.")
+        g.log("reveal", "{} is defeated: the card plays as a Wildcard.", CharacterRef(ch.id))
         g.hooks.defeated_card_revealed(g, ch.id)
         g.push(Wildcard())
         return
@@ -111,7 +112,7 @@ def _char_start(g: Table) -> None:
     ch.bonuses = [b for b in ch.bonuses if b.duration != "until-your-next-turn"]
     for unit in ch.units():
         unit.exhausted = False
-    g.log("turn", f"{g.name(CharacterRef(ch.id))}'s turn.", character=ch.id)
+    g.log("turn", "{}'s turn.", CharacterRef(ch.id), character=ch.id)
     if ch.room_tokens >= 0:
         s.step = "char_end"
         g.push(Room(ch.id))
@@ -247,7 +248,7 @@ def _char_end(g: Table) -> None:
         ch.bonuses = [b for b in ch.bonuses if b.duration not in ("this-turn", "this-attack")]
         ch.energy = ch.training_energy = 0
         zones.draw(g, ch, max(0, zones.hand_limit(g, ch) - len(ch.hand)))
-    g.log("turn-end", f"{g.name(CharacterRef(ch.id))}'s turn ends.", character=ch.id)
+    g.log("turn-end", "{}'s turn ends.", CharacterRef(ch.id), character=ch.id)
     s.step = "reveal"
 
 
@@ -287,7 +288,7 @@ def _villain_balls(g: Table) -> None:
             s.balls[i] = VILLAIN
             moved += 1
     if moved:
-        g.log("balls", f"The Minions hand {count(moved, 'Dragon Ball')} to {g.name(VILLAIN)}.")
+        g.log("balls", "The Minions hand {} to {}.", count(moved, "Dragon Ball"), VILLAIN)
     s.step = "villain_minions"
 
 
@@ -319,7 +320,7 @@ def _villain_ready(g: Table) -> None:
         unit.exhausted = False
     if s.villain.extra_turns > 0:
         s.villain.extra_turns -= 1
-        g.log("turn", f"{agree(g.name(VILLAIN), 'takes', 'take')} another turn.")
+        g.log("turn", "{} another turn.", Agree(VILLAIN, "takes", "take"))
         s.step = "villain_start"
         return
     s.step = "reveal"

@@ -23,7 +23,7 @@ from dbdeck.cards.plain import Card, Character, Enemy, MarketCard, Villain
 from dbdeck.engine import combat, effects, flow, rules, villains, zones
 from dbdeck.engine.actions import Action, IllegalAction, registry
 from dbdeck.engine.chance import TableRandom
-from dbdeck.engine.events import Event
+from dbdeck.engine.events import Event, Word
 from dbdeck.engine.holders import (
     HOLDER_TYPES,
     VILLAIN,
@@ -413,15 +413,22 @@ class Game:
 
     # --- events ------------------------------------------------------------------------
 
-    def log(self, event_type: str, text: str, /, private_to: str = "", **data: Any) -> None:
-        """Record an event. Holders in its data are written as their keys:
-        events are read by the log, the view and the previews, in words."""
+    def log(
+        self, event_type: str, text: str, /, *words: Word, private_to: str = "", **data: Any
+    ) -> None:
+        """Record an event: its ``text``, or a template whose ``{}`` fields
+        ``words`` fill in when the text is read (``engine/events.py``), and
+        its data. Holders in its data are written as their keys: events are
+        read by the log, the view and the previews, in words."""
         for name, value in data.items():
             if value.__class__ in HOLDER_TYPES:
                 data[name] = value.key
             elif value.__class__ is list and value and value[0].__class__ in HOLDER_TYPES:
                 data[name] = [h.key for h in value]
-        self.events.append(Event(event_type, text, data, private_to))
+        # Names never change in a game, so the event may ask for them later.
+        self.events.append(
+            Event(event_type, text, data, private_to, words, self.name if words else None)
+        )
 
     # --- tasks and decisions ---------------------------------------------------------
 
@@ -537,10 +544,7 @@ class Game:
             assert pending.task is not None, "a decision answers the task that asked it"
             option = pending.options[action.option]
             pending.task.answer(option.value)
-            self.log(
-                "choice",
-                f"{_decider_name(self, pending.decider)} chose: {option.label}",
-            )
+            self.log("choice", "{} chose: {}", _decider(pending.decider), option.label)
             self.state.pending = None
         else:
             registry.perform(self, action)
@@ -631,10 +635,11 @@ class Game:
         return json.dumps(self.to_json(), sort_keys=True)
 
 
-def _decider_name(game: Game, decider: str) -> str:
+def _decider(decider: str) -> Word:
+    """Who decided, as a word of an event (named when the log is read)."""
     if decider == "players":
         return "The players"
-    return game.name(CharacterRef(decider))
+    return CharacterRef(decider)
 
 
 def _check_setup(catalog: Catalog, setup: Setup) -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.cards.plain import Card, Character, Enemy, Villain
     from dbdeck.engine.chance import TableRandom
-    from dbdeck.engine.events import Event
+    from dbdeck.engine.events import Event, Word
     from dbdeck.engine.holders import Holder
     from dbdeck.engine.rules import DerivedState
     from dbdeck.engine.state import CharacterState, GameState, Option, Unit
@@ -127,8 +127,11 @@ class Table(Protocol):
 
     # --- the log, tasks and questions ------------------------------------------------------
 
-    def log(self, event_type: str, text: str, /, private_to: str = "", **data: Any) -> None:
-        """Record an event."""
+    def log(
+        self, event_type: str, text: str, /, *words: Word, private_to: str = "", **data: Any
+    ) -> None:
+        """Record an event: its text, or a template whose ``{}`` fields the
+        words fill in when the text is read (``engine/events.py``)."""
         ...
 
     def push(self, task: Task) -> None:

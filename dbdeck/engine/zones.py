@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules, words
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 
@@ -58,14 +59,17 @@ def draw(g: Table, ch: CharacterState, count: int) -> int:
             g.rng.shuffle(ch.deck)
             g.log(
                 "shuffle",
-                f"{g.name(CharacterRef(ch.id))} shuffles the discard pile into a new deck.",
+                "{} shuffles the discard pile into a new deck.",
+                CharacterRef(ch.id),
             )
         ch.hand.append(ch.deck.pop())
         drawn += 1
     if drawn:
         g.log(
             "draw",
-            f"{g.name(CharacterRef(ch.id))} draws {words.count(drawn, 'card')}.",
+            "{} draws {}.",
+            CharacterRef(ch.id),
+            words.count(drawn, "card"),
             private_to=ch.id,
             character=ch.id,
             count=drawn,
@@ -142,9 +146,7 @@ def remove_card(g: Table, uid: int, *, to_box: bool, owner: CharacterState | Non
     (g.state.box if to_box else ch.discard).append(uid)
     ch.discard += followers
     verb = "destroys" if to_box else "discards"
-    g.log(
-        "destroy" if to_box else "discard", f"{g.name(CharacterRef(ch.id))} {verb} {g.name(uid)}."
-    )
+    g.log("destroy" if to_box else "discard", "{} {} {}.", CharacterRef(ch.id), verb, Name(uid))
 
 
 def pile_candidates(
@@ -196,7 +198,7 @@ def take_searched(g: Table, ch: CharacterState, uid: int, source: str, destinati
         units_list(ch, g.card(uid).kind).append(Unit(uid))
     else:
         ch.discard.append(uid)
-    g.log("search", f"{g.name(CharacterRef(ch.id))} takes {g.name(uid)}.")
+    g.log("search", "{} takes {}.", CharacterRef(ch.id), Name(uid))
 
 
 def summon(g: Table, card_id: str, count: int) -> None:
@@ -215,4 +217,4 @@ def summon(g: Table, card_id: str, count: int) -> None:
         # Character's turn) activates at the next Minion activation phase.
         late = s.active == "villain" and s.step in ("villain_reveal", "villain_ready")
         s.villain.minions.append(Unit(uid, exhausted=late))
-        g.log("summon", f"{g.name(uid)} enters play.")
+        g.log("summon", "{} enters play.", Name(uid))

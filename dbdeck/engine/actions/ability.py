@@ -49,7 +49,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.ability_used = True
     if ability.uses != "passive":
         ch.ability_tokens -= 1
-    g.log("ability", f"{g.name(CharacterRef(ch.id))} uses {ability.name}.")
+    g.log("ability", "{} uses {}.", CharacterRef(ch.id), ability.name)
     ctx = {"actor": CharacterRef(ch.id), "voluntary": True}
     g.push_ops(ch.id, "special_ability.effects", ctx)
     g.push_ops(ch.id, "special_ability.cost", ctx)

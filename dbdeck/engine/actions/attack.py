@@ -83,9 +83,11 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     names = " + ".join(c.name for c in cards)
     g.log(
         "attack",
-        f"{g.name(CharacterRef(ch.id))} attacks {g.name(target)} with {names}"
-        + (" (Combo)" if combo else "")
-        + ".",
+        "{} attacks {} with {}{}.",
+        CharacterRef(ch.id),
+        target,
+        names,
+        " (Combo)" if combo else "",
         cards=[c.id for c in cards],
         target=a.target,
     )

@@ -11,6 +11,7 @@ from dbdeck.cards import plain as fx
 from dbdeck.engine import attacks
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import pile_candidates
@@ -68,7 +69,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
             if meant(a, prepared):
                 slot.remove(prepared)
                 attacks.discard_attack(g, prepared.uid)
-                g.log("avoid", f"{g.name(CharacterRef(ch.id))} avoids {g.name(prepared.uid)}.")
+                g.log("avoid", "{} avoids {}.", CharacterRef(ch.id), Name(prepared.uid))
                 path = g.hooks.attack_path(g, prepared) + "avoid.cost"
                 g.push_ops(
                     g.state.card_ids[prepared.uid],

@@ -11,6 +11,7 @@ from dbdeck.cards.plain import ConcentratedEnergy, Energy, Technique
 from dbdeck.engine import words
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState, Prepared
 from dbdeck.engine.zones import ENERGY_KINDS
@@ -61,7 +62,10 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     prepared.boosters.append(a.card)
     g.log(
         "boost",
-        f"{g.name(CharacterRef(ch.id))} boosts {g.name(prepared.uid)} with {g.name(a.card)}.",
+        "{} boosts {} with {}.",
+        CharacterRef(ch.id),
+        Name(prepared.uid),
+        Name(a.card),
     )
 
 

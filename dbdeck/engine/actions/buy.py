@@ -175,7 +175,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         left = card.printed_cost
         for key in keys:
             left -= combat.give_balls(g, key, None, left)
-        g.log("balls", f"{g.name(CharacterRef(ch.id))} gives up {card.cost} Dragon Balls.")
+        g.log("balls", "{} gives up {} Dragon Balls.", CharacterRef(ch.id), card.printed_cost)
     else:
         for uid in a.cards:
             found = owner_of(g, uid)
@@ -191,14 +191,14 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         restock(g, a.market)
     for uid in ch.duo_energy.pop(a.card, []):
         s.box.append(uid)
-    g.log("buy", f"{g.name(CharacterRef(ch.id))} buys {card.name}.", card=card.id, market=a.market)
+    g.log("buy", "{} buys {}.", CharacterRef(ch.id), card.name, card=card.id, market=a.market)
     race = rules.race_of(g, CharacterRef(ch.id))
     if a.amount and race == "god" and card.kind == "training":
         ch.training.append(Unit(a.card))
-        g.log("play", f"{g.name(CharacterRef(ch.id))} equips {card.name} at once (God).")
+        g.log("play", "{} equips {} at once (God).", CharacterRef(ch.id), card.name)
     elif race == "monster" and card.kind == "technique":
         ch.hand.append(a.card)
-        g.log("buy", f"{g.name(CharacterRef(ch.id))} may use {card.name} at once (Monster).")
+        g.log("buy", "{} may use {} at once (Monster).", CharacterRef(ch.id), card.name)
     else:
         ch.discard.append(a.card)
 

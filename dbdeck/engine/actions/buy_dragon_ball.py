@@ -60,7 +60,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.energy -= cost
     ch.dragon_balls_bought += 1
     combat.give_balls(g, None, CharacterRef(ch.id))
-    g.log("balls", f"{g.name(CharacterRef(ch.id))} buys an unclaimed Dragon Ball ({cost} Energy).")
+    g.log("balls", "{} buys an unclaimed Dragon Ball ({} Energy).", CharacterRef(ch.id), cost)
 
 
 def label(game: Game, action: Action) -> str:

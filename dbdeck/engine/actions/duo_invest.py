@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.cards.plain import Ally
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import in_hand
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import ENERGY_KINDS
@@ -52,7 +53,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.hand.remove(a.card)
     ch.duo_energy.setdefault(a.on, []).append(a.card)
     ch.duo_invested = True
-    g.log("duo", f"{g.name(CharacterRef(ch.id))} sets {g.name(a.card)} beside {g.name(a.on)}.")
+    g.log("duo", "{} sets {} beside {}.", CharacterRef(ch.id), Name(a.card), Name(a.on))
 
 
 def label(game: Game, action: Action) -> str:

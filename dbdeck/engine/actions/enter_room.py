@@ -50,7 +50,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     assert room is not None
     ch.room_tokens = 1
     ch.room_card = room.uid
-    g.log("room", f"{g.name(CharacterRef(ch.id))} enters the Room of Spirit and Time.")
+    g.log("room", "{} enters the Room of Spirit and Time.", CharacterRef(ch.id))
     g.state.step = "char_end"
 
 

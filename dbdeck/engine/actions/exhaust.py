@@ -51,7 +51,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     unit.exhausted = True
     card = g.card(unit.uid)
     owner = AllyRef(unit.uid) if card.kind == "ally" else CharacterRef(ch.id)
-    g.log("exhaust", f"{g.name(CharacterRef(ch.id))} exhausts {card.name}.")
+    g.log("exhaust", "{} exhausts {}.", CharacterRef(ch.id), card.name)
     if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, None, owner):
         g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if getattr(card, "exhaust_effects", None):

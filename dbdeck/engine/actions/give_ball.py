@@ -51,7 +51,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     assert source is not None and target is not None
     combat.give_balls(g, source, target)
     ch.balls_given = True
-    g.log("balls", f"{g.name(source)} gives a Dragon Ball to {g.name(target)}.")
+    g.log("balls", "{} gives a Dragon Ball to {}.", source, target)
 
 
 def label(game: Game, action: Action) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.engine.actions import Action
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.table_view import MARKET_TITLES
@@ -63,8 +64,10 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     ch.market_discarded = True
     g.log(
         "market",
-        f"{g.name(CharacterRef(ch.id))} sends {g.name(a.card)} to the bottom of the {a.market} "
-        "deck.",
+        "{} sends {} to the bottom of the {} deck.",
+        CharacterRef(ch.id),
+        Name(a.card),
+        a.market,
     )
 
 

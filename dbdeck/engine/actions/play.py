@@ -62,7 +62,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     if card.kind == "capsule":
         ch.hand.remove(a.card)
         g.state.box.append(a.card)
-        g.log("play", f"{g.name(CharacterRef(ch.id))} uses {card.name}.")
+        g.log("play", "{} uses {}.", CharacterRef(ch.id), card.name)
         g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
         return
     for uid in a.cards:
@@ -71,7 +71,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         remove_card(g, uid, to_box=False, owner=ch)
     ch.hand.remove(a.card)
     units_list(ch, card.kind).append(Unit(a.card))
-    g.log("play", f"{g.name(CharacterRef(ch.id))} puts {card.name} into play.", card=card.id)
+    g.log("play", "{} puts {} into play.", CharacterRef(ch.id), card.name, card=card.id)
 
 
 def label(game: Game, action: Action) -> str:

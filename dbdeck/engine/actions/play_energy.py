@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import in_hand
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
 from dbdeck.engine.zones import ENERGY_KINDS
@@ -46,7 +47,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     value = g.energy_value(a.card)
     ch.energy += value
     ch.training_energy += max(0, g.energy_value(a.card, "training") - value)
-    g.log("energy", f"{g.name(CharacterRef(ch.id))} plays {g.name(a.card)} (+{value} Energy).")
+    g.log("energy", "{} plays {} (+{} Energy).", CharacterRef(ch.id), Name(a.card), value)
     card = g.card(a.card)
     if getattr(card, "effects", None):
         g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})

@@ -12,6 +12,7 @@ from dbdeck.cards.plain import Technique
 from dbdeck.engine import rules
 from dbdeck.engine.actions import Action
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.rules import can_use_exclusive
 from dbdeck.engine.state import CharacterState, Prepared
@@ -91,7 +92,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         ch.energy -= 2
     ch.hand.remove(a.card)
     ch.time_track[a.slot - 1] = Prepared(a.card)
-    g.log("prepare", f"{g.name(CharacterRef(ch.id))} prepares {g.name(a.card)} at Time {a.slot}.")
+    g.log("prepare", "{} prepares {} at Time {}.", CharacterRef(ch.id), Name(a.card), a.slot)
 
 
 def label(game: Game, action: Action) -> str:

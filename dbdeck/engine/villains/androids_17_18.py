@@ -11,6 +11,7 @@ from dbdeck.cards.plain import Ally, Reference, SplitCard
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import discard_attack
 from dbdeck.engine.combat import Damage
+from dbdeck.engine.events import Name, Names
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder, MarketAllyRef, MinionRef
 from dbdeck.engine.state import Bonus, Option, Prepared
 from dbdeck.engine.tasks import HOLDER, Asking, VillainTask, optional, read_choice, villain_task
@@ -119,8 +120,13 @@ class Androids1718Rules(VillainRules):
     def villain_card(self, g: Table, card: str) -> None:
         """Say which Android the turn-order card activates."""
         active = active_androids(g)
-        names = " and ".join(g.name(EnemyRef(e)) for e in active)
-        g.log("activate", f"{names} {'activate' if len(active) > 1 else 'activates'}.", card=card)
+        g.log(
+            "activate",
+            "{} {}.",
+            Names((EnemyRef(e) for e in active), " and "),
+            "activate" if len(active) > 1 else "activates",
+            card=card,
+        )
         self._forget_market_damage(g)
 
     def play_split(self, g: Table, uid: int, card: SplitCard) -> None:
@@ -134,7 +140,7 @@ class Androids1718Rules(VillainRules):
             g.state.villain.discard.append(uid)
             return
         for _, half in halves:
-            g.log("half", f"{g.name(EnemyRef(half.enemy))} uses {half.name}.", card=card.id)
+            g.log("half", "{} uses {}.", EnemyRef(half.enemy), half.name, card=card.id)
         # Physical halves are queued and the last queued resolves first.
         for i, half in reversed(halves):
             assert half.attack is not None
@@ -195,7 +201,8 @@ class Androids1718Rules(VillainRules):
         s.eliminated.append(uid)
         g.log(
             "eliminate",
-            f"{g.name(uid)} is eliminated from the Ally Market.",
+            "{} is eliminated from the Ally Market.",
+            Name(uid),
             target=MarketAllyRef(uid),
         )
         zones.restock(g, "allies")
@@ -230,7 +237,7 @@ class Androids1718Rules(VillainRules):
             return
         choice = task.choice
         if isinstance(choice, CharacterRef) and combat.alive(g, choice):
-            g.log("step-in", f"{g.name(choice)} steps in front of {g.name(key)}.", target=choice)
+            g.log("step-in", "{} steps in front of {}.", choice, key, target=choice)
             g.push(Damage(task.source, choice, amount, block=False))
             return
         self._eliminate(g, key.uid)
@@ -254,7 +261,7 @@ class Androids1718Rules(VillainRules):
         guard = next((u for u in s.villain.minions if s.card_ids[u.uid] == ANDROID_16), None)
         if guard is None or not combat.alive(g, source):
             return
-        g.log("android-16", f"{g.name(guard.uid)} strikes back at {g.name(source)}.")
+        g.log("android-16", "{} strikes back at {}.", Name(guard.uid), source)
         g.push(Damage(MinionRef(guard.uid), source, 1, "unavoidable", is_attack=False))
 
     def on_enemy_defeated(self, g: Table, enemy: str) -> None:

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.cards.plain import AttackBody, Event
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.attacks import VillainAttack
+from dbdeck.engine.events import Agree, Name
 from dbdeck.engine.flow import OrderItem
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.engine.state import Option, Prepared
 from dbdeck.engine.tasks import Asking, VillainTask, optional, villain_task
 from dbdeck.engine.villains.base import VillainRules
-from dbdeck.engine.words import agree, count, sentence
+from dbdeck.engine.words import count, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -78,12 +79,13 @@ class Androids1920Rules(VillainRules):
             return
         owner = self._card_owner(g, card)
         if owner == android:
-            g.log("activate", f"{g.name(EnemyRef(android))} activates.", enemy=android)
+            g.log("activate", "{} activates.", EnemyRef(android), enemy=android)
         else:
             g.log(
                 "activate",
-                f"{g.name(EnemyRef(owner))} is eliminated: the card activates "
-                f"{g.name(EnemyRef(android))}.",
+                "{} is eliminated: the card activates {}.",
+                EnemyRef(owner),
+                EnemyRef(android),
                 enemy=android,
             )
 
@@ -100,7 +102,7 @@ class Androids1920Rules(VillainRules):
         android = self.active_android(g)
         if android is None:
             return
-        g.log("activate", f"Android Activation: {g.name(EnemyRef(android))}.", enemy=android)
+        g.log("activate", "Android Activation: {}.", EnemyRef(android), enemy=android)
         # Pushed last to first: the stack runs them top to bottom.
         if g.state.extreme:
             g.push_ops(THIRST, "effects", {"actor": EnemyRef(android)})
@@ -135,12 +137,14 @@ class Androids1920Rules(VillainRules):
         if not ch.hand:
             return
         uid = g.rng.card_at_random(ch.hand)
-        who = g.name(CharacterRef(ch.id))
+        who = CharacterRef(ch.id)
         if g.card(uid).kind not in zones.ENERGY_KINDS:
             g.log(
                 "absorb",
-                f"{g.name(EnemyRef(android))} takes {g.name(uid)} from {who}'s hand: not an "
-                "Energy, it goes back to the hand.",
+                "{} takes {} from {}'s hand: not an Energy, it goes back to the hand.",
+                EnemyRef(android),
+                Name(uid),
+                who,
                 card=g.state.card_ids[uid],
             )
             return
@@ -149,8 +153,11 @@ class Androids1920Rules(VillainRules):
         ch.discard.append(uid)
         g.log(
             "absorb",
-            f"{g.name(EnemyRef(android))} takes {g.name(uid)} from {who}'s hand and absorbs its "
-            f"{value} Energy; the card is discarded.",
+            "{} takes {} from {}'s hand and absorbs its {} Energy; the card is discarded.",
+            EnemyRef(android),
+            Name(uid),
+            who,
+            value,
             card=g.state.card_ids[uid],
             value=value,
         )
@@ -171,7 +178,9 @@ class Androids1920Rules(VillainRules):
         android = self.active_android(g)
         g.log(
             "reveal",
-            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            "{} {}",
+            Agree(VILLAIN, "reveals", "reveal"),
+            sentence(card.name),
             card=card.id,
         )
         g.state.villain.discard.append(uid)
@@ -194,7 +203,7 @@ class Androids1920Rules(VillainRules):
         while slot < 3 and track[slot]:
             slot += 1
         track[slot].append(Prepared(uid, owner=owner))
-        g.log("prepare", f"{g.name(uid)} is prepared at Time {slot + 1}.")
+        g.log("prepare", "{} is prepared at Time {}.", Name(uid), slot + 1)
 
     # --- damage ---------------------------------------------------------------------------
 

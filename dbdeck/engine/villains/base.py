@@ -14,10 +14,11 @@ from dbdeck.cards.plain import Attack, AttackBody, Event, Minion, SplitCard, Tra
 from dbdeck.engine import combat, zones
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
+from dbdeck.engine.events import Agree, Name
 from dbdeck.engine.flow import OrderItem
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder, MarketAllyRef
 from dbdeck.engine.state import CharacterState, Prepared, Unit
-from dbdeck.engine.words import agree, sentence
+from dbdeck.engine.words import sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -101,12 +102,12 @@ class VillainRules:
         v = g.state.villain
         if not v.deck:
             if not v.discard:
-                g.log("activate", f"{agree(g.name(VILLAIN), 'has', 'have')} no card to play.")
+                g.log("activate", "{} no card to play.", Agree(VILLAIN, "has", "have"))
                 return
             v.deck = v.discard
             v.discard = []
             g.rng.shuffle(v.deck)
-            g.log("shuffle", f"{g.name(VILLAIN)}'s discard pile becomes a new deck.")
+            g.log("shuffle", "{}'s discard pile becomes a new deck.", VILLAIN)
         self.reveal(g, v.deck.pop())
 
     def reveal(self, g: Table, uid: int) -> None:
@@ -115,7 +116,10 @@ class VillainRules:
         card = g.card(uid)
         g.log(
             "reveal",
-            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            # The sentence ends with the card's name: it decides the full stop.
+            "{} {}",
+            Agree(VILLAIN, "reveals", "reveal"),
+            sentence(card.name),
             card=card.id,
         )
         if isinstance(card, Minion):
@@ -148,7 +152,7 @@ class VillainRules:
         while slot < 3 and any(p.owner == owner for p in track[slot]):
             slot += 1
         track[slot].append(Prepared(uid, owner=owner))
-        g.log("prepare", f"{g.name(uid)} is prepared at Time {slot + 1}.")
+        g.log("prepare", "{} is prepared at Time {}.", Name(uid), slot + 1)
 
     def play_split(self, g: Table, uid: int, card: SplitCard) -> None:
         """A split card: both halves act (a Villain module narrows this)."""
@@ -170,7 +174,9 @@ class VillainRules:
         v.discard.append(uid)
         g.log(
             "transform",
-            f"{agree(g.name(VILLAIN), 'transforms', 'transform')}: Phase {card.to_phase}.",
+            "{}: Phase {}.",
+            Agree(VILLAIN, "transforms", "transform"),
+            card.to_phase,
             phase=card.to_phase,
         )
         if card.effects:
@@ -285,7 +291,7 @@ class VillainRules:
             return
         row.remove(uid)
         g.state.box.append(uid)
-        g.log("eliminate", f"{g.name(uid)} is eliminated from the Ally Market.")
+        g.log("eliminate", "{} is eliminated from the Ally Market.", Name(uid))
         zones.restock(g, "allies")
 
     # --- tokens ---------------------------------------------------------------------------
@@ -314,7 +320,7 @@ class VillainRules:
         tokens = v.enemy_tokens.get(key.id, {}) if key.__class__ is EnemyRef else v.tokens
         if tokens.get("armor", 0) > 0:
             tokens["armor"] -= 1
-            g.log("tokens", f"{g.name(key)} loses an Armor token.")
+            g.log("tokens", "{} loses an Armor token.", key)
 
     # --- ends ------------------------------------------------------------------------------
 
@@ -322,7 +328,7 @@ class VillainRules:
         """The board's death effect after a Character is defeated."""
         board = g.villain_card()
         if board.death_effect:
-            g.log("death-effect", f"{g.name(VILLAIN)}'s death effect: {board.death_effect_text}")
+            g.log("death-effect", "{}'s death effect: {}", VILLAIN, board.death_effect_text)
             g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
 
     def on_minion_eliminated(self, g: Table, card_id: str) -> None:

@@ -18,6 +18,7 @@ from dbdeck.cards.plain import Attack, PhaseInfo, Reference
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.effects import resolve_targets
+from dbdeck.engine.events import Name
 from dbdeck.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
 from dbdeck.engine.state import Option
 from dbdeck.engine.tasks import Asking, VillainTask, optional, read_choice, villain_task
@@ -74,7 +75,11 @@ class BrolyRules(VillainRules):
             total = sum(dice)
             g.log(
                 "roll",
-                f"{g.name(VILLAIN)} rolls 2D6 on his table: {total} ({dice[0]}, {dice[1]}).",
+                "{} rolls 2D6 on his table: {} ({}, {}).",
+                VILLAIN,
+                total,
+                dice[0],
+                dice[1],
                 dice=dice,
                 total=total,
             )
@@ -90,9 +95,11 @@ class BrolyRules(VillainRules):
                 break
             g.log(
                 "reroll",
-                f"{g.card(again[0]).name} is already prepared: {g.name(VILLAIN)} rolls again.",
+                "{} is already prepared: {} rolls again.",
+                g.card(again[0]).name,
+                VILLAIN,
             )
-        g.log("activate", f"{g.name(VILLAIN)}: {row.text}")
+        g.log("activate", "{}: {}", VILLAIN, row.text)
         g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", {"actor": VILLAIN})
 
     def activate_card(self, g: Table, card_id: str) -> None:
@@ -128,9 +135,7 @@ class BrolyRules(VillainRules):
         when the calming Character or one of its Allies holds it (B4)."""
         cost = int(phase_info(g).calm_cost or 0)
         ch.energy -= cost
-        g.log(
-            "calm", f"{g.name(CharacterRef(ch.id))} spends {cost} Energy to calm {g.name(VILLAIN)}."
-        )
+        g.log("calm", "{} spends {} Energy to calm {}.", CharacterRef(ch.id), cost, VILLAIN)
         ctx = {"actor": CharacterRef(ch.id)}
         self.tokens(g, VILLAIN, "power", -1, ctx)
         aggro = g.state.villain.aggro
@@ -152,8 +157,10 @@ class BrolyRules(VillainRules):
             v.aggro = source
             g.log(
                 "tokens",
-                f"{g.name(VILLAIN)} is enraged: Power {before + 1}; {g.name(source)} takes "
-                "the Aggro token.",
+                "{} is enraged: Power {}; {} takes the Aggro token.",
+                VILLAIN,
+                before + 1,
+                source,
                 counter="power",
                 value=before + 1,
             )
@@ -211,7 +218,10 @@ class BrolyRules(VillainRules):
         (v.deck if uid in v.deck else v.discard).remove(uid)
         g.log(
             "attack",
-            f"{g.name(VILLAIN)} attacks with {g.name(uid)} ({g.name(target)}).",
+            "{} attacks with {} ({}).",
+            VILLAIN,
+            Name(uid),
+            target,
             card=FURIOUS_RAGE,
             targets=[target],
         )
@@ -245,7 +255,7 @@ class BrolyRules(VillainRules):
         told."""
         v = g.state.villain
         if counter == "aggro" and amount < 0 and v.aggro is not None:
-            g.log("tokens", f"{g.name(v.aggro)}'s Aggro token is discarded.", counter="aggro")
+            g.log("tokens", "{}'s Aggro token is discarded.", v.aggro, counter="aggro")
         super().tokens(g, key, counter, amount, ctx)
         if counter == "power":
             self._update_phase(g)
@@ -287,7 +297,7 @@ class BrolyRules(VillainRules):
             )
             if not inside:
                 v.aggro = None
-                g.log("tokens", f"{g.name(holder)} has left play: the Aggro token is discarded.")
+                g.log("tokens", "{} has left play: the Aggro token is discarded.", holder)
 
 
 @villain_task("do", "furious-rage")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from dbdeck.cards.plain import AttackBody
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import VillainAttack
+from dbdeck.engine.events import Name
 from dbdeck.engine.flow import OrderItem
 from dbdeck.engine.holders import VILLAIN, CharacterRef, Holder
 from dbdeck.engine.state import Option
@@ -65,7 +66,7 @@ class RaditzRules(VillainRules):
         s.villain.tokens[VICTIM_TOKENS] = 0
         if allies:
             victim = s.villain.side_decks[VICTIM][0]
-            g.log("victim", f"Raditz holds {g.name(victim)} as his Kidnapped Victim.")
+            g.log("victim", "Raditz holds {} as his Kidnapped Victim.", Name(victim))
 
     def victim(self, g: Table) -> int | None:
         """The kidnapped Ally (its uid), or ``None`` when there is none."""
@@ -102,7 +103,7 @@ class RaditzRules(VillainRules):
         s = g.state
         s.villain.side_decks[VICTIM].remove(victim)
         s.box.append(victim)
-        g.log("victim", f"Raditz kills {g.name(victim)}, the Kidnapped Victim!")
+        g.log("victim", "Raditz kills {}, the Kidnapped Victim!", Name(victim))
         combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
     def on_attacked(

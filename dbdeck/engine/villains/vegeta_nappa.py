@@ -16,11 +16,12 @@ from dbdeck.cards import plain as fx
 from dbdeck.cards.plain import AttackBody, Event, Reference, SplitCard
 from dbdeck.engine import attacks, combat, rules
 from dbdeck.engine.attacks import VillainAttack
+from dbdeck.engine.events import Agree, Name
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.engine.state import CharacterState, Prepared, Unit
 from dbdeck.engine.tasks import Task, task_kind
 from dbdeck.engine.villains.base import VillainRules
-from dbdeck.engine.words import agree, count, sentence
+from dbdeck.engine.words import count, sentence
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -102,7 +103,9 @@ class VegetaNappaRules(VillainRules):
             return
         g.log(
             "reveal",
-            sentence(f"{agree(g.name(VILLAIN), 'reveals', 'reveal')} {card.name}"),
+            "{} {}",
+            Agree(VILLAIN, "reveals", "reveal"),
+            sentence(card.name),
             card=card.id,
         )
         if not parts:
@@ -187,8 +190,10 @@ class VegetaNappaRules(VillainRules):
         while slot < 3 and any(p.uid != uid for p in track[slot]):
             slot += 1
         track[slot].append(Prepared(uid, owner=owner))
-        who = f"{g.name(EnemyRef(owner))}: " if owner else ""
-        g.log("prepare", f"{who}{g.name(uid)} is prepared at Time {slot + 1}.")
+        if owner:
+            g.log("prepare", "{}: {} is prepared at Time {}.", EnemyRef(owner), Name(uid), slot + 1)
+        else:
+            g.log("prepare", "{} is prepared at Time {}.", Name(uid), slot + 1)
 
     # --- Coldness ---------------------------------------------------------------------
 
@@ -206,8 +211,9 @@ class VegetaNappaRules(VillainRules):
             v.tokens["coldness"] = max(0, v.tokens.get("coldness", 0) + amount)
             g.log(
                 "tokens",
-                f"{g.name(EnemyRef(VEGETA))} gains Coldness: "
-                f"{count(v.tokens['coldness'], 'token')}.",
+                "{} gains Coldness: {}.",
+                EnemyRef(VEGETA),
+                count(v.tokens["coldness"], "token"),
                 counter=counter,
                 value=v.tokens["coldness"],
             )
@@ -260,7 +266,7 @@ class VegetaNappaRules(VillainRules):
     def _power_ball(self, g: Table, enemy: str) -> None:
         """The Saiyan takes Ozaru Form, or stomps if he already has it."""
         if _own(g, enemy).get(OZARU_TOKEN):
-            g.log("ozaru", f"{g.name(EnemyRef(enemy))} is already an Ozaru: he stomps.")
+            g.log("ozaru", "{} is already an Ozaru: he stomps.", EnemyRef(enemy))
             g.push_ops(POWER_BALL, "effects", {"actor": EnemyRef(enemy)})
             return
         _set_own(g, enemy, OZARU_TOKEN, 1)
@@ -296,7 +302,7 @@ class VegetaNappaRules(VillainRules):
         ch.energy -= CUT_THE_TAIL
         del g.state.villain.enemy_tokens[ozaru][OZARU_TOKEN]
         key = EnemyRef(ozaru)
-        g.log("ozaru", f"{g.name(CharacterRef(ch.id))} cuts {g.name(key)}'s tail: Ozaru Form ends.")
+        g.log("ozaru", "{} cuts {}'s tail: Ozaru Form ends.", CharacterRef(ch.id), key)
         # Losing the Maximum Health bonus can leave his damage at his health:
         # the hit then defeats him ("Health Bonuses").
         combat.hit(g, CharacterRef(ch.id), key, TAIL_DAMAGE, "unavoidable", is_attack=False)
@@ -326,9 +332,9 @@ class VegetaNappaRules(VillainRules):
         new = max(0, min(start, now + amount))
         _set_own(g, enemy, ARMOR, new)
         if new < now:
-            g.log("tokens", f"{g.name(EnemyRef(enemy))} loses an Armor token ({new} left).")
+            g.log("tokens", "{} loses an Armor token ({} left).", EnemyRef(enemy), new)
         elif new > now:
-            g.log("tokens", f"{g.name(EnemyRef(enemy))} gets an Armor token back ({new}).")
+            g.log("tokens", "{} gets an Armor token back ({}).", EnemyRef(enemy), new)
 
     def on_attacked(
         self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
