@@ -32,7 +32,7 @@ This module is a leaf: it imports nothing of the engine.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Final, Literal, NoReturn, final
+from typing import Any, ClassVar, Final, Literal, NoReturn, Self, final
 
 __all__ = [
     "HOLDER_TYPES",
@@ -102,78 +102,77 @@ def _make(cls: type[_Ref], table: dict[Any, Any], value: Any, key: str, field: s
     return ref
 
 
-_CHARACTERS: dict[str, CharacterRef] = {}
-_ALLIES: dict[int, AllyRef] = {}
-_MINIONS: dict[int, MinionRef] = {}
-_ENEMIES: dict[str, EnemyRef] = {}
-_MARKET_ALLIES: dict[int, MarketAllyRef] = {}
+class _ByCardId(_Ref):
+    """A holder named by a card id; each kind has its own table and prefix."""
+
+    __slots__ = ("id",)
+    __match_args__: ClassVar = ("id",)
+    id: str
+    _prefix: ClassVar[str]
+    _made: ClassVar[dict[str, Any]]
+
+    def __init_subclass__(cls, *, prefix: str) -> None:
+        super().__init_subclass__()
+        cls._prefix, cls._made = prefix, {}
+
+    def __new__(cls, id: str) -> Self:
+        found: Self | None = cls._made.get(id)
+        return found if found is not None else _make(cls, cls._made, id, cls._prefix + id, "id")
+
+
+class _ByUid(_Ref):
+    """A holder named by a card instance's uid; each kind has its own table."""
+
+    __slots__ = ("uid",)
+    __match_args__: ClassVar = ("uid",)
+    uid: int
+    _prefix: ClassVar[str]
+    _made: ClassVar[dict[int, Any]]
+
+    def __init_subclass__(cls, *, prefix: str) -> None:
+        super().__init_subclass__()
+        cls._prefix, cls._made = prefix, {}
+
+    def __new__(cls, uid: int) -> Self:
+        found: Self | None = cls._made.get(uid)
+        return (
+            found if found is not None else _make(cls, cls._made, uid, f"{cls._prefix}{uid}", "uid")
+        )
 
 
 @final
-class CharacterRef(_Ref):
+class CharacterRef(_ByCardId, prefix="c:"):
     """A Character, by its card id."""
 
-    __slots__ = ("id",)
-    __match_args__: ClassVar = ("id",)
-    id: str
-
-    def __new__(cls, id: str) -> CharacterRef:
-        found = _CHARACTERS.get(id)
-        return found if found is not None else _make(cls, _CHARACTERS, id, "c:" + id, "id")
+    __slots__ = ()
 
 
 @final
-class AllyRef(_Ref):
+class AllyRef(_ByUid, prefix="a:"):
     """An Ally in play, by its card uid."""
 
-    __slots__ = ("uid",)
-    __match_args__: ClassVar = ("uid",)
-    uid: int
-
-    def __new__(cls, uid: int) -> AllyRef:
-        found = _ALLIES.get(uid)
-        return found if found is not None else _make(cls, _ALLIES, uid, f"a:{uid}", "uid")
+    __slots__ = ()
 
 
 @final
-class MinionRef(_Ref):
+class MinionRef(_ByUid, prefix="m:"):
     """A Minion in play, by its card uid."""
 
-    __slots__ = ("uid",)
-    __match_args__: ClassVar = ("uid",)
-    uid: int
-
-    def __new__(cls, uid: int) -> MinionRef:
-        found = _MINIONS.get(uid)
-        return found if found is not None else _make(cls, _MINIONS, uid, f"m:{uid}", "uid")
+    __slots__ = ()
 
 
 @final
-class EnemyRef(_Ref):
+class EnemyRef(_ByCardId, prefix="e:"):
     """One enemy of a Villain of several, by its card id."""
 
-    __slots__ = ("id",)
-    __match_args__: ClassVar = ("id",)
-    id: str
-
-    def __new__(cls, id: str) -> EnemyRef:
-        found = _ENEMIES.get(id)
-        return found if found is not None else _make(cls, _ENEMIES, id, "e:" + id, "id")
+    __slots__ = ()
 
 
 @final
-class MarketAllyRef(_Ref):
+class MarketAllyRef(_ByUid, prefix="market:"):
     """An Ally face up in the Ally Market, by its card uid."""
 
-    __slots__ = ("uid",)
-    __match_args__: ClassVar = ("uid",)
-    uid: int
-
-    def __new__(cls, uid: int) -> MarketAllyRef:
-        found = _MARKET_ALLIES.get(uid)
-        return (
-            found if found is not None else _make(cls, _MARKET_ALLIES, uid, f"market:{uid}", "uid")
-        )
+    __slots__ = ()
 
 
 _VILLAINS: dict[str, VillainRef] = {}
