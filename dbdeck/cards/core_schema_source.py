@@ -22,7 +22,6 @@ written for other models or another pydantic is never used.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -33,6 +32,7 @@ from pydantic import BaseModel
 from pydantic._internal._config import ConfigWrapper
 
 from dbdeck.cards import convert, models, plain
+from dbdeck.cards.generated import generator_main
 from dbdeck.cards.validator import SCHEMA_FORMAT, SCHEMA_PATH, schema_key
 
 __all__ = ["core_schema_text", "main"]
@@ -104,20 +104,13 @@ def _factory(factory: Any) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite ``core_schema.json``, or with ``--check`` say whether it is stale."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the file is stale")
-    args = parser.parse_args(argv)
-    text = core_schema_text()
-    current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
-    if args.check:
-        if text != current:
-            print(f"{SCHEMA_PATH} is stale: run python -m dbdeck.cards.core_schema_source")
-            return 1
-        return 0
-    if text != current:
-        SCHEMA_PATH.write_text(text, encoding="utf-8")
-        print(f"wrote {SCHEMA_PATH}")
-    return 0
+    return generator_main(
+        argv,
+        __doc__.splitlines()[0],
+        SCHEMA_PATH,
+        core_schema_text,
+        "dbdeck.cards.core_schema_source",
+    )
 
 
 if __name__ == "__main__":

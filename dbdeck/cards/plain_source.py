@@ -14,7 +14,6 @@ is stale.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import inspect
 import re
@@ -27,6 +26,7 @@ from typing import get_args
 from pydantic import BaseModel
 
 from dbdeck.cards import effects, kinds, models
+from dbdeck.cards.generated import generator_main
 from dbdeck.cards.plain_base import CardFlags
 
 __all__ = ["PLAIN_PATH", "main", "plain_module_source"]
@@ -288,20 +288,9 @@ def _formatted(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite ``plain.py``, or with ``--check`` say whether it is stale."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when plain.py is stale")
-    args = parser.parse_args(argv)
-    text = plain_module_source()
-    current = PLAIN_PATH.read_text(encoding="utf-8") if PLAIN_PATH.exists() else ""
-    if args.check:
-        if text != current:
-            print(f"{PLAIN_PATH} is stale: run python -m dbdeck.cards.plain_source")
-            return 1
-        return 0
-    if text != current:
-        PLAIN_PATH.write_text(text, encoding="utf-8")
-        print(f"wrote {PLAIN_PATH}")
-    return 0
+    return generator_main(
+        argv, __doc__.splitlines()[0], PLAIN_PATH, plain_module_source, "dbdeck.cards.plain_source"
+    )
 
 
 if __name__ == "__main__":
