@@ -19,8 +19,9 @@ ACTS = True
 
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
-    """The one way in, before acting (``check`` refuses it after)."""
-    if not ch.acted:
+    """The one way in, before acting and with the Room in play (``check``
+    refuses it else)."""
+    if not ch.acted and ch.training and _room(g, ch) is not None:
         yield Action(TYPE)
 
 
