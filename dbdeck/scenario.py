@@ -69,6 +69,7 @@ from dbdeck.engine.holders import (
     CharacterRef,
     EnemyRef,
     Holder,
+    HolderError,
     MarketAllyRef,
     MinionRef,
     parse,
@@ -793,7 +794,10 @@ def _key(g: Game, name: str) -> str:
 
 def _holder(g: Game, name: str) -> Holder:
     """The holder a scenario names (``m:freezer-guard``: see ``_key``)."""
-    return parse(_key(g, name))
+    try:
+        return parse(_key(g, name))
+    except HolderError as exc:
+        raise KeyError(str(exc)) from None
 
 
 def _tokens(v: VillainState) -> dict[str, int]:

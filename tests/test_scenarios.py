@@ -213,3 +213,15 @@ def test_solo_starting_ally_is_in_one_place_for_every_seed(catalog: Catalog) -> 
         assert places == ["vegeta-ss1.in-play"], seed
         assert len(s.markets["allies"].row) == 4, seed
         assert audit.problems(game) == [], seed
+
+
+def test_a_key_that_names_no_holder_is_a_failure_not_a_bug(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad-holder.toml"
+    path.write_text(
+        'name = "bad holder"\nrulebook = "none"\n[setup]\nvillain = "freezer"\n'
+        'characters = ["goku"]\n[table]\ndragon_balls = {"x:goku" = 1}\n'
+    )
+    with pytest.raises(ScenarioFailure, match=re.escape("table: not a holder: 'x:goku'")):
+        run_file(catalog, path)
