@@ -159,7 +159,6 @@ class Game:
     def _set_up(self, setup: Setup) -> None:
         s = self.state
         villain = self.card_as(setup.villain, Villain)
-        assert isinstance(villain, Villain)
         if setup.location == "random":
             s.location = self.rng.choice(sorted(c.id for c in self.catalog.locations()))
         else:
