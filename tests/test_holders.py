@@ -7,6 +7,8 @@ import copy
 import json
 import pickle
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +189,24 @@ def test_a_version_1_save_file_still_loads(catalog: Catalog, tmp_path: Path) -> 
     assert resumed.game.fingerprint() == expected
     assert resumed.game.state.villain.enemy_tokens
     resumed.close()
+
+
+def test_hostile_keys_cannot_grow_the_tables_nor_block_the_engine() -> None:
+    """Reading keys adds at most 65,536 holders of a kind; past that a new
+    key is refused, while the engine's own holders are still made. Run in a
+    process of its own: the tables are the process's."""
+    code = (
+        "from dbdeck.engine.holders import AllyRef, HolderError, parse\n"
+        "n = 0\n"
+        "try:\n"
+        "    for uid in range(100_000, 200_000):\n"
+        "        parse(f'a:{uid}'); n += 1\n"
+        "except HolderError as exc:\n"
+        "    print(n, exc)\n"
+        "print(AllyRef(7).key, parse('a:100000') is AllyRef(100000))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [
+        "65536 too many holders read (65536 of one kind)",
+        "a:7 True",
+    ]

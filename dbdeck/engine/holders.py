@@ -53,8 +53,9 @@ __all__ = [
 ]
 
 _LIMIT: Final = 1 << 16
-"""Distinct holders of one kind a process makes at most: a game has a few
-hundred cards, and a bound keeps hostile input from growing the tables."""
+"""Distinct holders of one kind that reading keys (``parse``) may add: a
+game has a few hundred cards, and the bound keeps hostile input from
+growing the tables. The engine's own holders are never refused."""
 _MAX_UID: Final = 999_999
 _CARD_ID: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """A card id, as the card models allow it (at most 64 characters)."""
@@ -92,8 +93,6 @@ class _Ref:
 
 
 def _make(cls: type[_Ref], table: dict[Any, Any], value: Any, key: str, field: str) -> Any:
-    if len(table) >= _LIMIT:
-        raise HolderError(f"too many holders of one kind ({_LIMIT})")
     ref = object.__new__(cls)
     object.__setattr__(ref, "key", key)
     if field:
@@ -219,19 +218,23 @@ def parse(key: str) -> Holder:
     kind, colon, rest = key.partition(":")
     if colon:
         if kind in ("c", "e") and len(rest) <= 64 and _CARD_ID.fullmatch(rest):
-            holder: Holder = CharacterRef(rest) if kind == "c" else EnemyRef(rest)
-            return _remember(key, holder)
+            return _read(key, CharacterRef if kind == "c" else EnemyRef, rest)
         if kind in ("a", "m", "market") and rest.isdigit() and rest.isascii():
             uid = int(rest)
             if uid <= _MAX_UID and str(uid) == rest:
-                if kind == "a":
-                    return _remember(key, AllyRef(uid))
-                return _remember(key, MinionRef(uid) if kind == "m" else MarketAllyRef(uid))
+                return _read(key, _BY_UID_PREFIX[kind], uid)
     shown = key if len(key) <= 40 else key[:40] + "…"
     raise HolderError(f"not a holder: {shown!r}")
 
 
-def _remember(key: str, holder: Holder) -> Holder:
+_BY_UID_PREFIX: Final = {"a": AllyRef, "m": MinionRef, "market": MarketAllyRef}
+
+
+def _read(key: str, kind: Any, value: str | int) -> Holder:
+    """The holder of a key read from outside, within the bound."""
+    if value not in kind._made and len(kind._made) >= _LIMIT:
+        raise HolderError(f"too many holders read ({_LIMIT} of one kind)")
+    holder: Holder = kind(value)
     if len(_BY_KEY) < 6 * _LIMIT:
         _BY_KEY[key] = holder
     return holder
