@@ -20,12 +20,20 @@ from dbdeck.engine.holders import (
     CharacterRef,
     EnemyRef,
     Holder,
-    HolderError,
     MinionRef,
-    parse,
 )
 from dbdeck.engine.state import CharacterState, Option, Unit, to_data
-from dbdeck.engine.tasks import HOLDER, Asking, Task, TaskError, optional, read_choice, task_kind
+from dbdeck.engine.tasks import (
+    HOLDER,
+    Asking,
+    Task,
+    TaskError,
+    optional,
+    read_choice,
+    read_holder,
+    read_holders,
+    task_kind,
+)
 from dbdeck.engine.words import count
 
 if TYPE_CHECKING:
@@ -275,7 +283,7 @@ class VillainAttack(Asking):
             data.get("half"),
             origin,
             stage,
-            None if targets is None else _holders(targets),
+            None if targets is None else read_holders(targets),
             bool(data.get("controversy", False)),
             data.get("precedence"),
             read_choice(data.get("choice")),
@@ -488,17 +496,8 @@ def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> 
 def _read_wish(value: Any) -> Any:
     """A wish read from JSON: the holder it names (``key``) read back."""
     if isinstance(value, dict) and isinstance(value.get("key"), str):
-        return {**value, "key": _holders([value["key"]])[0]}
+        return {**value, "key": read_holder(value["key"])}
     return value
-
-
-def _holders(keys: Any) -> list[Holder]:
-    if not isinstance(keys, list):
-        raise TaskError("a list of holders is a JSON array")
-    try:
-        return [parse(k) for k in keys]
-    except HolderError as exc:
-        raise TaskError(str(exc)) from None
 
 
 @task_kind("wish")

@@ -12,8 +12,9 @@ always held: ``{"t": <kind>, …}`` with its fields in order, optional ones
 left out while they have their default.
 
 Holders (``dbdeck.engine.holders``) in a task's fields are written as their
-keys and read back by the fields declared with the ``HOLDER``, ``MAYBE_HOLDER``,
-``HOLDERS`` or ``CONTEXT`` metadata (``field(metadata=HOLDER)``).
+keys and read back by the fields declared with the ``HOLDER`` or ``CONTEXT``
+metadata (``field(metadata=HOLDER)``), or with ``optional(None, holder=True)``;
+a kind that reads its own JSON uses ``read_holder`` and ``read_holders``.
 
 This module sits at the bottom of the engine (it imports only the holders),
 so every engine module, the Villains' included, can define its own tasks on
@@ -35,9 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONTEXT",
     "HOLDER",
-    "HOLDERS",
     "KINDS",
-    "MAYBE_HOLDER",
     "Asking",
     "Task",
     "TaskError",
@@ -46,6 +45,8 @@ __all__ = [
     "make",
     "optional",
     "read_choice",
+    "read_holder",
+    "read_holders",
     "task_kind",
     "villain_rules",
     "villain_task",
@@ -84,7 +85,8 @@ def optional(default: bool | None, **kwargs: Any) -> Any:
     return field(default=default, metadata=metadata, **kwargs)
 
 
-def _read_holder(value: Any) -> Holder:
+def read_holder(value: Any) -> Holder:
+    """A holder from its key in a task's JSON; ``TaskError`` for anything else."""
     try:
         return parse(value)
     except HolderError as exc:
@@ -92,7 +94,7 @@ def _read_holder(value: Any) -> Holder:
 
 
 def _read_holder_or_none(value: Any) -> Holder | None:
-    return None if value is None else _read_holder(value)
+    return None if value is None else read_holder(value)
 
 
 def read_choice(value: Any) -> Any:
@@ -116,7 +118,7 @@ def _read_context(value: Any) -> Any:
         if not out[key]:
             out[key] = None  # written "" (no target: an attack on several)
         elif out[key] != "loc":  # the Location owns its effects
-            out[key] = _read_holder(out[key])
+            out[key] = read_holder(out[key])
     return out
 
 
@@ -128,20 +130,15 @@ def _write_context(value: dict[str, Any]) -> dict[str, Any]:
     return out  # type: ignore[no-any-return]
 
 
-def _read_holders(value: Any) -> list[Holder] | None:
-    if value is None:
-        return None
+def read_holders(value: Any) -> list[Holder]:
+    """Holders from a JSON array of their keys; ``TaskError`` for anything else."""
     if not isinstance(value, list):
         raise TaskError("a list of holders is a JSON array")
-    return [_read_holder(v) for v in value]
+    return [read_holder(v) for v in value]
 
 
-HOLDER: Mapping[str, Any] = {_READ: _read_holder}
+HOLDER: Mapping[str, Any] = {_READ: read_holder}
 """Field metadata of a field holding a holder: ``field(metadata=HOLDER)``."""
-MAYBE_HOLDER: Mapping[str, Any] = {_READ: _read_holder_or_none}
-"""Field metadata of a field holding a holder or ``None``."""
-HOLDERS: Mapping[str, Any] = {_READ: _read_holders}
-"""Field metadata of a field holding a list of holders (or ``None``)."""
 CONTEXT: Mapping[str, Any] = {_READ: _read_context, _WRITE: _write_context}
 """Field metadata of an effect's context: a dict whose ``CONTEXT_HOLDERS``
 keys are holders."""
