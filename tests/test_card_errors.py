@@ -4,23 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from card_samples import ALLY
 
 from dbdeck.cards.catalog import CardSetError, load_catalog
 from dbdeck.cli import main
-
-ALLY: dict[str, Any] = {
-    "kind": "ally",
-    "id": "test-bulma-ally",
-    "name": "Test Bulma",
-    "cost": 3,
-    "health": 3,
-    "race": "human",
-    "power": 1,
-    "exhaust_effects": [{"op": "draw", "count": 1}],
-}
 
 
 def problems_of(pack: Path, *, shipped: bool = False) -> list[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from card_samples import ALLY
 from pydantic import TypeAdapter, ValidationError
 
 from dbdeck.cards import cache as card_cache
@@ -22,17 +23,6 @@ from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog, validation
 from dbdeck.cards.core_schema_source import core_schema_text
 from dbdeck.cards.models import CardFile
 from dbdeck.cards.plain import data_of
-
-ALLY: dict[str, Any] = {
-    "kind": "ally",
-    "id": "test-bulma-ally",
-    "name": "Test Bulma",
-    "cost": 3,
-    "health": 3,
-    "race": "human",
-    "power": 1,
-    "exhaust_effects": [{"op": "draw", "count": 1}],
-}
 
 BAD_FILES: list[Any] = [
     [],
