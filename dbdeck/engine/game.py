@@ -118,10 +118,12 @@ class Game:
         # Card definitions by instance uid: the hottest lookup of the engine.
         self._defs: list[Card] = [catalog.cards[c] for c in state.card_ids]
         self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = {}
-        self.victory_conditions = frozenset(
-            v.condition
-            for v in catalog.cards[state.villain_id].victory  # type: ignore[union-attr]
-        )
+        board = catalog.cards[state.villain_id]
+        if not isinstance(board, Villain):
+            raise SetupError(f"{state.villain_id!r} is not a Villain")
+        # The board never changes in a game: looked up once, read on every attack.
+        self._villain_board = board
+        self.victory_conditions: frozenset[str] = frozenset(v.condition for v in board.victory)
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
@@ -309,9 +311,7 @@ class Game:
 
     def villain_card(self) -> Villain:
         """The Villain's board."""
-        card = self.catalog.cards[self.state.villain_id]
-        assert isinstance(card, Villain)  # checked at setup
-        return card
+        return self._villain_board
 
     def enemy_card(self, enemy_id: str) -> Enemy:
         """The card of one enemy of a Villain of several."""
@@ -624,6 +624,7 @@ class Game:
         twin._villain_hooks = self._villain_hooks
         twin._defs = list(self._defs)
         twin._location_lasting = self._location_lasting
+        twin._villain_board = self._villain_board
         twin.victory_conditions = self.victory_conditions
         twin.derived = rules.DerivedState()
         twin.step_mode = self.step_mode
