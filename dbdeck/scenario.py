@@ -82,6 +82,7 @@ from dbdeck.engine.state import (
     Prepared,
     Unit,
     VillainState,
+    split_counters,
 )
 
 __all__ = [
@@ -592,13 +593,7 @@ def _lay_villain(g: Game, spec: dict[str, Any]) -> None:
         v.defeated_enemies = list(spec["defeated_enemies"])
     if "tokens" in spec:
         # A scenario names an enemy's own counters ``armor:<enemy>``.
-        v.tokens, v.enemy_tokens = {}, {}
-        for name, n in spec["tokens"].items():
-            counter, _, enemy = name.partition(":")
-            if enemy:
-                v.enemy_tokens.setdefault(enemy, {})[counter] = n
-            else:
-                v.tokens[name] = n
+        v.tokens, v.enemy_tokens = split_counters(dict(spec["tokens"]))
     for name, cards in spec.get("side_decks", {}).items():
         # a list names the cards top first; a number is that many copies of the named card
         listed = [name] * cards if isinstance(cards, int) else cards

@@ -387,6 +387,23 @@ enemy's own counters among the Villain's tokens (``armor:<enemy>``) and the
 damage on Allies of the Ally Market among the enemies' (``market:<uid>``)."""
 
 
+def split_counters(
+    named: dict[str, int],
+) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Counters named as version 1 and scenario files name them, an enemy's
+    own as ``<counter>:<enemy>``: the Villain's, and each enemy's
+    (``VillainState.tokens`` and ``enemy_tokens``)."""
+    tokens: dict[str, int] = {}
+    own: dict[str, dict[str, int]] = {}
+    for name, n in named.items():
+        counter, _, enemy = name.partition(":")
+        if enemy:
+            own.setdefault(enemy, {})[counter] = n
+        else:
+            tokens[name] = n
+    return tokens, own
+
+
 def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
     """A game's JSON form (``Game.to_json``) of an older version in this
     version's form (a copy); the current form as it is."""
@@ -394,15 +411,7 @@ def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
         return data
     state = copy.deepcopy(data["state"])
     villain = state["villain"]
-    tokens: dict[str, int] = {}
-    own: dict[str, dict[str, int]] = {}
-    for name, n in villain.get("tokens", {}).items():
-        counter, _, enemy = name.partition(":")
-        if enemy:
-            own.setdefault(enemy, {})[counter] = n
-        else:
-            tokens[name] = n
-    villain["tokens"], villain["enemy_tokens"] = tokens, own
+    villain["tokens"], villain["enemy_tokens"] = split_counters(villain.get("tokens", {}))
     market_damage: dict[str, int] = {}
     enemy_damage: dict[str, int] = {}
     for key, n in villain.get("enemy_damage", {}).items():

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from dbdeck.engine.holders import Holder, HolderError, parse
+from dbdeck.engine.holders import LOCATION, Holder, HolderError, parse
 
 if TYPE_CHECKING:
     from dbdeck.engine.table import Table
@@ -117,7 +117,7 @@ def _read_context(value: Any) -> Any:
             continue
         if not out[key]:
             out[key] = None  # written "" (no target: an attack on several)
-        elif out[key] != "loc":  # the Location owns its effects
+        elif out[key] != LOCATION:  # the Location owns its effects
             out[key] = read_holder(out[key])
     return out
 
