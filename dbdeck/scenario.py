@@ -82,6 +82,7 @@ from dbdeck.engine.state import (
     Prepared,
     Unit,
     VillainState,
+    joined_counters,
     split_counters,
 )
 
@@ -684,7 +685,9 @@ def _leftover_fields(g: Game) -> dict[str, Any]:
     fields["villain.minion_damage"] = [u.damage for u in v.minions]
     fields["villain.time_track"] = [[ids[p.uid] for p in slot] for slot in v.time_track]
     fields["villain.discard"] = [ids[u] for u in v.discard]
-    fields["villain.tokens"] = {k: n for k, n in _tokens(v).items() if n}
+    fields["villain.tokens"] = {
+        k: n for k, n in joined_counters(v.tokens, v.enemy_tokens).items() if n
+    }
     return fields
 
 
@@ -795,16 +798,6 @@ def _holder(g: Game, name: str) -> Holder:
         raise KeyError(str(exc)) from None
 
 
-def _tokens(v: VillainState) -> dict[str, int]:
-    """The Villain's counters as a scenario names them, an enemy's own as
-    ``<counter>:<enemy>``."""
-    found = dict(v.tokens)
-    for enemy, own in v.enemy_tokens.items():
-        for counter, n in own.items():
-            found[f"{counter}:{enemy}"] = n
-    return found
-
-
 def _holder_id(g: Game, key: Holder | None) -> str:
     """A holder with card ids for instances (``a:mai-ally``), ``""`` for none."""
     match key:
@@ -867,7 +860,7 @@ def table_view(g: Game) -> dict[str, Any]:
             "exhausted_minions": [ids[u.uid] for u in s.villain.minions if u.exhausted],
             "time_track": [[ids[p.uid] for p in slot] for slot in s.villain.time_track],
             "time_track_owners": [[p.owner for p in slot] for slot in s.villain.time_track],
-            "tokens": _tokens(s.villain),
+            "tokens": joined_counters(s.villain.tokens, s.villain.enemy_tokens),
             "deck_size": len(s.villain.deck),
             "enemy_damage": dict(s.villain.enemy_damage),
             "defeated_enemies": list(s.villain.defeated_enemies),

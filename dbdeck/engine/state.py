@@ -404,6 +404,16 @@ def split_counters(
     return tokens, own
 
 
+def joined_counters(tokens: dict[str, int], own: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The Villain's counters and each enemy's in one dict, named as
+    ``split_counters`` reads them."""
+    found = dict(tokens)
+    for enemy, counters in own.items():
+        for counter, n in counters.items():
+            found[f"{counter}:{enemy}"] = n
+    return found
+
+
 def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
     """A game's JSON form (``Game.to_json``) of an older version in this
     version's form (a copy); the current form as it is."""
