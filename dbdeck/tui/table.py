@@ -117,6 +117,11 @@ KIND_WORDS = {
 """What each kind of a card's action is called in its menu."""
 
 
+ONE_WAY = ("prepare", "boost")
+"""The action kinds whose one remaining way is taken without asking (the
+Time slot, the booster): the key already said what to do."""
+
+
 _SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
 """The action kinds that spend the Energy played this turn."""
 
@@ -318,11 +323,21 @@ class TableScreen(Screen[None]):
             target = self._one(HandBoard)
         target.focus()
 
+    @property
+    def closing(self) -> bool:
+        """Whether the app was asked to close (a quit, a fatal error): from
+        then on the table sends nothing and opens nothing, whatever is still
+        queued (the callback of a dialog answered just before, a Villain
+        step's timer)."""
+        return self.app.return_code is not None
+
     # --- drawing -------------------------------------------------------------------------
 
     def refresh_table(self) -> None:
         """Draw the backend's view, list its offers, and open whatever the
         game waits for: a hand-off, a decision, the next step of the Villain."""
+        if self.closing:
+            return
         view = self.view = self.backend.view()
         self.offers = self.backend.legal_actions()
         self._draw(view)
@@ -493,6 +508,8 @@ class TableScreen(Screen[None]):
 
     def play(self, action: Action) -> Outcome:
         """Send an action; a refused one shows the reason."""
+        if self.closing:
+            return Outcome(False, "The table is closing.")
         self._since = []
         self._suggested = None
         outcome = self.backend.send(action)
@@ -528,16 +545,14 @@ class TableScreen(Screen[None]):
         self.choose_offer(title, entry.prompt, list(entry.offers))
 
     def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
-        """A dialog to choose one of ``offers``, each with what it would do
-        (the coach's suggestion highlighted, when it is one of them)."""
+        """A dialog to choose one of ``offers``, each with what it would do."""
         labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
-        first = offers.index(self._suggested) if self._suggested in offers else None
 
         def done(index: int | None) -> None:
             if index is not None:
                 self.take(offers[index])
 
-        dialog = DecisionDialog(title, prompt, labels, cancellable=True, highlight=first)
+        dialog = DecisionDialog(title, prompt, labels, cancellable=True)
         self.app.push_screen(dialog, done)
 
     def _of_kind(self, kind: str) -> list[Offer]:
@@ -626,15 +641,12 @@ class TableScreen(Screen[None]):
             if choice in (1, 2):
                 self.play(action)
 
-        # Keep playing is highlighted, unless the coach was asked and said to end.
-        coached = self._suggested is not None and self._suggested.action == action
         self.app.push_screen(
             DecisionDialog(
                 f"End {name}'s turn?",
                 body,
                 ["Keep playing", "End the turn", "End the turn, and stop asking"],
                 cancellable=True,
-                highlight=1 if coached else 0,
             ),
             answer,
         )
@@ -692,6 +704,12 @@ class TableScreen(Screen[None]):
         """A dialog to choose one of ``offers`` (then played)."""
         if not offers:
             self._nothing(kind, f"No {title.lower()} is possible now.")
+            return
+        if len(offers) == 1 and offers[0].action.type in ONE_WAY:
+            # One free Time slot, one Energy card to boost with: nothing to
+            # choose, so nothing is asked; the table says what it did.
+            self.notify(f"{offers[0].label} (the only way).", title=title, timeout=4)
+            self.take(offers[0])
             return
         shown = labels or [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
 
@@ -794,7 +812,7 @@ class TableScreen(Screen[None]):
 
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
-        if self.backend.view().paused:
+        if not self.closing and self.backend.view().paused:
             self._report(self.backend.resume())
             self.refresh_table()
 
@@ -810,7 +828,7 @@ class TableScreen(Screen[None]):
 
     def action_skip(self) -> None:
         """Play the rest of the Villain's turn at once."""
-        while self.backend.view().paused:
+        while not self.closing and self.backend.view().paused:
             if not self._report(self.backend.resume()):
                 break
         self.refresh_table()
@@ -822,6 +840,8 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Undo the last action, back to the last revealed hidden information."""
+        if self.closing:
+            return
         outcome = self.backend.undo()
         self.notify(
             outcome.message, title="Undo", severity="information" if outcome.accepted else "warning"
@@ -1145,6 +1165,8 @@ class TableScreen(Screen[None]):
         self.play(Action("choose", option=decision.moot))
 
     def _taken(self, _: None) -> None:
+        if self.closing:
+            return
         self._turn_of = self.view.active  # the hand-off announced the turn
         self.backend.take_keyboard()
         self.refresh_table()

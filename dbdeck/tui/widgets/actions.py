@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from dbdeck.engine.table_view import GROUPS, Offer
 from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.widgets.choices import ChoiceList
 
 __all__ = ["ActionPanel", "Entry", "entries"]
 
@@ -111,8 +112,9 @@ def entries(offers: list[Offer]) -> list[Entry]:
     return sorted(out, key=lambda e: order.get(e.group, len(order)))
 
 
-class ActionPanel(OptionList):
-    """The action list: every legal action, grouped under headings."""
+class ActionPanel(ChoiceList):
+    """The action list: every legal action, grouped under headings (a
+    ``ChoiceList``: nothing highlighted after any change)."""
 
     class Chosen(Message):
         """A line of the list was chosen."""
@@ -123,7 +125,7 @@ class ActionPanel(OptionList):
 
     def __init__(self, **kwargs: object) -> None:
         # Labels are plain text: a card name is never read as markup.
-        super().__init__(markup=False, **kwargs)  # type: ignore[arg-type]
+        super().__init__(markup=False, **kwargs)
         self.lines: list[Entry] = []
         """The lines shown, in order (headings excepted)."""
 
