@@ -331,7 +331,13 @@ async def test_a_technique_with_one_free_slot_is_prepared_once_chosen(catalog: C
     """Among several Energy Techniques, the one chosen goes to its one free
     Time slot: no second question with a single answer."""
     game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=3))
-    lay_table(game, {"characters": {"goku": {"hand": ["goku-kamehameha", "dodon-ray", "energy"]}}})
+    lay_table(
+        game,
+        {
+            "villain": {"arrived": True},  # a Technique prepared now has a target
+            "characters": {"goku": {"hand": ["goku-kamehameha", "dodon-ray", "energy"]}},
+        },
+    )
     goku = game.state.character("goku")
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -298,8 +298,11 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
                 await pilot.pause()
                 continue
             if isinstance(screen, DecisionDialog) and not screen.for_decision:
-                if screen.title_text.startswith("End "):
-                    screen.dismiss(1)  # the end of a turn with Energy left is confirmed
+                if screen.title_text.startswith("End ") or screen.options[-1].endswith(
+                    " all the same"
+                ):
+                    # Confirmed: the end of a turn with something left, a wasted move.
+                    screen.dismiss(1)
                 else:  # a line of several actions: the wanted one is chosen
                     assert picking is not None
                     listing = screen.query_one(OptionList)

@@ -528,8 +528,32 @@ class TableScreen(Screen[None]):
         card's menu): ending the turn asks first when something is left."""
         if offer.action.type == "end-turn":
             self.end_turn(offer.action)
+        elif offer.waste and self._asks():
+            self._confirm_waste(offer)
         else:
             self.play(offer.action)
+
+    def _asks(self) -> bool:
+        """Whether a move that wastes something is confirmed first (the
+        player's setting, and the table's)."""
+        return self.settings.confirm_end_turn and self.seating.confirm_end_turn
+
+    def _confirm_waste(self, offer: Offer) -> None:
+        """Ask before a move the engine says would waste something."""
+
+        def answer(choice: int | None) -> None:
+            if choice == 1:
+                self.play(offer.action)
+
+        self.app.push_screen(
+            DecisionDialog(
+                f"{offer.label}?",
+                offer.waste,
+                ["Keep playing", f"{offer.label} all the same"],
+                cancellable=True,
+            ),
+            answer,
+        )
 
     @on(ActionPanel.Chosen)
     def _entry_chosen(self, event: ActionPanel.Chosen) -> None:
@@ -620,13 +644,16 @@ class TableScreen(Screen[None]):
             left.append(f"attack with {', '.join(attacks)}")
         if self._of_kind("boost"):
             left.append("boost a prepared Technique")
+        # An ability is once a turn: unused now, it is lost for this turn.
+        for offer in self._of_kind("ability")[:1]:
+            left.append(offer.label[:1].lower() + offer.label[1:])
         return left
 
     def end_turn(self, action: Action) -> None:
         """End the turn; with something left undone, ask first (unless the
         player turned the question off)."""
         left = self.left_undone()
-        if not left or not (self.settings.confirm_end_turn and self.seating.confirm_end_turn):
+        if not left or not self._asks():
             self.play(action)
             return
         board = self.view.character(self.view.active)
@@ -688,8 +715,9 @@ class TableScreen(Screen[None]):
             return
 
         def done(action: Action | None) -> None:
-            if action is not None:
-                self.play(action)
+            offer = next((o for o in attacks if o.action == action), None)
+            if offer is not None:
+                self.take(offer)
 
         self.app.push_screen(ComboDialog(self.view, attacks, self.backend.catalog), done)
 
@@ -787,7 +815,12 @@ class TableScreen(Screen[None]):
 
     def action_exhaust(self) -> None:
         """Exhaust a card in play for its effect: choose the card."""
-        self._pick("Exhaust", "Which card?", self._of_kind("exhaust"), kind="exhaust")
+        self._pick(
+            "Exhaust",
+            "Which card? Each says what its effect does.",
+            self._of_kind("exhaust"),
+            kind="exhaust",
+        )
 
     def action_ability(self) -> None:
         """Use the Character's special ability."""
@@ -852,7 +885,8 @@ class TableScreen(Screen[None]):
         """The table's settings: ask before a turn ends, or not."""
         ask = self.settings.confirm_end_turn
         labels = [
-            f"Ask before ending a turn with Energy or cards left: {'on' if ask else 'off'}"
+            "Ask before a move that wastes something (ending a turn with Energy, cards or"
+            f" an ability left; an attack for no damage): {'on' if ask else 'off'}"
             " (Enter to switch)",
             "Close",
         ]
@@ -861,7 +895,7 @@ class TableScreen(Screen[None]):
             if choice == 0:
                 self.settings.confirm_end_turn = not ask
                 save_settings(self.settings)
-                self.notify(f"Ask before ending a turn: {'off' if ask else 'on'}.")
+                self.notify(f"Ask before a wasted move: {'off' if ask else 'on'}.")
 
         self.app.push_screen(DecisionDialog("Settings", "", labels, cancellable=True), answer)
 
