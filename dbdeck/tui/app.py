@@ -571,8 +571,11 @@ class DbdeckApp(App[None]):
 
     def action_command_palette(self) -> None:
         """The command palette (one that closes once, however fast the keys)."""
-        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
-            self.push_screen(Palette(id="--command-palette"))
+        # No id: a palette just closed may still be leaving the app.
+        if self.use_command_palette and not any(
+            isinstance(screen, CommandPalette) for screen in self.screen_stack
+        ):
+            self.push_screen(Palette())
 
     def search_themes(self) -> None:
         """The palette of themes (one that closes once, like the other)."""

@@ -8,10 +8,10 @@ the command palette, ``Palette``) closes only while it is in front, once.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual.await_complete import AwaitComplete
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.screen import ModalScreen
 
 __all__ = ["Dialog", "Palette"]
@@ -31,7 +31,25 @@ class Dialog(ModalScreen[ResultT]):
 
 
 class Palette(CommandPalette):
-    """The command palette, closed once (two Enters run one command)."""
+    """The command palette, closed once (two Enters run one command), and
+    whose search, still running when the palette closes in a burst, does
+    not reach for the list it has lost (Textual's palette would stop the
+    app on it)."""
+
+    def _has_list(self) -> bool:
+        return bool(self.query(CommandList))
+
+    def _refresh_command_list(self, *args: Any, **kwargs: Any) -> None:
+        if self._has_list():
+            super()._refresh_command_list(*args, **kwargs)
+
+    def _watch__list_visible(self) -> None:
+        if self._has_list():
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self._has_list():
+            await super()._watch__show_busy()
 
     def dismiss(self, result: None = None) -> AwaitComplete:
         """Close (a second call, or one while another screen is in front,
