@@ -159,5 +159,9 @@ class ActionPanel(ChoiceList):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """A line was chosen: the table takes it."""
         event.stop()
-        if event.option.id is not None:
+        index = event.option_index
+        shown = index < self.option_count and self.get_option_at_index(index) is event.option
+        # An Enter taken before the list was drawn anew chose a line that is
+        # gone: it does nothing (the list changed under it).
+        if shown and event.option.id is not None:
             self.post_message(self.Chosen(self.lines[int(event.option.id)]))
