@@ -67,15 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="comma-separated player names, one per Character (a name may repeat)",
     )
-    play.add_argument(
-        "--hide-hands", action="store_true", help="hand-off screen between players' turns"
-    )
-    play.add_argument(
-        "--pace",
-        type=float,
-        default=0.4,
-        help="seconds between the steps of the Villain's turn (0: at once)",
-    )
+    _with_seating(play)
 
     host = _with_game(
         commands.add_parser(
@@ -130,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
     place.add_argument("--spectate", action="store_true", help="watch without a seat")
     commands.add_parser("tables", help="list the shared tables on this box you may join")
-    commands.add_parser("continue", help="resume the most recent saved game")
+    _with_seating(commands.add_parser("continue", help="resume the most recent saved game"))
     commands.add_parser("saves", help="list the saved games")
     log = commands.add_parser("log", help="print the full log of a saved game")
     log.add_argument("save", metavar="SAVE", help="a save id or file")
@@ -175,6 +167,34 @@ def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=[],
         metavar="DIR",
         help="a folder of extra card files (repeatable; DBDECK_PACKS adds more)",
+    )
+    return sub
+
+
+def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The table's hot-seat options. Each is kept with the game: on resume,
+    one left out stays as the game had it."""
+    hands = sub.add_mutually_exclusive_group()
+    hands.add_argument(
+        "--hide-hands",
+        dest="hide_hands",
+        action="store_true",
+        default=None,
+        help="hide every hand between turns, with a hand-off screen before each "
+        "player's turn (kept with the game: a resumed game stays hidden)",
+    )
+    hands.add_argument(
+        "--show-hands",
+        dest="hide_hands",
+        action="store_false",
+        help="on resume: stop hiding hands between turns",
+    )
+    sub.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        help="seconds between the steps of the Villain's turn (0: at once; default 0.4, "
+        "or what the resumed game had)",
     )
     return sub
 
@@ -339,6 +359,7 @@ def _run_play(args: argparse.Namespace) -> int:
         if not args.villain or not args.characters:
             print("give --villain and --characters, or --resume ID", file=sys.stderr)
             return 2
+        from dbdeck.seating import Seating
         from dbdeck.tui.app import seats_of
 
         characters = _names(args.characters)
@@ -346,12 +367,12 @@ def _run_play(args: argparse.Namespace) -> int:
         if len(players) != len(characters):
             print("give one player name per Character", file=sys.stderr)
             return 2
+        seating = Seating(
+            players=dict(zip(characters, players, strict=True)), hide_hands=bool(args.hide_hands)
+        ).changed(pace=args.pace)
         try:
             session = Session.start(
-                catalog,
-                _setup(args, seats=seats_of(players)),
-                folder,
-                players=dict(zip(characters, players, strict=True)),
+                catalog, _setup(args, seats=seats_of(players)), folder, seating=seating
             )
         except SetupError as exc:
             print(f"cannot set up this game: {exc}", file=sys.stderr)
@@ -372,20 +393,33 @@ def _cannot_resume(save_id: str, exc: Exception) -> int:
     return 1
 
 
-def play_session(session: object, *, hide_hands: bool = False, pace: float = 0.4) -> int:
-    """Open the table on a saved session; the game is saved after every action."""
-    from dbdeck.saves import Session
+def play_session(
+    session: object, *, hide_hands: bool | None = None, pace: float | None = None
+) -> int:
+    """Open the table on a saved session; the game is saved after every
+    action. The table is run as the game was (its players, hidden hands,
+    pace); ``hide_hands`` or ``pace`` change that, and the save keeps it."""
+    from dbdeck.saves import SaveFailed, Session
     from dbdeck.tui.app import DbdeckApp
-    from dbdeck.tui.table import Seating
 
     assert isinstance(session, Session)
-    seating = Seating(players=session.players, hide_hands=hide_hands, pace=max(0.0, pace))
+    seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
+    if seating != session.seating:
+        try:
+            session.reseat(seating)
+        except SaveFailed as exc:  # the table opens as it was saved
+            print(f"the table's settings were not changed: {exc}", file=sys.stderr)
+            session.close()
+            return 1
     try:
-        DbdeckApp(session.catalog, session=session, seating=seating, saves=session.folder).run()
+        DbdeckApp(
+            session.catalog, session=session, seating=session.seating, saves=session.folder
+        ).run()
     finally:
         session.close()
     # True even after a failed write: an action counts only once it is saved.
-    print(f"Every action played is saved: dbdeck play --resume {session.id}")
+    print(f"Every action played is saved: dbdeck play --resume {session.id}", end="")
+    print(" (its players and hidden hands come back with it)" if session.seating.hide_hands else "")
     return 0
 
 

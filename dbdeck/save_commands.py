@@ -79,7 +79,7 @@ def cmd_continue(args: argparse.Namespace) -> int:
         session = Session.resume(catalog, folder, running[0].id)
     except SaveError as exc:
         return _cannot_resume(running[0].id, exc)
-    return play_session(session)
+    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
 
 
 def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:

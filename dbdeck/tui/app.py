@@ -140,7 +140,7 @@ class MainMenu(Screen[None]):
                 except SaveError as again:
                     self.notify(str(again), title="Cannot continue", severity="error")
                     return
-                app.open_session(backup, Seating(players=backup.players))
+                app.open_session(backup, backup.seating)
 
             app.push_screen(
                 DecisionDialog(
@@ -152,7 +152,7 @@ class MainMenu(Screen[None]):
                 answer,
             )
             return
-        app.open_session(session, Seating(players=session.players))
+        app.open_session(session, session.seating)
 
     @on(OptionList.OptionSelected, "#menu-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -372,11 +372,11 @@ class SetupWizard(Screen[None]):
             if app.saves is None:
                 app.open_game(Game.new(self.catalog, setup), seating)
                 return
-            session = Session.start(self.catalog, setup, app.saves, players=names)
-        except SetupError as exc:
+            session = Session.start(self.catalog, setup, app.saves, seating=seating)
+        except (SetupError, SaveError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error")
             return
-        app.open_session(session, seating)
+        app.open_session(session, session.seating)
 
 
 def seats_of(players: Iterable[str]) -> list[int]:

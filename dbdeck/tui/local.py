@@ -49,7 +49,9 @@ class LocalBackend:
         self.session = source if isinstance(source, Session) else None
         self.game = source.game if isinstance(source, Session) else source
         self.catalog = self.game.catalog
-        self.seating = seating or Seating()
+        if seating is None:
+            seating = self.session.seating if self.session is not None else Seating()
+        self.seating = seating
         self.game.step_mode = self.seating.pace > 0
         self.on_crash = on_crash
         """Told when an unexpected error made the backend reload the save."""
@@ -57,12 +59,12 @@ class LocalBackend:
         self._lines: list[LogLine] = self._story_so_far()
         seats = sorted({c.seat for c in self.game.state.characters})
         self._several = len(seats) > 1
-        self.keyboard: int | None = seats[0] if seats else None
+        self.keyboard: int | None = None
         """The seat whose view the screen shows (``None``: a spectator's)."""
         self._waiting: int | None = None
-        self._last_player: int | None = None
-        if self.seating.hide_hands and self._several:
-            self.keyboard = None
+        """The seat the keyboard passes to once its player presses Enter."""
+        if not self._hiding():
+            self.keyboard = seats[0] if seats else None
         self._answer_moot()
         self._settle()
 
@@ -128,26 +130,32 @@ class LocalBackend:
             return None
         return self.game.state.character(actor).seat
 
+    def _hiding(self) -> bool:
+        return self.seating.hide_hands and self._several
+
     def _settle(self) -> None:
-        """Move the keyboard to the seat that must act (through a hand-off
-        when hands are hidden)."""
+        """Move the keyboard to the seat that must act: the one rule of whose
+        eyes are on the screen.
+
+        Without hidden hands the keyboard simply follows that seat. With
+        them, a hand (or an action or question that names one of its cards)
+        shows only while the keyboard is its seat's, and the keyboard is a
+        seat's only from the moment its player pressed Enter on a hand-off
+        until another seat, the Villain or the whole table must act: then
+        the screen shows what a spectator sees, and the next seat to act
+        waits for its own hand-off, even when it had the keyboard just
+        before (the others may have gathered round the screen since).
+        """
         seat = self._actor_seat()
-        if not (self.seating.hide_hands and self._several):
+        if not self._hiding():
             self._waiting = None
             if seat is not None:
                 self.keyboard = seat
             return
-        if seat is None:
-            self.keyboard = None if self._waiting is None else self.keyboard
+        if seat is not None and seat == self.keyboard:
             return
-        if seat == self.keyboard:
-            return
-        if seat == self._last_player and self._waiting is None:
-            # The same player's eyes never left the table: no hand-off.
-            self.keyboard = seat
-            return
-        self._waiting = seat
         self.keyboard = None
+        self._waiting = seat
 
     def handoff(self) -> Handoff | None:
         """The hand-off waiting for the next player, if any."""
@@ -162,14 +170,17 @@ class LocalBackend:
         """The next player is at the keyboard: show their seat."""
         if self._waiting is not None:
             self.keyboard = self._waiting
-            self._last_player = self._waiting
             self._waiting = None
 
     def hide_hands(self, hide: bool) -> Outcome:
-        """Turn hot-seat hiding on or off during a game."""
+        """Turn hot-seat hiding on or off during a game; the save keeps it,
+        so a resumed game is run the same way."""
+        if self.session is not None:
+            try:
+                self.session.reseat(self.session.seating.changed(hide_hands=hide))
+            except SaveFailed as exc:
+                return Outcome(False, str(exc), error=True)
         self.seating.hide_hands = hide
-        if hide and self._several:
-            self._last_player = self.keyboard
         self._settle()
         return Outcome(True, f"Hide hands between turns: {'on' if hide else 'off'}.")
 

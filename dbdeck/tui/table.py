@@ -472,7 +472,13 @@ class TableScreen(Screen[None]):
 
     def _fill_actions(self) -> None:
         self._say("#prompt", self.status_text(self.view))
-        self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
+        passing = self.backend.handoff() is not None
+        if passing:
+            # What was said of a card under the cursor may be of a hand
+            # that is no longer shown.
+            self.focused_card = ""
+        keys = HandoffScreen.KEYS if passing else self.KEYS
+        self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else keys
         self._say("#card-line", Text(self.focused_card, style="dim"))
         self._one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
@@ -1046,8 +1052,27 @@ class TableScreen(Screen[None]):
         self.app.push_screen(CardPicker(self.inspect_entries()), show)
 
     def action_toggle_hide(self) -> None:
-        """Hot-seat: hide or show hands between turns."""
-        outcome = self.backend.hide_hands(not self.seating.hide_hands)
+        """Hot-seat: hide or show hands between turns. Showing them is asked
+        first: once a hand is on the screen it cannot be unseen."""
+        if not self.seating.hide_hands:
+            self._set_hidden(True)
+            return
+
+        def answer(choice: int | None) -> None:
+            if choice == 1:
+                self._set_hidden(False)
+
+        dialog = DecisionDialog(
+            "Show the hands?",
+            "From now on the table shows the hand of whoever acts, to everyone "
+            "at the screen, with no hand-off. The game keeps this when it is resumed.",
+            ["Keep them hidden", "Show the hands"],
+            cancellable=True,
+        )
+        self.app.push_screen(dialog, answer)
+
+    def _set_hidden(self, hide: bool) -> None:
+        outcome = self.backend.hide_hands(hide)
         self.notify(outcome.message, severity="information" if outcome.accepted else "warning")
         self.refresh_table()
 
