@@ -529,6 +529,30 @@ class TableView:
             return card.name if card is not None else key
         return key
 
+    def target_name(self, key: str) -> str:
+        """A target in words, told apart from any other of the same name:
+        a Minion sharing its name with another has its place among them
+        (``Guard 2``), and every target with health shows what is left
+        (``Guard 2 3/5``)."""
+        name = self.name_of(key)
+        health: Health | None = None
+        if key.startswith("m:"):
+            same = [m for m in self.villain.minions if m.card.name == name]
+            if len(same) > 1:
+                place = next((i for i, m in enumerate(same, 1) if m.key == key), 0)
+                name = f"{name} {place}"
+            health = next((m.health for m in same if m.key == key), None)
+        elif key.startswith("e:"):
+            health = next((e.health for e in self.villain.enemies if e.key == key), None)
+        elif key == "v":
+            health = self.villain.health
+        elif key.startswith("c:"):
+            board = self.character(key[2:])
+            health = board.health if board is not None else None
+        if health is None:
+            return name
+        return f"{name} {health.remaining}/{health.maximum}"
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON data (what the server sends)."""
         data: dict[str, Any] = _adapter().dump_python(self, mode="json")

@@ -204,7 +204,7 @@ class ComboDialog(ModalScreen[Action | None]):
         listing.clear_options()
         for target in self.targets:
             offer = self.offer_for(target)
-            name = self.view.name_of(target)
+            name = self.view.target_name(target)
             if offer is None:
                 label = Text(f"{name}", style="dim")
                 listing.add_option(Option(label, id=target, disabled=not self.chosen()))

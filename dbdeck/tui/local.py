@@ -7,6 +7,7 @@ These hold the ``Game``; the screen only ever gets the views they build.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -342,18 +343,28 @@ class ReplayBackend(OneSeatPerScreen):
         self.seating = Seating(players=dict(data.get("players", {})), pace=0)
         self.save_id = str(data["id"])
         self.frames: list[tuple[TableView, tuple[LogLine, ...]]] = []
+        """The table at the end of each turn, with that turn's log lines."""
+        self.turns: list[int] = []
+        """The turn each frame ends (turns are counted as the game counts
+        them: one per turn-order card, the Villain's included)."""
         lines: list[LogLine] = []
-        last_turn = -1
-        previous: TableView | None = None
-        for _action, game, events in replay_events(catalog, data):
-            if game.state.turn != last_turn and previous is not None:
-                self.frames.append((previous, tuple(lines)))
+        previous: tuple[TableView, int] | None = None
+        # Played step by step (as the table plays the Villain's turn), so that
+        # each turn inside one action still gets a frame of its own.
+        for _action, game, events in replay_events(catalog, data, steps=True):
+            if previous is not None and game.state.turn != previous[1]:
+                self.frames.append((previous[0], tuple(lines)))
+                self.turns.append(previous[1])
                 lines = []
             lines += log_lines(events, game, None, every_hand=True)
-            last_turn = game.state.turn
-            previous = seat_view(game, None, every_hand=True)
+            # A frame is a still: never a Villain's turn waiting to go on.
+            still = dataclasses.replace(seat_view(game, None, every_hand=True), paused=False)
+            previous = (still, game.state.turn)
         if previous is not None:
-            self.frames.append((previous, tuple(lines)))
+            self.frames.append((previous[0], tuple(lines)))
+            self.turns.append(previous[1])
+        self.last_turn = self.turns[-1] if self.turns else 0
+        """The turn the game stands at (the summary's count)."""
         self.index = 0
         self._pending: list[LogLine] = list(self.frames[0][1]) if self.frames else []
 

@@ -62,6 +62,7 @@ from dbdeck.tui.widgets import (
     TurnOrderBoard,
     VillainBoard,
     card_facts,
+    glyphs,
     show_fitted,
 )
 
@@ -119,6 +120,34 @@ KIND_WORDS = {
 
 _SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
 """The action kinds that spend the Energy played this turn."""
+
+
+OUTCOMES = frozenset(
+    {
+        "damage", "heal", "buy", "roll", "balls", "defeat", "eliminate", "absorb", "clash",
+        "arrive", "summon", "wish", "victim", "avoid", "immune", "half", "fizzle", "ozaru",
+        "calm", "destroy", "game-over",
+    }
+)  # fmt: skip
+"""The log lines that say what an action did to the table, repeated under
+the prompt where the log may not be in sight."""
+
+OUTCOMES_SHOWN = 3
+"""The latest outcomes said under the prompt."""
+
+
+def outcome_of(lines: Iterable[LogLine]) -> Text | None:
+    """The latest outcomes among new log lines, as one marked line (a glyph
+    marks it, not only a colour); ``None`` when none is an outcome."""
+    said = [line for line in lines if line.kind in OUTCOMES][-OUTCOMES_SHOWN:]
+    if not said:
+        return None
+    text = Text(glyphs.outcome() + " ", style="bold")
+    for index, line in enumerate(said):
+        if index:
+            text.append(f" {glyphs.sep()} ", style="dim")
+        text.append(line.text.rstrip("."), style=LOG_STYLES.get(line.kind, ""))
+    return text
 
 
 class TableScreen(Screen[None]):
@@ -203,6 +232,13 @@ class TableScreen(Screen[None]):
         """The log lines since this screen last acted (a turn's banner shows them)."""
         self.focused_card = ""
         """What the card under a board's cursor is and can do, in words."""
+        self._focus: tuple[int, str] | None = None
+        """The card under a board's cursor and where it lies (said again,
+        as it is now, after every change)."""
+        self.outcome: Text | None = None
+        """What the last change did (damage, dice, buys, Dragon Balls), on the
+        line under the prompt until the cursor moves: below 150×45 the log
+        is behind a tab, and a result must still reach the screen."""
         self.settings = load_settings()
         """The player's settings (asking before a turn ends …)."""
         self._summed = False
@@ -325,9 +361,12 @@ class TableScreen(Screen[None]):
         game waits for: a hand-off, a decision, the next step of the Villain."""
         view = self.view = self.backend.view()
         self.offers = self.backend.legal_actions()
+        lines = self.backend.events()
+        if lines:  # something happened: say what it did, if anything
+            self.outcome = outcome_of(lines)
         self._draw(view)
         self._fill_actions()
-        self.write_lines(self.backend.events())
+        self.write_lines(lines)
         self._close_stale_decision()
         if view.over:
             self._announce_end()
@@ -474,12 +513,14 @@ class TableScreen(Screen[None]):
         self._say("#prompt", self.status_text(self.view))
         passing = self.backend.handoff() is not None
         if passing:
-            # What was said of a card under the cursor may be of a hand
-            # that is no longer shown.
-            self.focused_card = ""
+            # The card under the cursor may be of a hand no longer shown.
+            self._focus = None
         keys = HandoffScreen.KEYS if passing else self.KEYS
         self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else keys
-        self._say("#card-line", Text(self.focused_card, style="dim"))
+        # Said again from the view now: a cost, an Energy count or an offer
+        # said before this change may no longer hold.
+        self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
+        self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
         self._one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
     # --- the log -------------------------------------------------------------------------
@@ -890,8 +931,11 @@ class TableScreen(Screen[None]):
     @on(CardFocused)
     def _card_focused(self, event: CardFocused) -> None:
         """Say what the card under the cursor is, and what it can do now."""
+        self._focus = (event.uid, event.where) if event.uid is not None else None
         self.focused_card = self.describe(event.uid, event.where) if event.uid is not None else ""
-        self._say("#card-line", Text(self.focused_card, style="dim"))
+        if event.by_key or self.outcome is None:
+            self.outcome = None
+            self._say("#card-line", Text(self.focused_card, style="dim"))
 
     def describe(self, uid: int, where: str) -> str:
         """One line on a card of the table: what it is, what it can do, why not."""

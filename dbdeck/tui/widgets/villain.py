@@ -74,6 +74,11 @@ class VillainBoard(Board):
         )
         minions = [self._minion(m, items) for m in v.minions]
         lead = styled("Minions ", "dim")
+        if minions and not v.arrived:
+            # They come with the Villain: nothing of them can be attacked yet.
+            lead = styled(f"Minions, arriving with {v.name}: ", "dim")
+            for tile in minions:
+                tile.stylize("dim")
         if minions:
             lines.append(pack(minions, width, lead=lead, indent=8))
         else:
