@@ -21,6 +21,7 @@ from dbdeck.engine.table_view import LogLine
 from dbdeck.engine.view import seat_view
 from dbdeck.saves import Session, read_save, replay_events, tally_of
 from dbdeck.scenario import lay_table
+from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
 from dbdeck.tui.table import TableScreen, outcome_of
 from dbdeck.tui.widgets import MarketRows, VillainBoard, glyphs
@@ -160,3 +161,25 @@ def test_the_log_the_replay_and_the_summary_count_the_same_turns(
         1 for _a, _g, events in replay_events(catalog, data) for e in events if starts_turn(e)
     )
     assert counted == turns
+
+
+async def test_a_choice_between_two_guards_names_each_with_its_place_and_health(
+    catalog: Catalog,
+) -> None:
+    game = two_guards(catalog)
+    game.state.villain.minions[1].damage = 2
+    lay_table(game, {"characters": {"goku": {"hand": ["punch-and-kick", "energy"]}}})
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = table_of(pilot.app)
+        attacks = [o for o in screen.offers if o.action.type == "attack"]
+        guards = [o for o in attacks if (o.action.target or "").startswith("m:")]
+        assert len(guards) == 2 and guards[0].label == guards[1].label
+        screen.choose_offer("Attack", "Which target?", attacks)
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, DecisionDialog)
+        shown = [label for label in dialog.options if "Guard" in label.split("—")[0]]
+        assert len(set(shown)) == 2
+        assert any("(Guard 1 5/5)" in label for label in shown)
+        assert any("(Guard 2 3/5)" in label for label in shown)

@@ -19,6 +19,7 @@ Balls, the hand and the prompt stay in sight.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import TypeVar, overload
 
@@ -577,7 +578,9 @@ class TableScreen(Screen[None]):
     def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
         """A dialog to choose one of ``offers``, each with what it would do
         (the coach's suggestion highlighted, when it is one of them)."""
-        labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
+        labels = [
+            o.label + (f" — {o.preview}" if o.preview else "") for o in self._told_apart(offers)
+        ]
         first = offers.index(self._suggested) if self._suggested in offers else None
 
         def done(index: int | None) -> None:
@@ -586,6 +589,17 @@ class TableScreen(Screen[None]):
 
         dialog = DecisionDialog(title, prompt, labels, cancellable=True, highlight=first)
         self.app.push_screen(dialog, done)
+
+    def _told_apart(self, offers: list[Offer]) -> list[Offer]:
+        """The offers with labels no two alike: where two read the same
+        (two Guards), each names its target with its place and health."""
+        seen = [o.label for o in offers]
+        return [
+            dataclasses.replace(o, label=f"{o.label} ({self.view.target_name(o.action.target)})")
+            if seen.count(o.label) > 1 and o.action.target
+            else o
+            for o in offers
+        ]
 
     def _of_kind(self, kind: str) -> list[Offer]:
         return [o for o in self.offers if o.action.type == kind]
