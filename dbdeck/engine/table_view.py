@@ -203,6 +203,9 @@ class VillainPanel:
     """The name of who holds Broly's aggro, or empty."""
     location: str
     """The Location's name, or empty."""
+    location_text: str = ""
+    """The Location's text: what it does for the whole game (empty without
+    one)."""
     turn_cards: tuple[str, ...] = ()
     """The names of the Villain's turn-order cards (V1, V2 …)."""
 

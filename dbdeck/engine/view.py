@@ -208,7 +208,7 @@ def _villain(game: Game) -> VillainPanel:
         face_up = getattr(card, "type", "") == "reference"
         cards = tuple(_card(game, u) for u in pile) if face_up else ()
         side_decks.append(SideDeckView(name, title, len(pile), cards, face_up))
-    location = s.location or ""
+    location = game.catalog.cards.get(s.location) if s.location else None
     turn_cards = tuple(
         game.hooks.turn_card_name(game, c) for c in s.turn_cards if c.startswith("V")
     )
@@ -232,7 +232,8 @@ def _villain(game: Game) -> VillainPanel:
         tokens=tuple(sorted(_tokens(game))),
         side_decks=tuple(side_decks),
         aggro=game.name(v.aggro) if v.aggro is not None else "",
-        location=location,
+        location=str(location.name) if location is not None else "",
+        location_text=str(location.text) if location is not None else "",
         turn_cards=turn_cards,
     )
 

@@ -248,6 +248,7 @@ class SetupWizard(Screen[None]):
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
                 yield Label("Starting Ally", id="starting-ally-label")
                 yield Select(allies, value="none", allow_blank=False, id="starting-ally")
+            yield Static(id="location-text")
             yield Static(id="levels")
             with Horizontal(id="wizard-start"):
                 yield Label("Seed")
@@ -345,11 +346,26 @@ class SetupWizard(Screen[None]):
         if not allowed and setup.starting_ally is not None:
             self.query_one("#starting-ally", Select).value = "none"
             setup = replace(setup, starting_ally=None)
+        self._explain_location(setup.location)
         problem = setup_problem(self.catalog, setup)
         text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
         if problem is not None:
             text.append(f"\nCannot start: {problem}.", style="bold red")
         self.query_one("#levels", Static).update(text)
+
+    def _explain_location(self, chosen: str | None) -> None:
+        """What the chosen Location does for the whole game, in its own text."""
+        shown = self.query_one("#location-text", Static)
+        location = self.catalog.cards.get(chosen or "")
+        shown.display = chosen is not None
+        if chosen == "random":
+            shown.update(
+                Text("Random: a Location is drawn as the game starts; the board names it.")
+            )
+        elif location is not None:
+            text = Text(f"{location.name}: ", style="bold")
+            text.append(location.text)
+            shown.update(text)
 
     def action_start(self) -> None:
         """Ctrl+S: start the game as chosen."""

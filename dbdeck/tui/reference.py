@@ -16,7 +16,14 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import CardKind
 from dbdeck.tui.dialogs import InspectorScreen
 
-__all__ = ["COACH_RULES", "RULES", "CardBrowser", "RulesScreen", "villain_rules"]
+__all__ = [
+    "COACH_RULES",
+    "RULES",
+    "CardBrowser",
+    "RulesScreen",
+    "location_rules",
+    "villain_rules",
+]
 
 RULES: list[tuple[str, str]] = [
     (
@@ -177,9 +184,15 @@ def villain_rules(catalog: Catalog) -> list[tuple[str, str]]:
     return sections
 
 
+def location_rules(catalog: Catalog) -> list[tuple[str, str]]:
+    """Each Location's text, as the card says it (what it changes for the
+    whole game)."""
+    return [(f"Location: {place.name}", place.text) for place in catalog.locations()]
+
+
 class RulesScreen(Screen[None]):
     """The rules summary, filtered by what you type; with a catalog, each
-    Villain's own rules and what the coach weighs too."""
+    Villain's own rules and each Location's text; and what the coach weighs."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
@@ -188,11 +201,14 @@ class RulesScreen(Screen[None]):
         self.sections = list(RULES)
         if catalog is not None:
             self.sections += villain_rules(catalog)
+            self.sections += location_rules(catalog)
         self.sections.append(("The coach (suggest key g)", COACH_RULES))
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Search the rules (e.g. Armor, Wish, Saiyan)", id="search")
+        yield Input(
+            placeholder="Search the rules (e.g. Armor, Wish, Saiyan, Kame House)", id="search"
+        )
         with VerticalScroll(id="rules"):
             yield Static(id="rules-text")
         yield Footer()

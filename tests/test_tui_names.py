@@ -1,0 +1,75 @@
+"""What the screens call things: Locations by name and text, the card
+browser's rows, the cost words, the status line, the summary, the menus and
+the glyphs that stand in for colour."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import plain, widget_texts
+from tables import app_for, quiet_table, table_of
+from textual.widgets import Input, Select, Static
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.view import seat_view
+from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.reference import RulesScreen
+from dbdeck.tui.widgets import VillainBoard
+
+__all__ = ["quiet_table"]
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def at_kame_house(catalog: Catalog) -> Game:
+    """Goku and Krillin against Freezer at Kame House."""
+    return Game.new(
+        catalog,
+        Setup(characters=["goku", "krillin"], villain="freezer", location="kame-house", seed=3),
+    )
+
+
+def test_the_view_names_the_location_and_carries_its_text(catalog: Catalog) -> None:
+    villain = seat_view(at_kame_house(catalog), 0).villain
+    assert villain.location == "Kame House"
+    assert "pays 1 less Energy for Ally cards" in villain.location_text
+
+
+async def test_the_villain_board_names_the_location(catalog: Catalog) -> None:
+    app = app_for(at_kame_house(catalog))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        board = plain(table_of(app).query_one(VillainBoard).render())
+        assert "Location: Kame House" in board
+        assert "kame-house" not in board
+        assert "pays 1 less Energy for Ally cards" in board  # room for its text at 200
+
+
+async def test_the_wizard_shows_the_chosen_locations_effect(catalog: Catalog) -> None:
+    app = DbdeckApp(catalog, start=SetupWizard(catalog, seed=1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        shown = app.screen.query_one("#location-text", Static)
+        assert not shown.display  # no Location
+        app.screen.query_one("#location", Select).value = "korin-tower"
+        await pilot.pause()
+        assert shown.display
+        text = plain(shown.content)
+        assert text.startswith("Korin Tower: ") and "heals 1 point of Damage" in text
+
+
+async def test_the_rules_search_finds_a_location_by_name_and_by_its_text(
+    catalog: Catalog,
+) -> None:
+    app = DbdeckApp(catalog, start=RulesScreen(catalog))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"kame house")
+        await pilot.pause()
+        shown = plain(app.screen.query_one("#rules-text", Static).content)
+        assert "Location: Kame House" in shown and "1 less Energy for Ally cards" in shown
+        app.screen.query_one(Input).value = "senzu"
+        await pilot.pause()
+        shown = plain(app.screen.query_one("#rules-text", Static).content)
+        assert "Location: Korin Tower" in shown
+        assert widget_texts(app)  # the screen drew
