@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from screen_text import plain, widget_texts
 from tables import app_for, quiet_table, table_of
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.view import seat_view
-from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.reference import RulesScreen
 from dbdeck.tui.widgets import VillainBoard
 
@@ -73,3 +73,22 @@ async def test_the_rules_search_finds_a_location_by_name_and_by_its_text(
         shown = plain(app.screen.query_one("#rules-text", Static).content)
         assert "Location: Korin Tower" in shown
         assert widget_texts(app)  # the screen drew
+
+
+async def test_up_from_the_first_menu_item_stays_there(catalog: Catalog) -> None:
+    app = DbdeckApp(catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MainMenu)
+        listing = app.screen.query_one("#menu-options", OptionList)
+        assert listing.highlighted == 0
+        await pilot.press("up")
+        await pilot.pause()
+        assert listing.highlighted == 0  # not Quit
+        last = listing.option_count - 1
+        await pilot.press(*["down"] * (last + 3))
+        await pilot.pause()
+        assert listing.get_option_at_index(listing.highlighted or 0).id == "quit"
+        await pilot.press("up")
+        await pilot.pause()
+        assert listing.get_option_at_index(listing.highlighted or 0).id == "ccg-decks"
