@@ -4,16 +4,23 @@ the glyphs that stand in for colour."""
 
 from __future__ import annotations
 
+import io
+from dataclasses import replace
+
 import pytest
+from rich.console import Console
 from screen_text import plain, widget_texts
 from tables import app_for, quiet_table, table_of
 from textual.widgets import Input, OptionList, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.tally import CharacterTally, Tally
 from dbdeck.engine.view import seat_view
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
+from dbdeck.tui.backend import Seating
 from dbdeck.tui.reference import RulesScreen
+from dbdeck.tui.summary import SummaryScreen
 from dbdeck.tui.widgets import VillainBoard
 
 __all__ = ["quiet_table"]
@@ -92,3 +99,50 @@ async def test_up_from_the_first_menu_item_stays_there(catalog: Catalog) -> None
         await pilot.press("up")
         await pilot.pause()
         assert listing.get_option_at_index(listing.highlighted or 0).id == "ccg-decks"
+
+
+def test_the_summary_figures_stand_under_their_headings(catalog: Catalog) -> None:
+    game = Game.new(
+        catalog,
+        Setup(
+            characters=["master-roshi", "tien", "goku-ss3", "vegeta-ss1"],
+            villain="broly",
+            seed=2,
+            ignore_levels=True,
+        ),
+    )
+    game.state.characters[0].defeated = True
+    tally = Tally(
+        {
+            ch.id: CharacterTally(ch.id, dealt=100 + i, taken=i, bought=10 * i)
+            for i, ch in enumerate(game.state.characters)
+        },
+        villain_dealt=37,
+    )
+    players = {ch.id: f"Player number {i}" for i, ch in enumerate(game.state.characters)}
+    screen = SummaryScreen(seat_view(game, None), tally, Seating(players=players))
+    console = Console(file=io.StringIO(), width=66, record=True, color_system=None)
+    console.print(screen._table())
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert "…" not in "".join(lines)  # nothing cut
+    assert len(lines) == 2 + len(game.state.characters) + 1  # two heading lines, no row wraps
+    heading = lines[1]
+    for word, column in (("dealt", 3), ("taken", 4), ("bought", 5)):
+        right = heading.index(word) + len(word)
+        for line in lines[2 : 2 + len(game.state.characters)]:
+            figures = line[: right + 1].split()
+            assert line[right - 1] != " " and line[right : right + 1] in ("", " "), (word, line)
+            assert figures[-1].isdigit(), (word, column, line)
+    assert "defeated" in lines[2]
+    assert lines[-1].split()[-1] == "37"  # the Villain's damage dealt
+
+
+async def test_the_summary_line_is_plain_text(catalog: Catalog) -> None:
+    view = replace(seat_view(at_kame_house(catalog), None), title="[red]Freezer[/red] vs Goku")
+    screen = SummaryScreen(view, Tally(), Seating(players={}))
+    app = DbdeckApp(catalog, start=screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        # What is drawn: markup in the title would be parsed away.
+        shown = [getattr(w.render(), "plain", "") for w in screen.query(Static)]
+        assert any(line.startswith("[red]Freezer[/red] vs Goku: ") for line in shown)
