@@ -140,8 +140,9 @@ def test_the_summary_figures_stand_under_their_headings(catalog: Catalog) -> Non
 async def test_the_summary_line_is_plain_text(catalog: Catalog) -> None:
     view = replace(seat_view(at_kame_house(catalog), None), title="[red]Freezer[/red] vs Goku")
     screen = SummaryScreen(view, Tally(), Seating(players={}))
-    app = DbdeckApp(catalog, start=screen)
+    app = DbdeckApp(catalog)
     async with app.run_test(size=(100, 30)) as pilot:
+        await app.push_screen(screen)
         await pilot.pause()
         # What is drawn: markup in the title would be parsed away.
         shown = [getattr(w.render(), "plain", "") for w in screen.query(Static)]
