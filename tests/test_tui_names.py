@@ -15,13 +15,16 @@ from textual.widgets import Input, OptionList, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.table_view import BallView
 from dbdeck.engine.tally import CharacterTally, Tally
 from dbdeck.engine.view import seat_view
+from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.reference import RulesScreen
 from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.widgets import VillainBoard
+from dbdeck.tui.widgets import StatusBar, VillainBoard
+from dbdeck.tui.widgets.status import status_line
 
 __all__ = ["quiet_table"]
 
@@ -147,3 +150,53 @@ async def test_the_summary_line_is_plain_text(catalog: Catalog) -> None:
         # What is drawn: markup in the title would be parsed away.
         shown = [getattr(w.render(), "plain", "") for w in screen.query(Static)]
         assert any(line.startswith("[red]Freezer[/red] vs Goku: ") for line in shown)
+
+
+def seven(*held: tuple[str, str]) -> tuple[BallView, ...]:
+    """The seven Dragon Balls, the first ones held as given."""
+    balls = [BallView(i + 1, key, name) for i, (key, name) in enumerate(held)]
+    balls += [BallView(i + 1, "", "unclaimed") for i in range(len(held), 7)]
+    return tuple(balls)
+
+
+BROLY_AND_PARAGUS = seven(("villain", "Broly"), ("e:paragus", "Paragus"))
+
+
+@pytest.mark.parametrize(
+    ("width", "said"),
+    [
+        (
+            160,
+            "Round 2 (3 turn cards left) · Goku's turn (Ann) · "
+            "Dragon Balls ●●○○○○○ Broly 1 · Paragus 1 · 5 unclaimed",
+        ),
+        (
+            90,
+            "Round 2 · Goku's turn (Ann) · Dragon Balls ●●○○○○○ Broly 1 · Paragus 1 · 5 unclaimed",
+        ),
+        (76, "Round 2 · Goku's turn (Ann) · Balls ●●○○○○○ Broly 1 · Paragus 1 · 5 free"),
+        (66, "Round 2 · Goku's turn (Ann) · Balls: Broly 1 · Paragus 1 · 5 free"),
+    ],
+)
+def test_the_status_line_shortens_its_words_before_it_cuts(width: int, said: str) -> None:
+    line = status_line(2, 3, "Goku's turn (Ann)", BROLY_AND_PARAGUS, width).plain
+    assert line == said
+    assert len(line) <= width
+
+
+def test_the_status_line_is_cut_only_when_nothing_else_fits() -> None:
+    line = status_line(2, 3, "Goku's turn (Ann)", BROLY_AND_PARAGUS, 40).plain
+    assert len(line) == 40 and line.endswith("…")
+
+
+async def test_the_status_line_at_80_columns_is_whole(catalog: Catalog) -> None:
+    game = Game.new(catalog, Setup(characters=["goku"], villain="broly", seed=4))
+    lay_table(game, {"villain": {"dragon_balls": 2}})
+    app = app_for(game, players={"goku": "Annabelle the Brave"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = getattr(table_of(app).query_one(StatusBar).render(), "plain", "")
+        assert "…" not in shown
+        assert (
+            shown == "Round 1 · Goku's turn (Annabelle the Brave) · Balls ●●○○○○○ Broly 2 · 5 free"
+        )
