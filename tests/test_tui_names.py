@@ -23,7 +23,7 @@ from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.reference import RulesScreen
 from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.widgets import StatusBar, VillainBoard
+from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard
 from dbdeck.tui.widgets.status import status_line
 
 __all__ = ["quiet_table"]
@@ -200,3 +200,36 @@ async def test_the_status_line_at_80_columns_is_whole(catalog: Catalog) -> None:
         assert (
             shown == "Round 1 · Goku's turn (Annabelle the Brave) · Balls ●●○○○○○ Broly 2 · 5 free"
         )
+
+
+def vegeta_buys(catalog: Catalog) -> Game:
+    """Vegeta SS1's Actions phase, with Future Trunks in the Ally market."""
+    game = Game.new(catalog, Setup(characters=["vegeta-ss1"], villain="broly", seed=3))
+    lay_table(game, {"active": "vegeta-ss1", "markets": {"allies": ["future-trunks-ally"]}})
+    return game
+
+
+def test_a_market_the_board_forbids_is_said_in_words(catalog: Catalog) -> None:
+    view = seat_view(vegeta_buys(catalog), 0)
+    allies = next(m for m in view.markets if m.market == "allies")
+    assert allies.closed == "Vegeta SS1 cannot buy Allies"
+    trunks = allies.row[0]
+    assert trunks.cost is None and trunks.price == "Vegeta SS1 cannot buy Allies"
+    assert all(not m.closed for m in view.markets if m.market != "allies")
+
+
+async def test_the_forbidden_market_row_and_its_card_say_why(catalog: Catalog) -> None:
+    app = app_for(vegeta_buys(catalog), players={"vegeta-ss1": "Ann"})
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        table = table_of(app)
+        rows = plain(table.query_one(MarketRows).render())
+        allies = rows.split("Techniques")[0]  # the Allies row, on one line or more
+        assert "[Future Trunks]" in allies and "Vegeta SS1 cannot buy Allies." in allies
+        assert " - x]" not in rows and " -]" not in rows
+        allies_uid = next(
+            o.card.uid for m in table.view.markets if m.market == "allies" for o in m.row
+        )
+        said = table.describe(allies_uid, "market:allies")
+        assert "Vegeta SS1 cannot buy Allies." in said and ". -." not in said
+        assert said.count("cannot buy Allies") == 1

@@ -266,7 +266,8 @@ class MarketCard:
     pay_with: str
     """``energy``, or ``dragon-balls`` for an Ally bought with Dragon Balls."""
     price: str
-    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, ``-``."""
+    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, or who may not
+    buy it at all (``Vegeta SS1 cannot buy Allies``)."""
     buyable: bool
     """Whether the active Character may buy it now."""
     why_not: str
@@ -288,6 +289,10 @@ class MarketPanel:
     title: str
     deck: int
     row: tuple[MarketCard, ...]
+    closed: str = ""
+    """Why the active Character may buy nothing here, whatever the card (its
+    board's cost modifier is "-"): ``Vegeta SS1 cannot buy Allies``; empty
+    when it may."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -914,7 +914,7 @@ class TableScreen(Screen[None]):
             )
             if offered is not None:
                 said.append(offered.price)
-                if offered.why_not:
+                if offered.why_not and offered.why_not != offered.price:
                     said.append(offered.why_not)
         able = self._card_offers(uid)
         if able:
@@ -975,7 +975,8 @@ class TableScreen(Screen[None]):
                 (m for market in view.markets for m in market.row if m.card.uid == uid), None
             )
             if offered is not None and not offered.buyable and offered.why_not:
-                disabled.append(f"Buy ({offered.price}): {offered.why_not}")
+                priced = f" ({offered.price})" if offered.cost is not None else ""
+                disabled.append(f"Buy{priced}: {offered.why_not}")
         for note in view.notes_for(uid):
             if not any(o.action.type == note.kind for o in offers):
                 kind = KIND_WORDS.get(note.kind, note.kind.replace("-", " ").capitalize())
