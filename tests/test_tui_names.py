@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from rich.console import Console
 from screen_text import plain, widget_texts
 from tables import app_for, quiet_table, table_of
-from textual.widgets import Input, OptionList, Select, Static
+from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.rows import DETAILS_WIDTH, card_rows
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import BallView
 from dbdeck.engine.tally import CharacterTally, Tally
@@ -21,7 +23,7 @@ from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.reference import RulesScreen
+from dbdeck.tui.reference import CardBrowser, RulesScreen
 from dbdeck.tui.summary import SummaryScreen
 from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard
 from dbdeck.tui.widgets.status import status_line
@@ -233,3 +235,38 @@ async def test_the_forbidden_market_row_and_its_card_say_why(catalog: Catalog) -
         said = table.describe(allies_uid, "market:allies")
         assert "Vegeta SS1 cannot buy Allies." in said and ". -." not in said
         assert said.count("cannot buy Allies") == 1
+
+
+def browser_rows(table: DataTable[Any]) -> list[list[str]]:
+    """The card browser's rows as plain text, cell by cell."""
+    return [[plain(cell).strip() for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_the_card_browser_shows_one_row_per_card_with_its_copies(
+    catalog: Catalog,
+) -> None:
+    app = DbdeckApp(catalog, start=CardBrowser(catalog))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        every = browser_rows(table)
+        assert all(row[4] for row in every)  # every card has its details
+        assert len(every) == len({(r[0], r[1], r[3], r[4]) for r in every})  # no twin rows
+        combat = next(row for row in every if row[0] == "Combat Energy")
+        assert combat[1:4] == ["energy", "4", "3"] and "2 Energy" in combat[4]
+        app.screen.query_one("#name", Input).value = "kamehameha"
+        await pilot.pause()
+        rows = browser_rows(table)
+        assert [row[2] for row in rows] == ["2", "1", "2"]  # five cards, three printings
+        assert all(row[3] == "starting" for row in rows)
+        assert rows[0][4] == "Energy, 4 damage, Time 2; starting card of Goku, Goku SS1"
+        assert "3 damage" in rows[1][4] and "Master Roshi" in rows[1][4]
+
+
+def test_every_market_card_has_a_cost_in_the_browser(catalog: Catalog) -> None:
+    for row in card_rows(catalog):
+        if row.kind in ("ally", "technique", "energy", "equipment", "training"):
+            assert row.cost, row
+        assert row.copies >= 1 and row.details.strip(), row
+        facts = row.details.split("; starting card of")[0].split("; only for")[0]
+        assert len(facts) <= DETAILS_WIDTH, row  # long texts are shortened

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import CardKind
+from dbdeck.cards.rows import card_rows
 from dbdeck.tui.dialogs import InspectorScreen
 
 __all__ = [
@@ -236,7 +237,8 @@ class RulesScreen(Screen[None]):
 
 
 class CardBrowser(Screen[None]):
-    """Every card of the set, filtered by kind and name; Enter inspects."""
+    """Every card of the set, one row per card (copies as a count, cards
+    printed alike together), filtered by kind and name; Enter inspects."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
     KINDS = get_args(CardKind)
@@ -257,7 +259,7 @@ class CardBrowser(Screen[None]):
     def on_mount(self) -> None:
         self.title = "Card browser"
         table = self.query_one(DataTable)
-        table.add_columns("Name", "Kind", "Cost", "Details")
+        table.add_columns("Name", "Kind", "Copies", "Cost", "Details")
         self._fill()
 
     @on(Select.Changed, "#kind")
@@ -267,19 +269,21 @@ class CardBrowser(Screen[None]):
         name = self.query_one("#name", Input).value.lower()
         table = self.query_one(DataTable)
         table.clear()
-        for card in self.catalog.cards.values():
-            if isinstance(kind, str) and card.kind != kind:
-                continue
-            if name and name not in card.name.lower():
-                continue
-            cost = getattr(card, "cost", None)
-            details = ""
-            if card.kind == "character":
-                details = f"{card.race} L{card.level}"
-            elif card.kind == "villain-card":
-                details = f"{card.villain} {card.type}"
+        chosen = [
+            card
+            for card in self.catalog.cards.values()
+            if (not isinstance(kind, str) or card.kind == kind)
+            and (not name or name in card.name.lower())
+        ]
+        for row in card_rows(self.catalog, chosen):
+            # Names and texts are data: plain Text, never markup.
             table.add_row(
-                card.name, card.kind, "" if cost is None else str(cost), details, key=card.id
+                Text(row.name),
+                row.kind,
+                Text(str(row.copies), justify="right"),
+                Text(row.cost, justify="right"),
+                Text(row.details),
+                key=row.ids[0],
             )
 
     @on(DataTable.RowSelected, "#card-table")
