@@ -23,6 +23,7 @@ from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating
+from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay
 from dbdeck.tui.reference import CardBrowser, RulesScreen
 from dbdeck.tui.summary import SummaryScreen
 from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard
@@ -270,3 +271,44 @@ def test_every_market_card_has_a_cost_in_the_browser(catalog: Catalog) -> None:
         assert row.copies >= 1 and row.details.strip(), row
         facts = row.details.split("; starting card of")[0].split("; only for")[0]
         assert len(facts) <= DETAILS_WIDTH, row  # long texts are shortened
+
+
+async def test_how_to_play_turns_its_pages_by_keys(catalog: Catalog) -> None:
+    app = DbdeckApp(catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(HowToPlay())
+        await pilot.pause()
+
+        def shown() -> tuple[str, str]:
+            page = plain(app.screen.query_one("#howto-page", Static).content)
+            keys = plain(app.screen.query_one("#howto-keys", Static).content)
+            return page, keys
+
+        page, keys = shown()
+        first, second = HOW_TO_PLAY[0][0], HOW_TO_PLAY[1][0]
+        assert page.startswith(first) and second not in page.split("\n")[0]
+        assert f"Page 1 of {len(HOW_TO_PLAY)}" in keys and f"→ or n: {second}" in keys
+        assert "Escape: back" in keys and "←" not in keys
+        await pilot.press("left")  # the first page stays
+        await pilot.pause()
+        assert shown()[0].startswith(first)
+        await pilot.press("n")
+        await pilot.pause()
+        page, keys = shown()
+        assert page.startswith(second) and f"← or p: {first}" in keys
+        await pilot.press("p")
+        await pilot.pause()
+        assert shown()[0].startswith(first)
+        await pilot.press("end")
+        await pilot.pause()
+        page, keys = shown()
+        assert page.startswith(HOW_TO_PLAY[-1][0]) and "→" not in keys
+        await pilot.press("right")
+        await pilot.pause()
+        assert shown()[0].startswith(HOW_TO_PLAY[-1][0])
+        every = "".join(body for _title, body in HOW_TO_PLAY)
+        assert "dbdeck continue resumes" in every  # the content is all kept
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainMenu)
