@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from screen_text import plain, widget_texts
-from tables import app_for, quiet_table, table_of
+from tables import app_for, quiet_table, table_of, turn_game
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from dbdeck.cards.catalog import Catalog
@@ -26,8 +26,9 @@ from dbdeck.tui.backend import Seating
 from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay
 from dbdeck.tui.reference import CardBrowser, RulesScreen
 from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard
+from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard, glyphs
 from dbdeck.tui.widgets.status import status_line
+from dbdeck.tui.widgets.tickbox import TickBox
 
 __all__ = ["quiet_table"]
 
@@ -312,3 +313,45 @@ async def test_how_to_play_turns_its_pages_by_keys(catalog: Catalog) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MainMenu)
+
+
+def drawn_text(widget: Any) -> str:
+    """What a widget draws, as plain text."""
+    return str(getattr(widget.render(), "plain", ""))
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+async def test_without_colour_the_shown_tab_is_bracketed(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch, ascii_mode: bool
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(glyphs, "ASCII", ascii_mode)
+    app = app_for(turn_game(catalog))
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tabs = table_of(app).query_one("#panel-tabs", Static)
+        before = drawn_text(tabs)
+        assert before.count("[") == 1 and before.count("]") == 1
+        await pilot.press("6")
+        await pilot.pause()
+        after = drawn_text(tabs)
+        assert "[6 Log]" in after and after.count("[") == 1
+        assert after != before
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+async def test_without_colour_a_checked_box_differs_from_an_unchecked_one(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch, ascii_mode: bool
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(glyphs, "ASCII", ascii_mode)
+    app = DbdeckApp(catalog, start=SetupWizard(catalog, seed=1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        box = app.screen.query_one("#extreme", TickBox)
+        assert not box.value and "X" not in drawn_text(box)
+        box.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert box.value and "X" in drawn_text(box)

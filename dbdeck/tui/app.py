@@ -44,6 +44,7 @@ from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import TableScreen
+from dbdeck.tui.widgets.tickbox import TickBox
 
 if TYPE_CHECKING:
     from dbdeck.saves.reading import SaveInfo
@@ -255,9 +256,9 @@ class SetupWizard(Screen[None]):
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
                 yield Label("Options")
-                yield Checkbox("Extreme Mode", id="extreme")
+                yield TickBox("Extreme Mode", id="extreme")
                 yield Label("")
-                yield Checkbox("Hide hands between turns", id="hide")
+                yield TickBox("Hide hands between turns", id="hide")
                 for seat in range(1, 5):
                     yield Label(f"Character {seat}")
                     yield Select(

@@ -291,7 +291,9 @@ class TableScreen(Screen[None]):
             if size == "medium" and panel == "actions":
                 continue
             on = panel == shown
-            tabs.append(f" {key} {name} ", style="bold reverse" if on else "dim")
+            # Brackets mark the shown tab without colour (NO_COLOR, ASCII).
+            label = f"[{key} {name}]" if on else f" {key} {name} "
+            tabs.append(label, style="bold reverse" if on else "dim")
         self._say("#panel-tabs", tabs)
 
     def action_panel(self, panel: str) -> None:
