@@ -65,6 +65,10 @@ async def test_the_wizard_shows_the_chosen_locations_effect(catalog: Catalog) ->
         await pilot.pause()
         shown = app.screen.query_one("#location-text", Static)
         assert not shown.display  # no Location
+        listed = app.screen.query_one("#location", Select).query_one(OptionList)
+        prompts = [plain(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        kame = next(p for p in prompts if p.startswith("Kame House"))
+        assert "pays 1 less Energy for Ally cards" in kame  # the list gives each effect
         app.screen.query_one("#location", Select).value = "korin-tower"
         await pilot.pause()
         assert shown.display

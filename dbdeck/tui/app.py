@@ -227,9 +227,12 @@ class SetupWizard(Screen[None]):
             (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
             for c in self.catalog.characters()
         ]
-        locations = [("None", "none"), ("Random", "random")] + [
-            (loc.name, loc.id) for loc in self.catalog.locations()
-        ]
+        # Each Location with its effect under its name, as the list opens.
+        locations: list[tuple[RenderableType, str]] = [("None", "none"), ("Random", "random")]
+        for place in self.catalog.locations():
+            prompt = Text(place.name)
+            prompt.append(f"\n{place.text}", style="dim")
+            locations.append((prompt, place.id))
         allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
