@@ -259,7 +259,7 @@ async def test_the_card_browser_shows_one_row_per_card_with_its_copies(
         assert all(row[4] for row in every)  # every card has its details
         assert len(every) == len({(r[0], r[1], r[3], r[4]) for r in every})  # no twin rows
         combat = next(row for row in every if row[0] == "Combat Energy")
-        assert combat[1:4] == ["energy", "4", "3"] and "2 Energy" in combat[4]
+        assert combat[1:4] == ["Energy", "4", "3"] and "2 Energy" in combat[4]
         app.screen.query_one("#name", Input).value = "kamehameha"
         await pilot.pause()
         rows = browser_rows(table)
@@ -267,6 +267,12 @@ async def test_the_card_browser_shows_one_row_per_card_with_its_copies(
         assert all(row[3] == "starting" for row in rows)
         assert rows[0][4] == "Energy, 4 damage, Time 2; starting card of Goku, Goku SS1"
         assert "3 damage" in rows[1][4] and "Master Roshi" in rows[1][4]
+        table.focus()
+        await pilot.press("down")
+        await pilot.pause()
+        below = plain(app.screen.query_one("#card-details", Static).content)
+        assert below.startswith("Kamehameha · Technique, 1 copy")
+        assert "starting card of Master Roshi" in below  # the highlighted row, whole
 
 
 def test_every_market_card_has_a_cost_in_the_browser(catalog: Catalog) -> None:

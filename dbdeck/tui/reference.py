@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import CardKind
-from dbdeck.cards.rows import card_rows
+from dbdeck.cards.rows import CardRow, card_rows
 from dbdeck.tui.dialogs import InspectorScreen
 
 __all__ = [
@@ -236,6 +236,13 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules-text", Static).update(text)
 
 
+NAME_WIDTH = 28
+"""Cells of the card browser's Name column (a longer name ends with "…")."""
+
+KIND_WORDS = {"villain-card": "Villain card", "concentrated-energy": "Conc. Energy"}
+"""A kind of card as the browser names it, where not its id capitalised."""
+
+
 class CardBrowser(Screen[None]):
     """Every card of the set, one row per card (copies as a count, cards
     printed alike together), filtered by kind and name; Enter inspects."""
@@ -246,6 +253,8 @@ class CardBrowser(Screen[None]):
     def __init__(self, catalog: Catalog) -> None:
         super().__init__()
         self.catalog = catalog
+        self.rows: dict[str, CardRow] = {}
+        """The rows shown, by the id of the card each inspects."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -253,13 +262,15 @@ class CardBrowser(Screen[None]):
             yield Select([(k, k) for k in self.KINDS], prompt="Any kind", id="kind")
             yield Input(placeholder="Name contains…", id="name")
         yield DataTable(id="card-table", cursor_type="row")
+        yield Static(id="card-details")
         with Vertical():
             yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Card browser"
         table = self.query_one(DataTable)
-        table.add_columns("Name", "Kind", "Copies", "Cost", "Details")
+        table.add_column("Name", width=NAME_WIDTH)
+        table.add_columns("Kind", "Copies", "Cost", "Details")
         self._fill()
 
     @on(Select.Changed, "#kind")
@@ -275,16 +286,36 @@ class CardBrowser(Screen[None]):
             if (not isinstance(kind, str) or card.kind == kind)
             and (not name or name in card.name.lower())
         ]
-        for row in card_rows(self.catalog, chosen):
+        self.rows = {row.ids[0]: row for row in card_rows(self.catalog, chosen)}
+        for key, row in self.rows.items():
             # Names and texts are data: plain Text, never markup.
+            title = Text(row.name)
+            title.truncate(NAME_WIDTH, overflow="ellipsis")
             table.add_row(
-                Text(row.name),
-                row.kind,
+                title,
+                KIND_WORDS.get(row.kind, row.kind.capitalize()),
                 Text(str(row.copies), justify="right"),
                 Text(row.cost, justify="right"),
                 Text(row.details),
-                key=row.ids[0],
+                key=key,
             )
+        if not self.rows:
+            self.query_one("#card-details", Static).update(Text("No card matches.", style="italic"))
+
+    @on(DataTable.RowHighlighted, "#card-table")
+    def _explain(self, event: DataTable.RowHighlighted) -> None:
+        """The highlighted row whole, under the table: its details may not
+        fit their column at 80 columns."""
+        row = self.rows.get(str(event.row_key.value))
+        if row is None:
+            return
+        text = Text(row.name, style="bold")
+        copies = f"{row.copies} {'copy' if row.copies == 1 else 'copies'}"
+        cost = f", cost {row.cost}" if row.cost and row.cost != "starting" else ""
+        text.append(f" · {KIND_WORDS.get(row.kind, row.kind.capitalize())}, {copies}{cost}\n")
+        text.append(row.details)
+        text.append("  (Enter: read the card)", style="dim")
+        self.query_one("#card-details", Static).update(text)
 
     @on(DataTable.RowSelected, "#card-table")
     def _inspect(self, event: DataTable.RowSelected) -> None:
