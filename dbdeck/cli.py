@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the saves folder (default: DBDECK_SAVES, else the user state folder)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     cards = commands.add_parser("cards", help="validate, list and show the card set")
     card_commands = cards.add_subparsers(dest="cards_command", metavar="CARDS_COMMAND")
@@ -131,9 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("save", metavar="SAVE", help="a save id or file")
 
     sim = _with_game(
-        commands.add_parser("sim", help="play simulated games with bots"), required=False
+        commands.add_parser("sim", help="play simulated games with bots"),
+        required=False,
+        seed_default="0, so the same arguments print the same results",
     )
-    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument(
+        "--games", type=int, default=10, help="games to play (each run of --sweep; default: 10)"
+    )
     sim.add_argument(
         "--sweep",
         action="store_true",
@@ -143,8 +147,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--jobs", type=int, default=None, help="processes for --sweep (default: one per core)"
     )
-    sim.add_argument("--bot", default="greedy", choices=("random", "greedy"))
-    sim.add_argument("--starting-ally", default=None, help="solo against level 6+: an Ally id")
+    sim.add_argument(
+        "--bot",
+        default="greedy",
+        choices=("random", "greedy"),
+        help="who plays the Characters: random legal moves, or the greedy bot (the coach's)",
+    )
+    sim.add_argument(
+        "--starting-ally",
+        default=None,
+        metavar="ID",
+        help="solo against a Villain of level 6+: the starting Ally "
+        "(ids: dbdeck cards list --kind ally)",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
     scenario = commands.add_parser("scenario", help="run scenario files")
@@ -157,6 +172,61 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """A sub-command's parser; one that sets up a game ends its help with the
+    ids it takes, read from the card set only when the help is shown (so
+    that no other command pays for loading it)."""
+
+    lists_ids = False
+    """Whether the help lists the Villain, Character, Location, scenario and
+    difficulty ids."""
+
+    def format_help(self) -> str:
+        """The help, then the ids when this command takes them."""
+        text = super().format_help()
+        if self.lists_ids:
+            text += "\n" + ids_help() + "\n"
+        return text
+
+
+def ids_help(width: int = 79) -> str:
+    """The ids a game's setup takes, by kind, wrapped to ``width``."""
+    import textwrap
+
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.engine.game import DIFFICULTIES, scenarios_of
+
+    try:
+        catalog = load_catalog()
+    except CardSetError:
+        return "The card set cannot be read, so its ids cannot be listed: dbdeck cards validate."
+    scenarios = [
+        f"{card} ({villain.name})"
+        for villain in catalog.villains()
+        for card in scenarios_of(catalog, villain.id)
+    ]
+    kinds = [
+        ("Villains (--villain)", [v.id for v in catalog.villains()]),
+        ("Characters (--characters)", [c.id for c in catalog.characters()]),
+        ("Locations (--location)", ["random", *(p.id for p in catalog.locations())]),
+        ("Scenario cards (--variant)", scenarios or ["none"]),
+        ("Difficulties (--difficulty)", list(DIFFICULTIES)),
+    ]
+    lines = ["ids (dbdeck cards show ID describes one):"]
+    for title, ids in kinds:
+        lines.append(
+            textwrap.fill(
+                ", ".join(ids),
+                width,
+                initial_indent=f"  {title}: ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
+    return "\n".join(lines)
 
 
 def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -199,19 +269,43 @@ def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return sub
 
 
-def _with_game(sub: argparse.ArgumentParser, *, required: bool = True) -> argparse.ArgumentParser:
-    """The options that describe a game's setup."""
-    sub.add_argument("--villain", required=required)
-    sub.add_argument("--characters", required=required, help="comma-separated Character ids")
-    sub.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-    sub.add_argument("--extreme", action="store_true")
-    sub.add_argument("--location", default=None, help="a Location id or 'random'")
+def _with_game(
+    sub: argparse.ArgumentParser, *, required: bool = True, seed_default: str = "random"
+) -> argparse.ArgumentParser:
+    """The options that describe a game's setup; the help lists their ids."""
+    if isinstance(sub, _Parser):
+        sub.lists_ids = True
+    sub.add_argument("--villain", required=required, metavar="ID", help="the Villain to face")
+    sub.add_argument(
+        "--characters",
+        required=required,
+        metavar="IDS",
+        help="comma-separated Character ids, 1 to 4, whose levels add up to at most the Villain's",
+    )
+    sub.add_argument(
+        "--difficulty",
+        default="medium",
+        choices=("easy", "medium", "hard"),
+        help="the Villain's Health, Armor and Damage Reduction (default: medium)",
+    )
+    sub.add_argument(
+        "--extreme", action="store_true", help="Extreme Mode: the Villain's board's harder rules"
+    )
+    sub.add_argument(
+        "--location", default=None, metavar="ID", help="a Location id, or 'random' (default: none)"
+    )
     sub.add_argument(
         "--variant",
         default=None,
-        help="a Villain's scenario card (androids-17-18-a-different-future)",
+        metavar="ID",
+        help="a Villain's scenario card, played with the Characters it names",
     )
-    sub.add_argument("--seed", type=int, default=None, help="random when not given")
+    sub.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the number every shuffle and die comes from (default: {seed_default})",
+    )
     return sub
 
 
@@ -375,12 +469,21 @@ def _run_play(args: argparse.Namespace) -> int:
                 catalog, _setup(args, seats=seats_of(players)), folder, seating=seating
             )
         except SetupError as exc:
-            print(f"cannot set up this game: {exc}", file=sys.stderr)
+            print(f"cannot set up this game: {_ids_hint(exc, 'play')}", file=sys.stderr)
             return 2
         except SaveError as exc:  # a full disk, an unwritable folder: no game was started
             print(f"cannot start the game: {exc}", file=sys.stderr)
             return 1
     return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+
+
+def _ids_hint(problem: Exception, command: str) -> str:
+    """The setup's problem; for an unknown id with no near one to suggest,
+    where the ids are listed."""
+    said = str(problem)
+    if said.startswith("unknown ") and "did you mean" not in said:
+        said += f" (dbdeck {command} --help lists the ids)"
+    return said
 
 
 def _cannot_resume(save_id: str, exc: Exception) -> int:
@@ -450,7 +553,7 @@ def _run_sim(args: argparse.Namespace) -> int:
             catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
         )
     except SetupError as exc:
-        print(f"cannot set up this game: {exc}", file=sys.stderr)
+        print(f"cannot set up this game: {_ids_hint(exc, 'sim')}", file=sys.stderr)
         return 2
     report = summary(results)
     if args.json:
@@ -504,7 +607,7 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
             jobs=args.jobs,
         )
     except SetupError as exc:
-        print(f"cannot set up this sweep: {exc}", file=sys.stderr)
+        print(f"cannot set up this sweep: {_ids_hint(exc, 'sim')}", file=sys.stderr)
         return 2
     if args.json:
         print(

@@ -203,6 +203,9 @@ class VillainPanel:
     """The name of who holds Broly's aggro, or empty."""
     location: str
     """The Location's name, or empty."""
+    location_text: str = ""
+    """The Location's text: what it does for the whole game (empty without
+    one)."""
     turn_cards: tuple[str, ...] = ()
     """The names of the Villain's turn-order cards (V1, V2 …)."""
 
@@ -263,7 +266,8 @@ class MarketCard:
     pay_with: str
     """``energy``, or ``dragon-balls`` for an Ally bought with Dragon Balls."""
     price: str
-    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, ``-``."""
+    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, or who may not
+    buy it at all (``Vegeta SS1 cannot buy Allies``)."""
     buyable: bool
     """Whether the active Character may buy it now."""
     why_not: str
@@ -285,6 +289,10 @@ class MarketPanel:
     title: str
     deck: int
     row: tuple[MarketCard, ...]
+    closed: str = ""
+    """Why the active Character may buy nothing here, whatever the card (its
+    board's cost modifier is "-"): ``Vegeta SS1 cannot buy Allies``; empty
+    when it may."""
 
 
 @dataclass(frozen=True, slots=True)

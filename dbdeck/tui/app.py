@@ -44,6 +44,7 @@ from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.table import TableScreen
+from dbdeck.tui.widgets.tickbox import TickBox
 
 if TYPE_CHECKING:
     from dbdeck.saves.reading import SaveInfo
@@ -81,6 +82,28 @@ class ActionCommands(Provider):
                 )
 
 
+class MenuList(OptionList):
+    """An option list whose ends are ends: Up on the first item stays there
+    (it does not wrap round to Quit), and Down on the last likewise."""
+
+    def action_cursor_up(self) -> None:
+        """The previous enabled item, if there is one."""
+        self._step(-1)
+
+    def action_cursor_down(self) -> None:
+        """The next enabled item, if there is one."""
+        self._step(1)
+
+    def _step(self, direction: int) -> None:
+        # With nothing highlighted yet, either key starts at the first item.
+        index = 0 if self.highlighted is None else self.highlighted + direction
+        while 0 <= index < self.option_count:
+            if not self.get_option_at_index(index).disabled:
+                self.highlighted = index
+                return
+            index += direction
+
+
 class MainMenu(Screen[None]):
     """New game, continue, rules, cards, quit."""
 
@@ -89,7 +112,7 @@ class MainMenu(Screen[None]):
             yield Static(
                 Text("dbdeck\nDragon Ball: Deckbuilding Game", style="bold", justify="center")
             )
-            yield OptionList(
+            yield MenuList(
                 Option("New game", id="new"),
                 self._continue_option(),
                 Option("How to play", id="howto"),
@@ -204,9 +227,12 @@ class SetupWizard(Screen[None]):
             (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
             for c in self.catalog.characters()
         ]
-        locations = [("None", "none"), ("Random", "random")] + [
-            (loc.name, loc.id) for loc in self.catalog.locations()
-        ]
+        # Each Location with its effect under its name, as the list opens.
+        locations: list[tuple[RenderableType, str]] = [("None", "none"), ("Random", "random")]
+        for place in self.catalog.locations():
+            prompt = Text(place.name)
+            prompt.append(f"\n{place.text}", style="dim")
+            locations.append((prompt, place.id))
         allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
@@ -233,9 +259,9 @@ class SetupWizard(Screen[None]):
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
                 yield Label("Options")
-                yield Checkbox("Extreme Mode", id="extreme")
+                yield TickBox("Extreme Mode", id="extreme")
                 yield Label("")
-                yield Checkbox("Hide hands between turns", id="hide")
+                yield TickBox("Hide hands between turns", id="hide")
                 for seat in range(1, 5):
                     yield Label(f"Character {seat}")
                     yield Select(
@@ -248,6 +274,7 @@ class SetupWizard(Screen[None]):
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
                 yield Label("Starting Ally", id="starting-ally-label")
                 yield Select(allies, value="none", allow_blank=False, id="starting-ally")
+            yield Static(id="location-text")
             yield Static(id="levels")
             with Horizontal(id="wizard-start"):
                 yield Label("Seed")
@@ -345,11 +372,26 @@ class SetupWizard(Screen[None]):
         if not allowed and setup.starting_ally is not None:
             self.query_one("#starting-ally", Select).value = "none"
             setup = replace(setup, starting_ally=None)
+        self._explain_location(setup.location)
         problem = setup_problem(self.catalog, setup)
         text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
         if problem is not None:
             text.append(f"\nCannot start: {problem}.", style="bold red")
         self.query_one("#levels", Static).update(text)
+
+    def _explain_location(self, chosen: str | None) -> None:
+        """What the chosen Location does for the whole game, in its own text."""
+        shown = self.query_one("#location-text", Static)
+        location = self.catalog.cards.get(chosen or "")
+        shown.display = chosen is not None
+        if chosen == "random":
+            shown.update(
+                Text("Random: a Location is drawn as the game starts; the board names it.")
+            )
+        elif location is not None:
+            text = Text(f"{location.name}: ", style="bold")
+            text.append(location.text)
+            shown.update(text)
 
     def action_start(self) -> None:
         """Ctrl+S: start the game as chosen."""

@@ -328,7 +328,9 @@ class TableScreen(Screen[None]):
             if size == "medium" and panel == "actions":
                 continue
             on = panel == shown
-            tabs.append(f" {key} {name} ", style="bold reverse" if on else "dim")
+            # Brackets mark the shown tab without colour (NO_COLOR, ASCII).
+            label = f"[{key} {name}]" if on else f" {key} {name} "
+            tabs.append(label, style="bold reverse" if on else "dim")
         self._say("#panel-tabs", tabs)
 
     def action_panel(self, panel: str) -> None:
@@ -972,7 +974,7 @@ class TableScreen(Screen[None]):
             )
             if offered is not None:
                 said.append(offered.price)
-                if offered.why_not:
+                if offered.why_not and offered.why_not != offered.price:
                     said.append(offered.why_not)
         able = self._card_offers(uid)
         if able:
@@ -1033,7 +1035,8 @@ class TableScreen(Screen[None]):
                 (m for market in view.markets for m in market.row if m.card.uid == uid), None
             )
             if offered is not None and not offered.buyable and offered.why_not:
-                disabled.append(f"Buy ({offered.price}): {offered.why_not}")
+                priced = f" ({offered.price})" if offered.cost is not None else ""
+                disabled.append(f"Buy{priced}: {offered.why_not}")
         for note in view.notes_for(uid):
             if not any(o.action.type == note.kind for o in offers):
                 kind = KIND_WORDS.get(note.kind, note.kind.replace("-", " ").capitalize())
