@@ -170,9 +170,11 @@ class Game:
         seats = setup.seats or list(range(len(setup.characters)))
         for order, (character_id, seat) in enumerate(zip(setup.characters, seats, strict=True)):
             s.characters.append(self._new_character(character_id, order + 1, seat))
-        self._build_markets(setup, villain)
-        if setup.starting_ally:
-            self._give_starting_ally(setup.starting_ally)
+        # The solo starting Ally is chosen with the Character's deck, before
+        # any market is built: no Location can remove it (rules note S3).
+        aside = self._build_markets(setup, villain)
+        if aside is not None:
+            s.characters[0].allies.append(Unit(aside))
         s.villain.id = villain.id
         s.villain.phase = 1
         self._villain_hooks.setup(self)
@@ -218,7 +220,9 @@ class Game:
         zones.draw(self, ch, zones.hand_limit(self, ch))
         return ch
 
-    def _build_markets(self, setup: Setup, villain: Villain) -> None:
+    def _build_markets(self, setup: Setup, villain: Villain) -> int | None:
+        """Build the six markets; the solo starting Ally's one copy is taken
+        out of the Allies first. Returns that Ally (``None`` without one)."""
         s = self.state
         removed = {a for c in setup.characters for a in self.character_card(c).ally_versions}
         cards: dict[str, list[str]] = {m: [] for m in MARKETS}
@@ -234,6 +238,10 @@ class Game:
             elif market == "sixth":
                 sixth += [card.id] * card.copies
         allies = cards["allies"]
+        aside: int | None = None
+        if setup.starting_ally:
+            allies.remove(setup.starting_ally)  # _check_setup: one of the market's Allies
+            aside = self.new_uid(setup.starting_ally)
         self.rng.shuffle(allies)
         cards["allies"] = self._villain_hooks.ally_market(self, allies)
         for market in MARKETS:
@@ -251,21 +259,7 @@ class Game:
             zones.restock(self, market)
         s.sixth = [self.new_uid(c) for c in sixth]
         self.rng.shuffle(s.sixth)
-
-    def _give_starting_ally(self, ally_id: str) -> None:
-        """The solo starting Ally comes from wherever its one copy is: the
-        Ally Market's face-up row (which is then restocked) or its deck."""
-        ch = self.state.characters[0]
-        market = self.state.markets["allies"]
-        for pile in (market.row, market.deck):
-            uid = next((u for u in pile if self.state.card_ids[u] == ally_id), -1)
-            if uid >= 0:
-                pile.remove(uid)
-                break
-        else:
-            uid = self.new_uid(ally_id)
-        ch.allies.append(Unit(uid))
-        zones.restock(self, "allies")
+        return aside
 
     @staticmethod
     def _turn_order_cards(characters: int, villain_cards: int) -> list[str]:
@@ -677,8 +671,13 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
     if setup.starting_ally is not None:
         ally = catalog.cards.get(setup.starting_ally)
         if ally is None or ally.kind != "ally":
-            known = [a.id for a in catalog.of_kind("ally")]
+            known = [a.id for a in catalog.of_kind("ally") if not getattr(a, "starting", False)]
             raise SetupError(_unknown("ally", setup.starting_ally, known))
+        if ally.starting:
+            raise SetupError(
+                f"{ally.name} is a Character's own starting card: a starting Ally is one of "
+                "the Ally Market's cards"
+            )
         if len(setup.characters) != 1 or villain.level < 6:
             raise SetupError(
                 "a starting Ally is only for one Character against a Villain of level 6 or more"
