@@ -48,6 +48,19 @@ def test_every_setup_puts_every_card_in_one_place(catalog: Catalog) -> None:
     for setup in setups:
         game = Game.new(catalog, setup)
         assert audit.problems(game) == [], setup
+        if setup.villain == "androids-17-18":
+            _check_androids_allies(game)
+
+
+def _check_androids_allies(game: Game) -> None:
+    """The Androids' Ally Market holds 25, 20 or 15 Allies by difficulty;
+    the Ruined City removes 5 of them (rules notes A1, A11)."""
+    s = game.state
+    market = s.markets["allies"]
+    boxed = [u for u in s.box if game.card(u).kind == "ally"]
+    dealt = len(market.row) + len(market.deck) + len(boxed)
+    assert dealt == {"easy": 25, "medium": 20, "hard": 15}[s.difficulty], dealt
+    assert len(boxed) == (5 if s.location == RUINED_CITY else 0)
 
 
 def _allies(catalog: Catalog) -> list[Ally]:
