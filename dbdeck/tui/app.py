@@ -236,7 +236,7 @@ class SetupWizard(Screen[None]):
         allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
-            if isinstance(a, Ally)
+            if isinstance(a, Ally) and not a.starting  # a board's own card is no choice
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
@@ -354,7 +354,10 @@ class SetupWizard(Screen[None]):
         if setup.starting_ally is not None:
             problem = setup_problem(self.catalog, setup) or ""
             return "starting Ally is only for" not in problem
-        probe = next((a.id for a in self.catalog.of_kind("ally")), None)
+        probe = next(
+            (a.id for a in self.catalog.of_kind("ally") if not getattr(a, "starting", False)),
+            None,
+        )
         if probe is None or not setup.characters:
             return False
         problem = setup_problem(self.catalog, replace(setup, starting_ally=probe)) or ""
