@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the saves folder (default: DBDECK_SAVES, else the user state folder)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     cards = commands.add_parser("cards", help="validate, list and show the card set")
     card_commands = cards.add_subparsers(dest="cards_command", metavar="CARDS_COMMAND")
@@ -67,15 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="comma-separated player names, one per Character (a name may repeat)",
     )
-    play.add_argument(
-        "--hide-hands", action="store_true", help="hand-off screen between players' turns"
-    )
-    play.add_argument(
-        "--pace",
-        type=float,
-        default=0.4,
-        help="seconds between the steps of the Villain's turn (0: at once)",
-    )
+    _with_seating(play)
 
     host = _with_game(
         commands.add_parser(
@@ -130,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
     place.add_argument("--spectate", action="store_true", help="watch without a seat")
     commands.add_parser("tables", help="list the shared tables on this box you may join")
-    commands.add_parser("continue", help="resume the most recent saved game")
+    _with_seating(commands.add_parser("continue", help="resume the most recent saved game"))
     commands.add_parser("saves", help="list the saved games")
     log = commands.add_parser("log", help="print the full log of a saved game")
     log.add_argument("save", metavar="SAVE", help="a save id or file")
@@ -139,9 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("save", metavar="SAVE", help="a save id or file")
 
     sim = _with_game(
-        commands.add_parser("sim", help="play simulated games with bots"), required=False
+        commands.add_parser("sim", help="play simulated games with bots"),
+        required=False,
+        seed_default="0, so the same arguments print the same results",
     )
-    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument(
+        "--games", type=int, default=10, help="games to play (each run of --sweep; default: 10)"
+    )
     sim.add_argument(
         "--sweep",
         action="store_true",
@@ -151,8 +147,19 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--jobs", type=int, default=None, help="processes for --sweep (default: one per core)"
     )
-    sim.add_argument("--bot", default="greedy", choices=("random", "greedy"))
-    sim.add_argument("--starting-ally", default=None, help="solo against level 6+: an Ally id")
+    sim.add_argument(
+        "--bot",
+        default="greedy",
+        choices=("random", "greedy"),
+        help="who plays the Characters: random legal moves, or the greedy bot (the coach's)",
+    )
+    sim.add_argument(
+        "--starting-ally",
+        default=None,
+        metavar="ID",
+        help="solo against a Villain of level 6+: the starting Ally "
+        "(ids: dbdeck cards list --kind ally)",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
     scenario = commands.add_parser("scenario", help="run scenario files")
@@ -167,6 +174,61 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Parser(argparse.ArgumentParser):
+    """A sub-command's parser; one that sets up a game ends its help with the
+    ids it takes, read from the card set only when the help is shown (so
+    that no other command pays for loading it)."""
+
+    lists_ids = False
+    """Whether the help lists the Villain, Character, Location, scenario and
+    difficulty ids."""
+
+    def format_help(self) -> str:
+        """The help, then the ids when this command takes them."""
+        text = super().format_help()
+        if self.lists_ids:
+            text += "\n" + ids_help() + "\n"
+        return text
+
+
+def ids_help(width: int = 79) -> str:
+    """The ids a game's setup takes, by kind, wrapped to ``width``."""
+    import textwrap
+
+    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.engine.game import DIFFICULTIES, scenarios_of
+
+    try:
+        catalog = load_catalog()
+    except CardSetError:
+        return "The card set cannot be read, so its ids cannot be listed: dbdeck cards validate."
+    scenarios = [
+        f"{card} ({villain.name})"
+        for villain in catalog.villains()
+        for card in scenarios_of(catalog, villain.id)
+    ]
+    kinds = [
+        ("Villains (--villain)", [v.id for v in catalog.villains()]),
+        ("Characters (--characters)", [c.id for c in catalog.characters()]),
+        ("Locations (--location)", ["random", *(p.id for p in catalog.locations())]),
+        ("Scenario cards (--variant)", scenarios or ["none"]),
+        ("Difficulties (--difficulty)", list(DIFFICULTIES)),
+    ]
+    lines = ["ids (dbdeck cards show ID describes one):"]
+    for title, ids in kinds:
+        lines.append(
+            textwrap.fill(
+                ", ".join(ids),
+                width,
+                initial_indent=f"  {title}: ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
+    return "\n".join(lines)
+
+
 def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     sub.add_argument(
         "--pack",
@@ -179,19 +241,71 @@ def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return sub
 
 
-def _with_game(sub: argparse.ArgumentParser, *, required: bool = True) -> argparse.ArgumentParser:
-    """The options that describe a game's setup."""
-    sub.add_argument("--villain", required=required)
-    sub.add_argument("--characters", required=required, help="comma-separated Character ids")
-    sub.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-    sub.add_argument("--extreme", action="store_true")
-    sub.add_argument("--location", default=None, help="a Location id or 'random'")
+def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The table's hot-seat options. Each is kept with the game: on resume,
+    one left out stays as the game had it."""
+    hands = sub.add_mutually_exclusive_group()
+    hands.add_argument(
+        "--hide-hands",
+        dest="hide_hands",
+        action="store_true",
+        default=None,
+        help="hide every hand between turns, with a hand-off screen before each "
+        "player's turn (kept with the game: a resumed game stays hidden)",
+    )
+    hands.add_argument(
+        "--show-hands",
+        dest="hide_hands",
+        action="store_false",
+        help="on resume: stop hiding hands between turns",
+    )
+    sub.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        help="seconds between the steps of the Villain's turn (0: at once; default 0.4, "
+        "or what the resumed game had)",
+    )
+    return sub
+
+
+def _with_game(
+    sub: argparse.ArgumentParser, *, required: bool = True, seed_default: str = "random"
+) -> argparse.ArgumentParser:
+    """The options that describe a game's setup; the help lists their ids."""
+    if isinstance(sub, _Parser):
+        sub.lists_ids = True
+    sub.add_argument("--villain", required=required, metavar="ID", help="the Villain to face")
+    sub.add_argument(
+        "--characters",
+        required=required,
+        metavar="IDS",
+        help="comma-separated Character ids, 1 to 4, whose levels add up to at most the Villain's",
+    )
+    sub.add_argument(
+        "--difficulty",
+        default="medium",
+        choices=("easy", "medium", "hard"),
+        help="the Villain's Health, Armor and Damage Reduction (default: medium)",
+    )
+    sub.add_argument(
+        "--extreme", action="store_true", help="Extreme Mode: the Villain's board's harder rules"
+    )
+    sub.add_argument(
+        "--location", default=None, metavar="ID", help="a Location id, or 'random' (default: none)"
+    )
     sub.add_argument(
         "--variant",
         default=None,
-        help="a Villain's scenario card (androids-17-18-a-different-future)",
+        metavar="ID",
+        help="a Villain's scenario card, played with the Characters it names",
     )
-    sub.add_argument("--seed", type=int, default=None, help="random when not given")
+    sub.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the number every shuffle and die comes from (default: {seed_default})",
+    )
     return sub
 
 
@@ -339,6 +453,7 @@ def _run_play(args: argparse.Namespace) -> int:
         if not args.villain or not args.characters:
             print("give --villain and --characters, or --resume ID", file=sys.stderr)
             return 2
+        from dbdeck.seating import Seating
         from dbdeck.tui.app import seats_of
 
         characters = _names(args.characters)
@@ -346,20 +461,29 @@ def _run_play(args: argparse.Namespace) -> int:
         if len(players) != len(characters):
             print("give one player name per Character", file=sys.stderr)
             return 2
+        seating = Seating(
+            players=dict(zip(characters, players, strict=True)), hide_hands=bool(args.hide_hands)
+        ).changed(pace=args.pace)
         try:
             session = Session.start(
-                catalog,
-                _setup(args, seats=seats_of(players)),
-                folder,
-                players=dict(zip(characters, players, strict=True)),
+                catalog, _setup(args, seats=seats_of(players)), folder, seating=seating
             )
         except SetupError as exc:
-            print(f"cannot set up this game: {exc}", file=sys.stderr)
+            print(f"cannot set up this game: {_ids_hint(exc, 'play')}", file=sys.stderr)
             return 2
         except SaveError as exc:  # a full disk, an unwritable folder: no game was started
             print(f"cannot start the game: {exc}", file=sys.stderr)
             return 1
     return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+
+
+def _ids_hint(problem: Exception, command: str) -> str:
+    """The setup's problem; for an unknown id with no near one to suggest,
+    where the ids are listed."""
+    said = str(problem)
+    if said.startswith("unknown ") and "did you mean" not in said:
+        said += f" (dbdeck {command} --help lists the ids)"
+    return said
 
 
 def _cannot_resume(save_id: str, exc: Exception) -> int:
@@ -372,20 +496,33 @@ def _cannot_resume(save_id: str, exc: Exception) -> int:
     return 1
 
 
-def play_session(session: object, *, hide_hands: bool = False, pace: float = 0.4) -> int:
-    """Open the table on a saved session; the game is saved after every action."""
-    from dbdeck.saves import Session
+def play_session(
+    session: object, *, hide_hands: bool | None = None, pace: float | None = None
+) -> int:
+    """Open the table on a saved session; the game is saved after every
+    action. The table is run as the game was (its players, hidden hands,
+    pace); ``hide_hands`` or ``pace`` change that, and the save keeps it."""
+    from dbdeck.saves import SaveFailed, Session
     from dbdeck.tui.app import DbdeckApp
-    from dbdeck.tui.table import Seating
 
     assert isinstance(session, Session)
-    seating = Seating(players=session.players, hide_hands=hide_hands, pace=max(0.0, pace))
+    seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
+    if seating != session.seating:
+        try:
+            session.reseat(seating)
+        except SaveFailed as exc:  # the table opens as it was saved
+            print(f"the table's settings were not changed: {exc}", file=sys.stderr)
+            session.close()
+            return 1
     try:
-        DbdeckApp(session.catalog, session=session, seating=seating, saves=session.folder).run()
+        DbdeckApp(
+            session.catalog, session=session, seating=session.seating, saves=session.folder
+        ).run()
     finally:
         session.close()
     # True even after a failed write: an action counts only once it is saved.
-    print(f"Every action played is saved: dbdeck play --resume {session.id}")
+    print(f"Every action played is saved: dbdeck play --resume {session.id}", end="")
+    print(" (its players and hidden hands come back with it)" if session.seating.hide_hands else "")
     return 0
 
 
@@ -416,7 +553,7 @@ def _run_sim(args: argparse.Namespace) -> int:
             catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
         )
     except SetupError as exc:
-        print(f"cannot set up this game: {exc}", file=sys.stderr)
+        print(f"cannot set up this game: {_ids_hint(exc, 'sim')}", file=sys.stderr)
         return 2
     report = summary(results)
     if args.json:
@@ -470,7 +607,7 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
             jobs=args.jobs,
         )
     except SetupError as exc:
-        print(f"cannot set up this sweep: {exc}", file=sys.stderr)
+        print(f"cannot set up this sweep: {_ids_hint(exc, 'sim')}", file=sys.stderr)
         return 2
     if args.json:
         print(

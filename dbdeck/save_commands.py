@@ -79,7 +79,7 @@ def cmd_continue(args: argparse.Namespace) -> int:
         session = Session.resume(catalog, folder, running[0].id)
     except SaveError as exc:
         return _cannot_resume(running[0].id, exc)
-    return play_session(session)
+    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
 
 
 def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
@@ -112,22 +112,25 @@ def cmd_log(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     catalog, data = opened
+    from dbdeck.engine.events import starts_turn
+
     entries: list[dict[str, Any]] = []
+    turn = 0
     for action, game, events in replay_events(catalog, data):
-        entries.append(
-            {
-                "action": action or None,
-                "turn": game.state.turn,
-                "events": [e.to_json() for e in events],
-            }
-        )
+        written = []
+        for event in events:
+            if starts_turn(event):
+                turn += 1
+            written.append({**event.to_json(), "turn": turn})
+        entries.append({"action": action or None, "turn": game.state.turn, "events": written})
     if args.format == "json":
         print(json.dumps({"id": data["id"], "setup": data["setup"], "log": entries}))
         return 0
     print(f"dbdeck game {data['id']} (seed {data['setup']['seed']})")
     for entry in entries:
         for event in entry["events"]:
-            print(f"[turn {entry['turn']:>3}] {event['text']}")
+            when = f"turn {event['turn']:>3}" if event["turn"] else "setup   "
+            print(f"[{when}] {event['text']}")
     return 0
 
 

@@ -9,8 +9,9 @@ actions, with what it cannot do and why), combo.svg (a Combo's targets with
 the damage each would take), steal.svg (the Steal dice with their odds),
 villain-turn.svg (the players choose who takes a Villain attack), turn.svg
 (another player's turn announced), summary.svg (the end of a game),
-handoff.svg (hot-seat: the keyboard passes, every hand hidden), wizard.svg,
-inspector.svg, rules.svg, how-to-play.svg and ascii.svg (``DBDECK_ASCII=1``).
+handoff.svg (hot-seat: the keyboard passes, every hand hidden), wizard.svg
+(Kame House chosen, with its effect), inspector.svg, rules.svg,
+how-to-play.svg (its third page) and ascii.svg (``DBDECK_ASCII=1``).
 """
 
 from __future__ import annotations
@@ -96,10 +97,13 @@ async def main() -> None:
     await shoot(app(turn_game(catalog)), "steal", ("p", "s"))
     await shoot(app(villain_decision(catalog), players={"krillin": "Ann"}), "villain-turn")
     await shoot(app(turn_game(catalog), confirm_end_turn=False), "turn", ("e",))
-    await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard")
+    # Kame House chosen by keys: the wizard says what it does.
+    kame_house = ("tab", "tab", "tab", "enter", "down", "down", "down", "enter")
+    await shoot(DbdeckApp(catalog, start=SetupWizard(catalog, seed=2024)), "wizard", kame_house)
     await shoot(app(mid_game(catalog)), "inspector", ("right", "i"))
     await shoot(app(mid_game(catalog)), "rules", ("r", *"wish"))
-    await shoot(DbdeckApp(catalog, start=HowToPlay()), "how-to-play")
+    # Its third page, turned to by the arrow.
+    await shoot(DbdeckApp(catalog, start=HowToPlay()), "how-to-play", ("right", "right"))
     await shoot(app(mid_game(catalog), hide_hands=True), "handoff")
     with tempfile.TemporaryDirectory() as folder:
         setup = Setup(

@@ -140,7 +140,9 @@ async def test_the_combo_dialog_shows_each_targets_damage(catalog: Catalog) -> N
         await pilot.pause()
         targets = dialog.query_one("#targets", OptionList)
         shown = [str(targets.get_option_at_index(i).prompt) for i in range(targets.option_count)]
-        assert shown == ["Freezer — 1 damage to Freezer (2 before Armor and Damage Reduction)"]
+        assert shown == [
+            "Freezer 50/50 — 1 damage to Freezer (2 before Armor and Damage Reduction)"
+        ]
         await pilot.press("tab", "enter")  # nothing highlighted: no attack yet
         await pilot.pause()
         assert game.state.villain.damage == 0

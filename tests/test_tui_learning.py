@@ -85,9 +85,14 @@ async def test_how_to_play_opens_from_the_menu_and_from_help(catalog: Catalog) -
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, HowToPlay)
-        text = drawn(app.screen.query_one(Static).content)
-        for title, _body in HOW_TO_PLAY:
-            assert title in text
+        pages = []
+        for _ in HOW_TO_PLAY:  # one section a page, turned with the arrow
+            pages.append(drawn(app.screen.query_one("#howto-page", Static).content))
+            await pilot.press("right")
+            await pilot.pause()
+        for (title, _body), page in zip(HOW_TO_PLAY, pages, strict=True):
+            assert page.startswith(title)
+        text = "".join(pages)
         for topic in ("Time Track", "PIERCING", "Villain's turn", "Steal", "Tab"):
             assert topic in text
 

@@ -140,11 +140,11 @@ def bars_agree(text: str) -> None:
 
 def tile(offered: MarketCard) -> str:
     """A market card's tile as the markets draw it."""
-    price = "-" if offered.cost is None else str(offered.cost)
+    price = "" if offered.cost is None else f" {offered.cost}"  # no price: the row says why
     if offered.pay_with == "dragon-balls" and offered.cost is not None:
         price += glyphs.ball()
     mark = glyphs.exclusive_mark() if offered.exclusive else ""
-    return f"[{offered.card.name}{mark} {price}"
+    return f"[{offered.card.name}{mark}{price}"
 
 
 async def test_every_board_reads_its_panel_of_the_view(catalog: Catalog) -> None:

@@ -49,6 +49,7 @@ from dbdeck.cards.plain import (
     Villain,
     VillainCard,
 )
+from dbdeck.cards.printable import PRINTABLE_PATTERN, unprintable_in
 
 if TYPE_CHECKING:
     from pydantic_core import ValidationError
@@ -475,10 +476,22 @@ def validation_problems(name: str, text: str, exc: ValidationError) -> list[Prob
         if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
             tag = str(error.get("ctx", {}).get("discriminator", "")).strip("'")
             path = tag if path == "(file)" else f"{path}.{tag}"
+        if error["type"] == "string_pattern_mismatch":
+            error = {**error, "input": _value_at(node, loc)}
         out.append(Problem(name, _message(error), card_id, path))
     if len(errors) > _MAX_PROBLEMS_PER_FILE:
         out.append(Problem(name, f"{len(errors) - _MAX_PROBLEMS_PER_FILE} more not shown"))
     return out
+
+
+def _value_at(node: Any, loc: list[int | str]) -> Any:
+    """The value an error's location names (pydantic's union tags skipped)."""
+    for step in loc:
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+    return node
 
 
 def _field_path(node: Any, loc: list[int | str]) -> str:
@@ -519,6 +532,12 @@ def _message(error: Any) -> str:
         return "unknown field"
     if kind == "missing":
         return "missing field"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == PRINTABLE_PATTERN:
+        found = unprintable_in(str(error.get("input", "")))
+        return (
+            f"holds {found or 'a character that cannot be printed'}: a card's text may hold "
+            "no control character, escape sequence or bidirectional mark"
+        )
     return str(error["msg"])
 
 

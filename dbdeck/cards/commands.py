@@ -82,6 +82,7 @@ def cmd_list(packs: Sequence[Path], kind: str | None, as_json: bool) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=f"{len(rows)} cards", expand=False)
     for column in ("id", "name", "kind", "copies", "details"):
@@ -92,7 +93,11 @@ def cmd_list(packs: Sequence[Path], kind: str | None, as_json: bool) -> int:
             for k, v in row.items()
             if k not in ("id", "name", "kind", "copies") and v is not None and v is not False
         )
-        table.add_row(row["id"], row["name"], row["kind"], str(row["copies"]), details)
+        # A pack's words are shown as written, never run as markup.
+        table.add_row(
+            *(Text(str(v)) for v in (row["id"], row["name"], row["kind"], row["copies"])),
+            Text(details),
+        )
     Console().print(table)
     return 0
 

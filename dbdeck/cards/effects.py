@@ -33,6 +33,7 @@ from dbdeck.cards.kinds import (
     Race,
     Target,
 )
+from dbdeck.cards.printable import PRINTABLE_PATTERN
 
 __all__ = [
     "AttackType",
@@ -48,7 +49,11 @@ __all__ = [
     "MarketKind",
     "Race",
     "Target",
+    "Words",
 ]
+
+Words = Annotated[str, Field(pattern=PRINTABLE_PATTERN)]
+"""A text of a card file: anything printable (``cards/printable.py``)."""
 
 
 class _Op(BaseModel):
@@ -74,7 +79,7 @@ class Damage(_Op):
     answer only attacks); ``null`` for damage from an effect or cost."""
     plus_despair: bool = False
     """Add one point per Despair token (the Androids' "+DES")."""
-    character: str | None = None
+    character: Words | None = None
     """For the ``named-character`` target: the Character id."""
 
 
@@ -363,7 +368,7 @@ class Summon(_Op):
     """Put Minions into play from a Villain's side deck (Saibamen)."""
 
     op: Literal["summon"]
-    card: str
+    card: Words
     """The Minion card's id."""
     count: int = Field(default=1, ge=1)
     """How many; never more than the side deck holds."""
@@ -375,7 +380,7 @@ class ActivateCard(_Op):
     """Prepare the named Villain attack on the Time Track (Broly's table)."""
 
     op: Literal["activate-card"]
-    card: str
+    card: Words
     """The attack card's id."""
 
 
@@ -412,7 +417,7 @@ class RollRow(_Op):
     """Lowest total of the row."""
     high: int = Field(ge=1)
     """Highest total of the row."""
-    text: str
+    text: Words
     """What happens, in words."""
     effects: list[Effect] = []
     """What happens, as operations."""
@@ -433,7 +438,7 @@ class If(_Op):
 class Option(_Op):
     """One choice of a choose-one operation."""
 
-    label: str
+    label: Words
     """The choice in words."""
     effects: list[Effect]
     """What choosing it does."""
@@ -498,7 +503,7 @@ class CharacterIs(_Op):
     """The subject is one of the named Characters."""
 
     when: Literal["character"]
-    characters: list[str] = Field(min_length=1)
+    characters: list[Words] = Field(min_length=1)
     """Accepted Character ids."""
     subject: Literal["self", "target"] = "self"
     """Who is checked."""
@@ -534,7 +539,7 @@ class AlliedEnemyAlive(_Op):
     """The named enemy of a two-enemy Villain is still in play."""
 
     when: Literal["enemy-alive"]
-    enemy: str
+    enemy: Words
     """The enemy card's id (``android-17``, ``nappa`` …)."""
 
 

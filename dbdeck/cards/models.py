@@ -20,6 +20,7 @@ from dbdeck.cards.effects import (
     MarketKind,
     Race,
     Target,
+    Words,
 )
 from dbdeck.cards.kinds import MARKET_OF_KIND as MARKET_OF_KIND  # re-exported
 from dbdeck.cards.kinds import CardKind as CardKind  # re-exported: a card's kind field
@@ -48,9 +49,9 @@ class _Card(_Model):
 
     id: CardId
     """Unique id across the whole card set."""
-    name: str = Field(min_length=1)
+    name: Words = Field(min_length=1)
     """The name printed on the card."""
-    text: str = ""
+    text: Words = ""
     """The card's rules text in plain words."""
 
 
@@ -81,9 +82,9 @@ class CostModifiers(_Model):
 class SpecialAbility(_Model):
     """A Character's special ability."""
 
-    name: str
+    name: Words
     """The ability's name (e.g. "Super Saiyan 1")."""
-    text: str
+    text: Words
     """What it does, in words."""
     uses: Literal["passive"] | int = "passive"
     """``passive``, or how many special-ability tokens it starts with (each
@@ -248,7 +249,7 @@ class TrainingReward(_Model):
 
     turns: int = Field(ge=1, le=4)
     """Turns spent inside (tokens on the card)."""
-    text: str
+    text: Words
     """The reward in words."""
     effects: EffectList
     """The reward."""
@@ -341,17 +342,17 @@ class Villain(_Card):
         default_factory=lambda: ByDifficulty(easy=0, medium=0, hard=0)
     )
     """Damage Reduction by difficulty."""
-    setup: str
+    setup: Words
     """Setup steps in words."""
-    victory_text: str
+    victory_text: Words
     """Victory conditions in words."""
     victory: list[VictoryCondition] = Field(min_length=1)
     """Victory conditions."""
-    death_effect_text: str
+    death_effect_text: Words
     """What happens when a Character is defeated, in words."""
     death_effect: EffectList = []
     """The death effect."""
-    extreme_mode: str
+    extreme_mode: Words
     """The Extreme Mode variant in words."""
     extreme_cards: list[CardId] = []
     """Cards put into play in Extreme Mode."""
@@ -396,7 +397,7 @@ class _VillainCard(_Card):
 class Avoid(_Model):
     """The red text: what a Character may do on their turn to avoid an attack."""
 
-    text: str
+    text: Words
     """The requirement in words."""
     cost: EffectList = Field(min_length=1)
     """What the Character pays (a card of that type must be in play)."""
@@ -458,9 +459,9 @@ class SplitHalf(_Model):
 
     enemy: CardId
     """The enemy card of the Android this half belongs to."""
-    name: str
+    name: Words
     """The half's name."""
-    text: str = ""
+    text: Words = ""
     """The half's text."""
     attack: AttackBody | None = None
     """The half's attack, if it is an attack."""
@@ -541,7 +542,7 @@ class Reference(_VillainCard):
     """A dice table (one ``roll`` operation), when the card has one."""
     phases: list[PhaseInfo] = []
     """A phase summary, when the card has one."""
-    wishes: list[str] = []
+    wishes: list[Words] = []
     """Wishes in order of priority (Android 18's Wishes)."""
     characters: list[CardId] = []
     """Characters a scenario card asks for (A Different Future)."""

@@ -27,7 +27,7 @@ from dbdeck.cards.kinds import (
     Race,
     Target,
 )
-from dbdeck.cards.plain_base import CardFlags, CardId, Plain, _set, data_of
+from dbdeck.cards.plain_base import CardFlags, CardId, Plain, Words, _set, data_of
 
 __all__ = [
     "CLASSES",
@@ -163,7 +163,7 @@ class Damage(_Op):
     plus_despair: bool
     """Add one point per Despair token (the Androids' "+DES")."""
 
-    character: str | None
+    character: Words | None
     """For the ``named-character`` target: the Character id."""
 
     def __init__(
@@ -175,7 +175,7 @@ class Damage(_Op):
         target: Target,
         attack: AttackType | None,
         plus_despair: bool,
-        character: str | None,
+        character: Words | None,
     ) -> None:
         _set(self, "op", op)
         _set(self, "amount", amount)
@@ -1141,7 +1141,7 @@ class Summon(_Op):
 
     op: Literal["summon"]
 
-    card: str
+    card: Words
     """The Minion card's id."""
 
     count: int
@@ -1154,7 +1154,7 @@ class Summon(_Op):
         self,
         *,
         op: Literal["summon"],
-        card: str,
+        card: Words,
         count: int,
         per_character: bool,
     ) -> None:
@@ -1178,14 +1178,14 @@ class ActivateCard(_Op):
 
     op: Literal["activate-card"]
 
-    card: str
+    card: Words
     """The attack card's id."""
 
     def __init__(
         self,
         *,
         op: Literal["activate-card"],
-        card: str,
+        card: Words,
     ) -> None:
         _set(self, "op", op)
         _set(self, "card", card)
@@ -1297,7 +1297,7 @@ class RollRow(_Op):
     high: int
     """Highest total of the row."""
 
-    text: str
+    text: Words
     """What happens, in words."""
 
     effects: list[Effect]
@@ -1308,7 +1308,7 @@ class RollRow(_Op):
         *,
         low: int,
         high: int,
-        text: str,
+        text: Words,
         effects: list[Effect],
     ) -> None:
         _set(self, "low", low)
@@ -1370,7 +1370,7 @@ class Option(_Op):
         "effects",
     )
 
-    label: str
+    label: Words
     """The choice in words."""
 
     effects: list[Effect]
@@ -1379,7 +1379,7 @@ class Option(_Op):
     def __init__(
         self,
         *,
-        label: str,
+        label: Words,
         effects: list[Effect],
     ) -> None:
         _set(self, "label", label)
@@ -1574,7 +1574,7 @@ class CharacterIs(_Op):
 
     when: Literal["character"]
 
-    characters: list[str]
+    characters: list[Words]
     """Accepted Character ids."""
 
     subject: Literal["self", "target"]
@@ -1584,7 +1584,7 @@ class CharacterIs(_Op):
         self,
         *,
         when: Literal["character"],
-        characters: list[str],
+        characters: list[Words],
         subject: Literal["self", "target"],
     ) -> None:
         _set(self, "when", when)
@@ -1694,14 +1694,14 @@ class AlliedEnemyAlive(_Op):
 
     when: Literal["enemy-alive"]
 
-    enemy: str
+    enemy: Words
     """The enemy card's id (``android-17``, ``nappa`` …)."""
 
     def __init__(
         self,
         *,
         when: Literal["enemy-alive"],
-        enemy: str,
+        enemy: Words,
     ) -> None:
         _set(self, "when", when)
         _set(self, "enemy", enemy)
@@ -1722,10 +1722,10 @@ class _Card(_Model, CardFlags):
     id: CardId
     """Unique id across the whole card set."""
 
-    name: str
+    name: Words
     """The name printed on the card."""
 
-    text: str
+    text: Words
     """The card's rules text in plain words."""
 
 
@@ -1804,10 +1804,10 @@ class SpecialAbility(_Model):
         "effects",
     )
 
-    name: str
+    name: Words
     """The ability's name (e.g. "Super Saiyan 1")."""
 
-    text: str
+    text: Words
     """What it does, in words."""
 
     uses: Literal["passive"] | int
@@ -1827,8 +1827,8 @@ class SpecialAbility(_Model):
     def __init__(
         self,
         *,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         uses: Literal["passive"] | int,
         trigger: Literal["passive", "action", "start-of-turn", "on-attacked"],
         cost: EffectList,
@@ -1948,8 +1948,8 @@ class Character(_Card):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["character"],
         race: Race,
         level: int,
@@ -2113,8 +2113,8 @@ class Ally(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2234,8 +2234,8 @@ class Technique(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2328,8 +2328,8 @@ class Energy(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2416,8 +2416,8 @@ class Equipment(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2462,7 +2462,7 @@ class TrainingReward(_Model):
     turns: int
     """Turns spent inside (tokens on the card)."""
 
-    text: str
+    text: Words
     """The reward in words."""
 
     effects: EffectList
@@ -2472,7 +2472,7 @@ class TrainingReward(_Model):
         self,
         *,
         turns: int,
-        text: str,
+        text: Words,
         effects: EffectList,
     ) -> None:
         _set(self, "turns", turns)
@@ -2551,8 +2551,8 @@ class Training(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2630,8 +2630,8 @@ class ConcentratedEnergy(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2695,8 +2695,8 @@ class Capsule(_MarketCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         cost: Cost | None,
         copies: int,
         starting: bool,
@@ -2870,22 +2870,22 @@ class Villain(_Card):
     damage_reduction: ByDifficulty
     """Damage Reduction by difficulty."""
 
-    setup: str
+    setup: Words
     """Setup steps in words."""
 
-    victory_text: str
+    victory_text: Words
     """Victory conditions in words."""
 
     victory: list[VictoryCondition]
     """Victory conditions."""
 
-    death_effect_text: str
+    death_effect_text: Words
     """What happens when a Character is defeated, in words."""
 
     death_effect: EffectList
     """The death effect."""
 
-    extreme_mode: str
+    extreme_mode: Words
     """The Extreme Mode variant in words."""
 
     extreme_cards: list[CardId]
@@ -2924,19 +2924,19 @@ class Villain(_Card):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain"],
         level: int,
         max_health: ByDifficulty,
         armor: ByDifficulty,
         damage_reduction: ByDifficulty,
-        setup: str,
-        victory_text: str,
+        setup: Words,
+        victory_text: Words,
         victory: list[VictoryCondition],
-        death_effect_text: str,
+        death_effect_text: Words,
         death_effect: EffectList,
-        extreme_mode: str,
+        extreme_mode: Words,
         extreme_cards: list[CardId],
         turn_order_cards: int,
         deck: list[CardCount],
@@ -3009,7 +3009,7 @@ class Avoid(_Model):
         "cost",
     )
 
-    text: str
+    text: Words
     """The requirement in words."""
 
     cost: EffectList
@@ -3018,7 +3018,7 @@ class Avoid(_Model):
     def __init__(
         self,
         *,
-        text: str,
+        text: Words,
         cost: EffectList,
     ) -> None:
         _set(self, "text", text)
@@ -3156,8 +3156,8 @@ class Attack(_VillainCard, AttackBody):
         effects: EffectList,
         avoid: Avoid | None,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3282,8 +3282,8 @@ class Minion(_VillainCard, MinionBody):
         effects: EffectList,
         permanent: bool,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3329,10 +3329,10 @@ class SplitHalf(_Model):
     enemy: CardId
     """The enemy card of the Android this half belongs to."""
 
-    name: str
+    name: Words
     """The half's name."""
 
-    text: str
+    text: Words
     """The half's text."""
 
     attack: AttackBody | None
@@ -3345,8 +3345,8 @@ class SplitHalf(_Model):
         self,
         *,
         enemy: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         attack: AttackBody | None,
         minion: MinionBody | None,
     ) -> None:
@@ -3399,8 +3399,8 @@ class SplitCard(_VillainCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3464,8 +3464,8 @@ class Event(_VillainCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3548,8 +3548,8 @@ class Transformation(_VillainCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3684,8 +3684,8 @@ class Enemy(_VillainCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3764,7 +3764,7 @@ class Reference(_VillainCard):
     phases: list[PhaseInfo]
     """A phase summary, when the card has one."""
 
-    wishes: list[str]
+    wishes: list[Words]
     """Wishes in order of priority (Android 18's Wishes)."""
 
     characters: list[CardId]
@@ -3774,8 +3774,8 @@ class Reference(_VillainCard):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["villain-card"],
         villain: CardId,
         phase: int | None,
@@ -3785,7 +3785,7 @@ class Reference(_VillainCard):
         effects: EffectList,
         roll_table: EffectList,
         phases: list[PhaseInfo],
-        wishes: list[str],
+        wishes: list[Words],
         characters: list[CardId],
     ) -> None:
         _set(self, "id", id)
@@ -3851,8 +3851,8 @@ class Location(_Card):
         self,
         *,
         id: CardId,
-        name: str,
-        text: str,
+        name: Words,
+        text: Words,
         kind: Literal["location"],
         setup_effects: EffectList,
         effects: EffectList,

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-__all__ = ["CardFlags", "CardId", "Plain", "data_of"]
+__all__ = ["CardFlags", "CardId", "Plain", "Words", "data_of"]
 
 _set = object.__setattr__
 """Writes a field of a frozen object, at construction only."""
 
 CardId = str
 """A card id: lower-case words joined by hyphens, e.g. ``punch-and-kick``."""
+
+Words = str
+"""A text of a card: checked printable when its file was read."""
 
 
 def _rebuild(cls: type[Plain], values: tuple[Any, ...]) -> Plain:

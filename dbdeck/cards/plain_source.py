@@ -57,7 +57,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 {imports}
-from dbdeck.cards.plain_base import CardFlags, CardId, Plain, _set, data_of
+from dbdeck.cards.plain_base import CardFlags, CardId, Plain, Words, _set, data_of
 
 __all__ = [
 {exports}

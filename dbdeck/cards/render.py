@@ -191,8 +191,10 @@ def card_panel(card: Card, catalog: Catalog | None = None) -> Panel:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
+    # Every text of a card is drawn as it is written: markup in a pack's
+    # words is shown, never run.
     for label, value in card_stats(card, catalog):
-        table.add_row(label, value)
+        table.add_row(Text(label), Text(value))
     parts: list[Table | Text] = [table]
     if card.text:
         parts.append(Text(""))
@@ -203,16 +205,18 @@ def card_panel(card: Card, catalog: Catalog | None = None) -> Panel:
     for field, label in EFFECT_FIELDS:
         ops = getattr(card, field, None)
         if ops:
-            effects.add_row(label, describe_effects(ops))
+            effects.add_row(Text(label), Text(describe_effects(ops)))
     for reward in getattr(card, "rewards", []):
-        effects.add_row(f"After {reward.turns} turn(s)", describe_effects(reward.effects))
+        effects.add_row(
+            Text(f"After {reward.turns} turn(s)"), Text(describe_effects(reward.effects))
+        )
     if effects.row_count:
         parts += [Text(""), effects]
     subtitle = card.kind if card.kind != "villain-card" else f"{card.type} · {card.villain}"
     return Panel(
         Group(*parts),
-        title=f"[bold]{card.name}[/] [dim]({card.id})[/]",
-        subtitle=subtitle,
+        title=Text.assemble((card.name, "bold"), " ", (f"({card.id})", "dim")),
+        subtitle=Text(subtitle),
         border_style=colour,
         expand=False,
     )

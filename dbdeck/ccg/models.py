@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dbdeck.cards.printable import PRINTABLE_PATTERN
 from dbdeck.ccg.titles import Style
 
 __all__ = [
@@ -45,10 +46,10 @@ __all__ = [
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=80)]
 """A card id: lower-case words joined by hyphens, e.g. ``earth-dragon-ball-3``."""
 
-Title = Annotated[str, Field(min_length=1, max_length=120)]
+Title = Annotated[str, Field(min_length=1, max_length=120, pattern=PRINTABLE_PATTERN)]
 """A card title as printed (or as a source document writes it)."""
 
-Name = Annotated[str, Field(min_length=1, max_length=60)]
+Name = Annotated[str, Field(min_length=1, max_length=60, pattern=PRINTABLE_PATTERN)]
 """A personality's name, e.g. ``Goku`` or ``Cell Jr. 1``."""
 
 Saga = Annotated[str, Field(pattern=r"^[A-Z][A-Za-z'. -]{0,39}$")]
@@ -57,10 +58,10 @@ Saga = Annotated[str, Field(pattern=r"^[A-Z][A-Za-z'. -]{0,39}$")]
 Number = Annotated[str, Field(pattern=r"^(?:[0-9]{1,4}|Promo [0-9]{1,3}|Preview [0-9]{1,3})$")]
 """A card's number in its saga: ``75``, ``Promo 1`` or ``Preview 1``."""
 
-Note = Annotated[str, Field(min_length=1, max_length=400)]
+Note = Annotated[str, Field(min_length=1, max_length=400, pattern=PRINTABLE_PATTERN)]
 """A short note in dbdeck's own words."""
 
-Citation = Annotated[str, Field(min_length=1, max_length=200)]
+Citation = Annotated[str, Field(min_length=1, max_length=200, pattern=PRINTABLE_PATTERN)]
 """Where a fact comes from, e.g. ``Errata 7 June 2001, Saiyan #43``."""
 
 CardType = Literal[
@@ -154,7 +155,7 @@ class PackCard(_CardFacts):
     """A personality's power stage ladder, lowest to highest."""
     endurance: int | None = Field(default=None, ge=0, le=20)
     """Endurance printed on the card."""
-    text: str = Field(default="", max_length=2000)
+    text: str = Field(default="", max_length=2000, pattern=PRINTABLE_PATTERN)
     """The card's rules text as printed. From the Frieza Saga on, a
     personality named anywhere in it makes the card named for that
     personality; "limit 1 per deck" in it limits the copies."""
@@ -225,13 +226,15 @@ class ReferenceList(_Model):
 
     id: CardId
     """The list's id, which the profiles name."""
-    title: str = Field(min_length=1, max_length=100)
+    title: str = Field(min_length=1, max_length=100, pattern=PRINTABLE_PATTERN)
     """What the list is, in words."""
     source: Citation
     """Where the list comes from."""
     of: Literal["cards", "characters"]
     """Whether the entries are card ids or personality names."""
-    entries: list[str] = Field(max_length=100)
+    entries: list[Annotated[str, Field(max_length=120, pattern=PRINTABLE_PATTERN)]] = Field(
+        max_length=100
+    )
     """The members."""
     pairs: list[tuple[Name, Name]] = []
     """For the separate-characters list: pairs of characters kept apart."""

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dbdeck.cards.kinds import MARKET_OF_KIND
 from dbdeck.engine import combat, rules
 from dbdeck.engine.attacks import AttackUsed, Fire, Used, VillainAttack
 from dbdeck.engine.holders import VILLAIN, AllyRef, CharacterRef, MinionRef
@@ -77,6 +78,26 @@ def card_places(g: Table) -> Iterator[tuple[str, int]]:
                 yield "resolving", uid
 
 
+def _made_from_nothing(g: Table) -> list[str]:
+    """Market cards with more instances than the card set holds (its copies,
+    plus those a chosen Character's board starts with): a card is always
+    taken from where it is, never made anew."""
+    s = g.state
+    allowed: Counter[str] = Counter()
+    for ch in s.characters:
+        for entry in g.character_card(ch.id).starting_cards:
+            allowed[entry.card] += entry.copies
+    found = []
+    for card_id, made in Counter(s.card_ids).items():
+        card = g.catalog.cards.get(card_id)
+        if card is None or getattr(card, "starting", True) or card.kind not in MARKET_OF_KIND:
+            continue
+        most = int(getattr(card, "copies", 1)) + allowed[card_id]
+        if made > most:
+            found.append(f"{made} instances of {card_id}: the card set holds {most}")
+    return found
+
+
 def problems(g: Table) -> list[str]:
     """What is wrong with the game's state now (empty when all is well)."""
     s = g.state
@@ -90,6 +111,7 @@ def problems(g: Table) -> list[str]:
     missing = set(range(len(s.card_ids))) - set(seen)
     for uid in sorted(missing):
         found.append(f"card {uid} ({s.card_ids[uid]}) is nowhere")
+    found += _made_from_nothing(g)
     if len(s.balls) != 7:
         found.append(f"{len(s.balls)} Dragon Balls instead of 7")
     for holder in s.balls:

@@ -28,13 +28,14 @@ is never read as a field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final, final
 
 from dbdeck.engine.holders import HOLDER_TYPES, Holder
 from dbdeck.engine.words import agree
 
-__all__ = ["Agree", "Event", "Name", "Namer", "Names", "Word"]
+__all__ = ["Agree", "Event", "Name", "Namer", "Names", "Word", "starts_turn"]
 
 Namer = Callable[[Holder | int], str]
 """Names a holder or a card uid in words (``Game.name``)."""
@@ -206,3 +207,17 @@ class Event:
     def __reduce__(self) -> tuple[Any, tuple[str, str, dict[str, Any], str]]:
         # A deep copy or a pickle stands alone: it carries the written text.
         return Event, (self.type, self.text, self.data, self.private_to)
+
+
+_TURN_CARD = re.compile(r"V?[0-9]+|W")
+"""A turn-order card: a Character's number, a Villain card ``V1`` …, the Wildcard."""
+
+
+def starts_turn(event: Event) -> bool:
+    """Whether an event is the reveal of a turn-order card: a turn starting,
+    as the game counts turns (a Villain revealing a card of its deck is not
+    one)."""
+    if event.type != "reveal":
+        return False
+    card = event.data.get("card")
+    return isinstance(card, str) and _TURN_CARD.fullmatch(card) is not None

@@ -12,6 +12,7 @@ to JSON and resumes exactly.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "level_note",
+    "scenarios_of",
     "setup_problem",
 ]
 
@@ -168,9 +170,11 @@ class Game:
         seats = setup.seats or list(range(len(setup.characters)))
         for order, (character_id, seat) in enumerate(zip(setup.characters, seats, strict=True)):
             s.characters.append(self._new_character(character_id, order + 1, seat))
-        self._build_markets(setup, villain)
-        if setup.starting_ally:
-            self._give_starting_ally(setup.starting_ally)
+        # The solo starting Ally is chosen with the Character's deck, before
+        # any market is built: no Location can remove it (rules note S3).
+        aside = self._build_markets(setup, villain)
+        if aside is not None:
+            s.characters[0].allies.append(Unit(aside))
         s.villain.id = villain.id
         s.villain.phase = 1
         self._villain_hooks.setup(self)
@@ -216,7 +220,9 @@ class Game:
         zones.draw(self, ch, zones.hand_limit(self, ch))
         return ch
 
-    def _build_markets(self, setup: Setup, villain: Villain) -> None:
+    def _build_markets(self, setup: Setup, villain: Villain) -> int | None:
+        """Build the six markets; the solo starting Ally's one copy is taken
+        out of the Allies first. Returns that Ally (``None`` without one)."""
         s = self.state
         removed = {a for c in setup.characters for a in self.character_card(c).ally_versions}
         cards: dict[str, list[str]] = {m: [] for m in MARKETS}
@@ -232,6 +238,10 @@ class Game:
             elif market == "sixth":
                 sixth += [card.id] * card.copies
         allies = cards["allies"]
+        aside: int | None = None
+        if setup.starting_ally:
+            allies.remove(setup.starting_ally)  # _check_setup: one of the market's Allies
+            aside = self.new_uid(setup.starting_ally)
         self.rng.shuffle(allies)
         cards["allies"] = self._villain_hooks.ally_market(self, allies)
         for market in MARKETS:
@@ -249,21 +259,7 @@ class Game:
             zones.restock(self, market)
         s.sixth = [self.new_uid(c) for c in sixth]
         self.rng.shuffle(s.sixth)
-
-    def _give_starting_ally(self, ally_id: str) -> None:
-        """The solo starting Ally comes from wherever its one copy is: the
-        Ally Market's face-up row (which is then restocked) or its deck."""
-        ch = self.state.characters[0]
-        market = self.state.markets["allies"]
-        for pile in (market.row, market.deck):
-            uid = next((u for u in pile if self.state.card_ids[u] == ally_id), -1)
-            if uid >= 0:
-                pile.remove(uid)
-                break
-        else:
-            uid = self.new_uid(ally_id)
-        ch.allies.append(Unit(uid))
-        zones.restock(self, "allies")
+        return aside
 
     @staticmethod
     def _turn_order_cards(characters: int, villain_cards: int) -> list[str]:
@@ -645,7 +641,7 @@ def _decider(decider: str) -> Word:
 def _check_setup(catalog: Catalog, setup: Setup) -> None:
     villain = catalog.cards.get(setup.villain)
     if villain is None or villain.kind != "villain":
-        raise SetupError(f"unknown villain {setup.villain!r}")
+        raise SetupError(_unknown("villain", setup.villain, [v.id for v in catalog.villains()]))
     if not 1 <= len(setup.characters) <= 4:
         raise SetupError("a game has 1 to 4 Characters")
     if len(set(setup.characters)) != len(setup.characters):
@@ -653,7 +649,8 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
     for character in setup.characters:
         card = catalog.cards.get(character)
         if card is None or card.kind != "character":
-            raise SetupError(f"unknown character {character!r}")
+            known = [c.id for c in catalog.characters()]
+            raise SetupError(_unknown("character", character, known))
     if setup.difficulty not in DIFFICULTIES:
         raise SetupError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
     levels = sum(int(getattr(catalog.cards[c], "level", 0)) for c in setup.characters)
@@ -667,13 +664,20 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
     if setup.location not in (None, "random"):
         location = catalog.cards.get(setup.location)
         if location is None or location.kind != "location":
-            raise SetupError(f"unknown location {setup.location!r}")
+            known = ["random", *(place.id for place in catalog.locations())]
+            raise SetupError(_unknown("location", setup.location, known))
     if setup.seats and len(setup.seats) != len(setup.characters):
         raise SetupError("give one seat per Character")
     if setup.starting_ally is not None:
         ally = catalog.cards.get(setup.starting_ally)
         if ally is None or ally.kind != "ally":
-            raise SetupError(f"unknown ally {setup.starting_ally!r}")
+            known = [a.id for a in catalog.of_kind("ally") if not getattr(a, "starting", False)]
+            raise SetupError(_unknown("ally", setup.starting_ally, known))
+        if ally.starting:
+            raise SetupError(
+                f"{ally.name} is a Character's own starting card: a starting Ally is one of "
+                "the Ally Market's cards"
+            )
         if len(setup.characters) != 1 or villain.level < 6:
             raise SetupError(
                 "a starting Ally is only for one Character against a Villain of level 6 or more"
@@ -686,6 +690,29 @@ def _check_setup(catalog: Catalog, setup: Setup) -> None:
                 f"{ally.name}'s power {ally.power} plus the Character's level {levels} exceeds "
                 f"{villain.name}'s level {villain.level}"
             )
+
+
+def _unknown(what: str, given: str, known: list[str]) -> str:
+    """``unknown villain 'freezr'; did you mean freezer?``: a mistyped id
+    with the nearest known one, when one is near."""
+    return f"unknown {what} {given!r}" + _nearest(given, known)
+
+
+def _nearest(given: str, known: list[str]) -> str:
+    """``; did you mean freezer?`` for the known id nearest ``given``, or
+    nothing when none is near."""
+    near = difflib.get_close_matches(given.lower(), known, n=1, cutoff=0.6)
+    return f"; did you mean {near[0]}?" if near else ""
+
+
+def scenarios_of(catalog: Catalog, villain: str) -> list[str]:
+    """The ids of a Villain's scenario cards (its variants: the cards that
+    name the Characters they are played with)."""
+    return [
+        c.id
+        for c in catalog.of_kind("villain-card")
+        if getattr(c, "villain", "") == villain and getattr(c, "characters", None)
+    ]
 
 
 def setup_problem(catalog: Catalog, setup: Setup) -> str | None:
@@ -734,7 +761,10 @@ def _check_variant(catalog: Catalog, setup: Setup, villain: Any) -> None:
     """A scenario card of the chosen Villain, played with the Characters it names."""
     card = catalog.cards.get(setup.variant or "")
     if card is None or card.kind != "villain-card" or card.villain != villain.id:
-        raise SetupError(f"{setup.variant!r} is not a scenario of {villain.name}")
+        raise SetupError(
+            f"{setup.variant!r} is not a scenario of {villain.name}"
+            + _nearest(setup.variant or "", scenarios_of(catalog, villain.id))
+        )
     wanted = list(getattr(card, "characters", []))
     if not wanted:
         raise SetupError(f"{card.name} is not a scenario card")

@@ -203,6 +203,9 @@ class VillainPanel:
     """The name of who holds Broly's aggro, or empty."""
     location: str
     """The Location's name, or empty."""
+    location_text: str = ""
+    """The Location's text: what it does for the whole game (empty without
+    one)."""
     turn_cards: tuple[str, ...] = ()
     """The names of the Villain's turn-order cards (V1, V2 …)."""
 
@@ -263,7 +266,8 @@ class MarketCard:
     pay_with: str
     """``energy``, or ``dragon-balls`` for an Ally bought with Dragon Balls."""
     price: str
-    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, ``-``."""
+    """The cost in words: ``3 Energy``, ``2 Dragon Balls``, or who may not
+    buy it at all (``Vegeta SS1 cannot buy Allies``)."""
     buyable: bool
     """Whether the active Character may buy it now."""
     why_not: str
@@ -285,6 +289,10 @@ class MarketPanel:
     title: str
     deck: int
     row: tuple[MarketCard, ...]
+    closed: str = ""
+    """Why the active Character may buy nothing here, whatever the card (its
+    board's cost modifier is "-"): ``Vegeta SS1 cannot buy Allies``; empty
+    when it may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,6 +542,30 @@ class TableView:
             card = self.card(int(key.split(":")[1]))
             return card.name if card is not None else key
         return key
+
+    def target_name(self, key: str) -> str:
+        """A target in words, told apart from any other of the same name:
+        a Minion sharing its name with another has its place among them
+        (``Guard 2``), and every target with health shows what is left
+        (``Guard 2 3/5``)."""
+        name = self.name_of(key)
+        health: Health | None = None
+        if key.startswith("m:"):
+            same = [m for m in self.villain.minions if m.card.name == name]
+            if len(same) > 1:
+                place = next((i for i, m in enumerate(same, 1) if m.key == key), 0)
+                name = f"{name} {place}"
+            health = next((m.health for m in same if m.key == key), None)
+        elif key.startswith("e:"):
+            health = next((e.health for e in self.villain.enemies if e.key == key), None)
+        elif key == "v":
+            health = self.villain.health
+        elif key.startswith("c:"):
+            board = self.character(key[2:])
+            health = board.health if board is not None else None
+        if health is None:
+            return name
+        return f"{name} {health.remaining}/{health.maximum}"
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON data (what the server sends)."""

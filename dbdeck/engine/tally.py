@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.engine.events import Event
+from dbdeck.engine.events import Event, starts_turn
 from dbdeck.engine.holders import CharacterRef
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class Tally:
             elif event.type == "buy" and s.active in self.characters:
                 # A purchase is always the active Character's.
                 self.characters[s.active].bought += 1
-            elif event.type == "reveal" and "card" in data:
+            elif starts_turn(event):
                 self.turns += 1
 
     def _credited(self, game: Game, key: str) -> str:

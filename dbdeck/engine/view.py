@@ -66,6 +66,7 @@ from dbdeck.engine.table_view import (
     VillainPanel,
     WhyNot,
 )
+from dbdeck.engine.words import cannot_buy_there
 
 if TYPE_CHECKING:
     from dbdeck.engine.game import Game
@@ -210,7 +211,7 @@ def _villain(game: Game) -> VillainPanel:
         face_up = getattr(card, "type", "") == "reference"
         cards = tuple(_card(game, u) for u in pile) if face_up else ()
         side_decks.append(SideDeckView(name, title, len(pile), cards, face_up))
-    location = s.location or ""
+    location = game.catalog.cards.get(s.location) if s.location else None
     turn_cards = tuple(
         game.hooks.turn_card_name(game, c) for c in s.turn_cards if c.startswith("V")
     )
@@ -234,7 +235,8 @@ def _villain(game: Game) -> VillainPanel:
         tokens=tuple(sorted(_tokens(game))),
         side_decks=tuple(side_decks),
         aggro=game.name(v.aggro) if v.aggro is not None else "",
-        location=location,
+        location=str(location.name) if location is not None else "",
+        location_text=str(location.text) if location is not None else "",
         turn_cards=turn_cards,
     )
 
@@ -301,11 +303,19 @@ def _market(game: Game, market: str) -> MarketPanel:
     else:
         row, deck = s.markets[market].row, len(s.markets[market].deck)
     active = s.character(s.active) if s.active not in ("", "villain") else None
+    closed = ""
+    if (
+        active is not None
+        and market != "sixth"
+        and rules.price_change(game, active, market) is None
+    ):
+        closed = cannot_buy_there(game.name(CharacterRef(active.id)), market)
     return MarketPanel(
         market=market,
         title=MARKET_TITLES[market],
         deck=deck,
         row=tuple(_market_card(game, uid, market, active) for uid in row),
+        closed=closed,
     )
 
 
@@ -324,8 +334,10 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
         race = rules.race_of(game, CharacterRef(active.id))
         forbidden = cost is None or bool(rules.can_buy_exclusive(race, active.id, card, market))
         why = game.check(Action("buy", card=uid, market=market)) or ""
-    if cost is None:
-        price = "-"
+    if cost is None and active is not None:
+        price = cannot_buy_there(game.name(CharacterRef(active.id)), market)
+    elif cost is None:
+        price = "no price"
     elif by_balls:
         price = f"{cost} Dragon Balls"
     else:

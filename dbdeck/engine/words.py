@@ -4,7 +4,7 @@ sentences that end once ("Freezer Arrives!!", not "Freezer Arrives!!.")."""
 
 from __future__ import annotations
 
-__all__ = ["agree", "count", "sentence"]
+__all__ = ["agree", "cannot_buy_there", "count", "sentence"]
 
 _IRREGULAR = {"die": "dice", "Energy": "Energy"}
 
@@ -17,6 +17,13 @@ def count(n: int, noun: str) -> str:
     head, _, last = noun.rpartition(" ")
     plural = _IRREGULAR.get(last, last + "s")
     return f"{n} {head + ' ' if head else ''}{plural}"
+
+
+def cannot_buy_there(name: str, market: str) -> str:
+    """``Vegeta SS1 cannot buy Allies``: a Character whose board's cost
+    modifier for a market is "-" ("the Character cannot buy that type of
+    Market card")."""
+    return f"{name} cannot buy {market.capitalize()}"
 
 
 def is_plural(name: str) -> bool:

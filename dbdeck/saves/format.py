@@ -34,6 +34,7 @@ from dbdeck.engine.game import Setup
 from dbdeck.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
 from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION, now
+from dbdeck.seating import MAX_PACE
 
 __all__ = [
     "MAX_ACTIONS",
@@ -43,6 +44,7 @@ __all__ = [
     "GameSnapshot",
     "SaveFile",
     "SaveSummary",
+    "SavedSeating",
 ]
 
 
@@ -153,6 +155,20 @@ class GameSnapshot(_Strict):
         return rng
 
 
+class SavedSeating(_Strict):
+    """How the table is run, kept with the game so that a resume brings it
+    back (a hidden-hands game stays hidden)."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+
+    hide_hands: bool = False
+    """Hot-seat: every hand hidden between turns, a hand-off before each."""
+    pace: Annotated[float, Field(ge=0, le=MAX_PACE, allow_inf_nan=False)] = 0.4
+    """Seconds between the steps of the Villain's turn."""
+    confirm_end_turn: bool = True
+    """Ask before ending a turn with Energy unspent or cards still playable."""
+
+
 class SaveFile(_Strict):
     """The top level of a save (after migration to ``SAVE_VERSION``)."""
 
@@ -172,6 +188,8 @@ class SaveFile(_Strict):
     """The ``Setup`` the game started from."""
     players: dict[_Name, _Name] = Field(default_factory=dict, max_length=16)
     """The player at each Character."""
+    seating: SavedSeating | None = None
+    """How the table is run (``None``: a save from before it was kept)."""
     actions: list[dict[str, Any]] = Field(max_length=MAX_ACTIONS)
     """Every action played, in order."""
     undo_floor: _Count | None = None

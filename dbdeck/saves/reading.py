@@ -26,6 +26,7 @@ from dbdeck.saves.errors import SaveError, _brief, _one_line, _Unreadable
 from dbdeck.saves.files import _pending, _read_bytes
 from dbdeck.saves.format import SAVE_FORMAT, _check, _decode, _Listing, _now, _problem
 from dbdeck.saves.names import _check_id, _valid_id
+from dbdeck.seating import Seating
 
 __all__ = ["Loaded", "SaveInfo", "list_saves", "load_save", "read_save", "scan_saves"]
 
@@ -40,7 +41,8 @@ class Loaded:
     setup: Setup
     actions: list[dict[str, Any]]
     """The actions, each as ``Action.to_json`` writes it."""
-    players: dict[str, str]
+    seating: Seating
+    """The players and the table's settings."""
     undo_floor: int
     floor_reason: str
     created: str
@@ -60,7 +62,9 @@ def _loaded(path: Path, data: dict[str, Any]) -> Loaded:
         data,
         setup,
         actions,
-        dict(top.players),
+        Seating.of_save(
+            dict(top.players), top.seating.model_dump() if top.seating is not None else None
+        ),
         floor,
         top.floor_reason,
         top.created or _now(),

@@ -16,16 +16,23 @@ __all__ = ["replay_events", "tally_of"]
 
 
 def replay_events(
-    catalog: Catalog, data: dict[str, Any]
+    catalog: Catalog, data: dict[str, Any], *, steps: bool = False
 ) -> Iterator[tuple[dict[str, Any], Game, list[Event]]]:
     """Replay a save from its setup: each action, the game after it, and its
-    events (the opening events come with an empty action). ``data`` should
-    come from ``read_save(..., catalog=catalog)``, which checks it replays."""
+    events (the opening events come with an empty action). With ``steps``
+    the Villain's turns come step by step, as the table shows them: each
+    step is yielded with the action it belongs to, the game after it and
+    its events. ``data`` should come from ``read_save(..., catalog=catalog)``,
+    which checks it replays."""
     game = Game.new(catalog, Setup(**data["setup"]))
+    game.step_mode = steps
     yield {}, game, list(game.events)
     for action in data["actions"]:
         events = game.apply(Action.from_json(action))
         while game.state.paused:
+            if steps:
+                yield action, game, events
+                events = []
             events += game.resume()
         yield action, game, events
 

@@ -28,6 +28,7 @@ from dbdeck.saves.files import (
 from dbdeck.saves.names import _check_id, new_id
 from dbdeck.saves.version import SAVE_FORMAT, SAVE_VERSION
 from dbdeck.saves.version import now as _now
+from dbdeck.seating import Seating
 
 __all__ = ["NEW_ID_TRIES", "REVEALING", "Session"]
 
@@ -59,7 +60,9 @@ class Session:
     revealed by the action just before it)."""
     floor_snapshot: dict[str, Any] = field(default_factory=dict)
     floor_reason: str = "the game starts"
-    players: dict[str, str] = field(default_factory=dict)
+    seating: Seating = field(default_factory=Seating)
+    """Who plays which Character and how the table is run: saved with the
+    game, so a resume opens the table as it was left."""
     created: str = field(default_factory=_now)
     _lock: TextIO | None = None
 
@@ -73,17 +76,21 @@ class Session:
         folder: Path,
         players: dict[str, str] | None = None,
         save_id: str | None = None,
+        *,
+        seating: Seating | None = None,
     ) -> Session:
         """A new game, saved at once (under ``save_id``, else a fresh id that
-        no save in ``folder`` has yet). ``SaveFailed`` if it cannot be
-        written: no game is claimed that is not on disk."""
+        no save in ``folder`` has yet) with its seating (or just its
+        ``players``). ``SaveFailed`` if it cannot be written: no game is
+        claimed that is not on disk."""
         game = Game.new(catalog, setup)
+        seating = seating or Seating(players=dict(players or {}))
         if save_id:
             _check_id(save_id)
-            session = cls(catalog, game, setup, folder, save_id, players=dict(players or {}))
+            session = cls(catalog, game, setup, folder, save_id, seating=seating)
             session.lock()
         else:
-            session = cls._fresh(catalog, game, setup, folder, dict(players or {}))
+            session = cls._fresh(catalog, game, setup, folder, seating)
         session.floor_snapshot = game.to_json()
         try:
             session._write(session.data(), "the game was not started")
@@ -97,7 +104,7 @@ class Session:
 
     @classmethod
     def _fresh(
-        cls, catalog: Catalog, game: Game, setup: Setup, folder: Path, players: dict[str, str]
+        cls, catalog: Catalog, game: Game, setup: Setup, folder: Path, seating: Seating
     ) -> Session:
         """A locked session under an id no other game uses: a new game must
         never overwrite (or wait for) another one."""
@@ -109,7 +116,7 @@ class Session:
             save_id = new_id(setup)
             if taken(save_id):
                 continue
-            session = cls(catalog, game, setup, folder, save_id, players=players)
+            session = cls(catalog, game, setup, folder, save_id, seating=seating)
             try:
                 session.lock()
             except SaveInUse:
@@ -140,7 +147,7 @@ class Session:
             loaded.undo_floor,
             loaded.floor_snapshot,
             loaded.floor_reason,
-            loaded.players,
+            loaded.seating,
             loaded.created,
         )
         session.lock()
@@ -310,7 +317,8 @@ class Session:
                 "winner": s.winner,
             },
             "setup": self.setup.to_json(),
-            "players": self.players,
+            "players": self.seating.players,
+            "seating": self.seating.settings_json(),
             "actions": actions,
             "undo_floor": floor,
             "floor_reason": reason,
@@ -328,6 +336,22 @@ class Session:
         write_atomic(
             self.folder, self.id, json.dumps(data, separators=(",", ":")), not_applied=not_applied
         )
+
+    @property
+    def players(self) -> dict[str, str]:
+        """The player at each Character."""
+        return self.seating.players
+
+    def reseat(self, seating: Seating) -> None:
+        """Change how the table is run (hands hidden or shown, the pace) and
+        save it at once: a resume must find what the table last showed.
+        ``SaveFailed`` when it cannot be written; the seating is then as it was."""
+        before, self.seating = self.seating, seating
+        try:
+            self._write(self.data(), "the table's settings were not changed")
+        except SaveFailed:
+            self.seating = before
+            raise
 
     def save(self) -> Path:
         """Write the save crash-safely (private temporary file, fsync, atomic

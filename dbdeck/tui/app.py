@@ -51,6 +51,7 @@ from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.modal import Palette
 from dbdeck.tui.table import TableScreen
+from dbdeck.tui.widgets.tickbox import TickBox
 
 if TYPE_CHECKING:
     from dbdeck.saves.reading import SaveInfo
@@ -92,6 +93,28 @@ class ActionCommands(Provider):
                 )
 
 
+class MenuList(OptionList):
+    """An option list whose ends are ends: Up on the first item stays there
+    (it does not wrap round to Quit), and Down on the last likewise."""
+
+    def action_cursor_up(self) -> None:
+        """The previous enabled item, if there is one."""
+        self._step(-1)
+
+    def action_cursor_down(self) -> None:
+        """The next enabled item, if there is one."""
+        self._step(1)
+
+    def _step(self, direction: int) -> None:
+        # With nothing highlighted yet, either key starts at the first item.
+        index = 0 if self.highlighted is None else self.highlighted + direction
+        while 0 <= index < self.option_count:
+            if not self.get_option_at_index(index).disabled:
+                self.highlighted = index
+                return
+            index += direction
+
+
 class MainMenu(Screen[None]):
     """New game, continue, rules, cards, quit."""
 
@@ -100,7 +123,7 @@ class MainMenu(Screen[None]):
             yield Static(
                 Text("dbdeck\nDragon Ball: Deckbuilding Game", style="bold", justify="center")
             )
-            yield OptionList(
+            yield MenuList(
                 Option("New game", id="new"),
                 self._continue_option(),
                 Option("How to play", id="howto"),
@@ -151,7 +174,7 @@ class MainMenu(Screen[None]):
                 except SaveError as again:
                     self.notify(str(again), title="Cannot continue", severity="error")
                     return
-                app.open_session(backup, Seating(players=backup.players))
+                app.open_session(backup, backup.seating)
 
             app.push_screen(
                 DecisionDialog(
@@ -163,7 +186,7 @@ class MainMenu(Screen[None]):
                 answer,
             )
             return
-        app.open_session(session, Seating(players=session.players))
+        app.open_session(session, session.seating)
 
     @on(OptionList.OptionSelected, "#menu-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -217,13 +240,16 @@ class SetupWizard(Screen[None]):
             (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
             for c in self.catalog.characters()
         ]
-        locations = [("None", "none"), ("Random", "random")] + [
-            (loc.name, loc.id) for loc in self.catalog.locations()
-        ]
+        # Each Location with its effect under its name, as the list opens.
+        locations: list[tuple[RenderableType, str]] = [("None", "none"), ("Random", "random")]
+        for place in self.catalog.locations():
+            prompt = Text(place.name)
+            prompt.append(f"\n{place.text}", style="dim")
+            locations.append((prompt, place.id))
         allies = [("None", "none")] + [
             (f"{a.name} (power {a.power})", a.id)
             for a in self.catalog.of_kind("ally")
-            if isinstance(a, Ally)
+            if isinstance(a, Ally) and not a.starting  # a board's own card is no choice
         ]
         yield Header()
         with VerticalScroll(id="wizard"):
@@ -246,9 +272,9 @@ class SetupWizard(Screen[None]):
                     self._scenarios("freezer"), value="none", allow_blank=False, id="variant"
                 )
                 yield Label("Options")
-                yield Checkbox("Extreme Mode", id="extreme")
+                yield TickBox("Extreme Mode", id="extreme")
                 yield Label("")
-                yield Checkbox("Hide hands between turns", id="hide")
+                yield TickBox("Hide hands between turns", id="hide")
                 for seat in range(1, 5):
                     yield Label(f"Character {seat}")
                     yield Select(
@@ -261,6 +287,7 @@ class SetupWizard(Screen[None]):
                     yield Input(value=f"Player {seat}", id=f"player-{seat}")
                 yield Label("Starting Ally", id="starting-ally-label")
                 yield Select(allies, value="none", allow_blank=False, id="starting-ally")
+            yield Static(id="location-text")
             yield Static(id="levels")
             with Horizontal(id="wizard-start"):
                 yield Label("Seed")
@@ -340,7 +367,10 @@ class SetupWizard(Screen[None]):
         if setup.starting_ally is not None:
             problem = setup_problem(self.catalog, setup) or ""
             return "starting Ally is only for" not in problem
-        probe = next((a.id for a in self.catalog.of_kind("ally")), None)
+        probe = next(
+            (a.id for a in self.catalog.of_kind("ally") if not getattr(a, "starting", False)),
+            None,
+        )
         if probe is None or not setup.characters:
             return False
         problem = setup_problem(self.catalog, replace(setup, starting_ally=probe)) or ""
@@ -358,11 +388,26 @@ class SetupWizard(Screen[None]):
         if not allowed and setup.starting_ally is not None:
             self.query_one("#starting-ally", Select).value = "none"
             setup = replace(setup, starting_ally=None)
+        self._explain_location(setup.location)
         problem = setup_problem(self.catalog, setup)
         text = Text(level_note(self.catalog, setup), style="green" if problem is None else "red")
         if problem is not None:
             text.append(f"\nCannot start: {problem}.", style="bold red")
         self.query_one("#levels", Static).update(text)
+
+    def _explain_location(self, chosen: str | None) -> None:
+        """What the chosen Location does for the whole game, in its own text."""
+        shown = self.query_one("#location-text", Static)
+        location = self.catalog.cards.get(chosen or "")
+        shown.display = chosen is not None
+        if chosen == "random":
+            shown.update(
+                Text("Random: a Location is drawn as the game starts; the board names it.")
+            )
+        elif location is not None:
+            text = Text(f"{location.name}: ", style="bold")
+            text.append(location.text)
+            shown.update(text)
 
     def action_start(self) -> None:
         """Ctrl+S: start the game as chosen."""
@@ -387,11 +432,11 @@ class SetupWizard(Screen[None]):
             if app.saves is None:
                 app.open_game(Game.new(self.catalog, setup), seating)
                 return
-            session = Session.start(self.catalog, setup, app.saves, players=names)
-        except SetupError as exc:
+            session = Session.start(self.catalog, setup, app.saves, seating=seating)
+        except (SetupError, SaveError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error")
             return
-        app.open_session(session, seating)
+        app.open_session(session, session.seating)
 
 
 def seats_of(players: Iterable[str]) -> list[int]:

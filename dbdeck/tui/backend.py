@@ -11,34 +11,16 @@ table; ``ReplayBackend`` (``tui/local.py``) steps through a saved game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import LogLine, Offer, TableView
 from dbdeck.engine.tally import Tally
+from dbdeck.seating import Seating
 
 __all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]
-
-
-@dataclass
-class Seating:
-    """Who plays which Character, and the table's hot-seat settings."""
-
-    players: dict[str, str] = field(default_factory=dict)
-    """Player name by Character id."""
-    hide_hands: bool = False
-    """Hot-seat: hide every hand between turns, and show a hand-off screen
-    before each turn (or decision) of another player."""
-    pace: float = 0.4
-    """Seconds between the steps of the Villain's turn (0: at once)."""
-    confirm_end_turn: bool = True
-    """Ask before ending a turn with Energy unspent or cards still playable."""
-
-    def player(self, character: str) -> str:
-        """The player of a Character."""
-        return self.players.get(character, "Player")
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,7 +203,7 @@ class ComboDialog(Dialog[Action | None]):
         listing.clear_options()
         for target in self.targets:
             offer = self.offer_for(target)
-            name = self.view.name_of(target)
+            name = self.view.target_name(target)
             if offer is None:
                 label = Text(f"{name}", style="dim")
                 listing.add_option(Option(label, id=target, disabled=not self.chosen()))
@@ -325,7 +325,16 @@ class HandoffScreen(_Armed):
     """Hot-seat: every hand is hidden, and nothing can be played, until the
     next player takes the keyboard."""
 
-    BINDINGS = [Binding("enter", "ready", "I am ready")]
+    BINDINGS = [
+        Binding("enter", "ready", "I am ready"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,ctrl+q", "app.quit", "Quit"),
+        Binding("ctrl+c", "app.quit", "Quit", show=False),
+        Binding("escape", "stay", "Stay", show=False),
+    ]
+
+    KEYS: tuple[tuple[str, str], ...] = (("Enter", "I am ready"), ("?", "Help"), ("q", "Quit"))
+    """The key bar while the keyboard passes: only the keys that work here."""
 
     def __init__(self, player: str, characters: str) -> None:
         super().__init__()
@@ -336,9 +345,23 @@ class HandoffScreen(_Armed):
         with Vertical(classes="dialog"):
             yield Label(Text(f"{self.player} — {self.characters}", style="bold"))
             yield Static(
-                f"Pass the keyboard to {self.player}. {self.player}: press Enter when you "
-                "are ready to see your hand."
+                Text(
+                    f"Pass the keyboard to {self.player}. {self.player}: press Enter when "
+                    "you are ready to see your hand."
+                )
             )
+            yield Static(Text("Enter: I am ready · ?: help · q: quit (the game is saved)"))
+
+    def action_help(self) -> None:
+        """Every key of the table (nothing of a hand is on it)."""
+        self.app.push_screen(HelpScreen())
+
+    def action_stay(self) -> None:
+        """Escape: the table stays hidden until the next player is ready."""
+        self.notify(
+            f"Every hand stays hidden until {self.player} presses Enter; q quits.",
+            severity="information",
+        )
 
 
 HELP = """\

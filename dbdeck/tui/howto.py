@@ -1,5 +1,6 @@
 """How to play, inside the app: the goal, a Character's turn, the Villain's
-turn, damage, the Time Track, the Dragon Balls, and the table's keys."""
+turn, damage, the Time Track, the Dragon Balls, and the table's keys; one
+section a page, turned with the arrows."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -100,21 +102,55 @@ reference, q quits. Every action is saved: dbdeck continue resumes.""",
 
 
 class HowToPlay(Screen[None]):
-    """How to play, in a few screens of text."""
+    """How to play, one section a page: → or n for the next, ← or p for the
+    previous, Escape to leave."""
 
     BINDINGS = [
+        Binding("right,n,pagedown", "turn(1)", "Next"),
+        Binding("left,p,pageup", "turn(-1)", "Previous"),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
         Binding("escape,q", "app.pop_screen", "Back"),
     ]
 
+    page: reactive[int] = reactive(0)
+    """The section shown, from 0."""
+
     def compose(self) -> ComposeResult:
-        text = Text()
-        for title, body in HOW_TO_PLAY:
-            text.append(f"{title}\n", style="bold underline")
-            text.append(f"{body}\n\n")
         with VerticalScroll(id="howto"):
-            yield Static(text)
+            yield Static(id="howto-page")
+        yield Static(id="howto-keys", classes="keys")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "How to play"
         self.query_one(VerticalScroll).focus()
+        self.watch_page(self.page)
+
+    def watch_page(self, page: int) -> None:
+        """Show one section, and where it stands among the others."""
+        title, body = HOW_TO_PLAY[page]
+        text = Text()
+        text.append(f"{title}\n\n", style="bold underline")
+        text.append(body)
+        self.query_one("#howto-page", Static).update(text)
+        keys = Text(f"Page {page + 1} of {len(HOW_TO_PLAY)}   ")
+        if page > 0:
+            keys.append(f"← or p: {HOW_TO_PLAY[page - 1][0]}   ")
+        if page < len(HOW_TO_PLAY) - 1:
+            keys.append(f"→ or n: {HOW_TO_PLAY[page + 1][0]}   ")
+        keys.append("Escape: back")
+        self.query_one("#howto-keys", Static).update(keys)
+        self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def action_turn(self, step: int) -> None:
+        """The next or previous page; the first and last stay put."""
+        self.page = max(0, min(len(HOW_TO_PLAY) - 1, self.page + step))
+
+    def action_first(self) -> None:
+        """The first page."""
+        self.page = 0
+
+    def action_last(self) -> None:
+        """The last page."""
+        self.page = len(HOW_TO_PLAY) - 1

@@ -7,6 +7,7 @@ These hold the ``Game``; the screen only ever gets the views they build.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -49,7 +50,9 @@ class LocalBackend:
         self.session = source if isinstance(source, Session) else None
         self.game = source.game if isinstance(source, Session) else source
         self.catalog = self.game.catalog
-        self.seating = seating or Seating()
+        if seating is None:
+            seating = self.session.seating if self.session is not None else Seating()
+        self.seating = seating
         self.game.step_mode = self.seating.pace > 0
         self.on_crash = on_crash
         """Told when an unexpected error made the backend reload the save."""
@@ -57,12 +60,12 @@ class LocalBackend:
         self._lines: list[LogLine] = self._story_so_far()
         seats = sorted({c.seat for c in self.game.state.characters})
         self._several = len(seats) > 1
-        self.keyboard: int | None = seats[0] if seats else None
+        self.keyboard: int | None = None
         """The seat whose view the screen shows (``None``: a spectator's)."""
         self._waiting: int | None = None
-        self._last_player: int | None = None
-        if self.seating.hide_hands and self._several:
-            self.keyboard = None
+        """The seat the keyboard passes to once its player presses Enter."""
+        if not self._hiding():
+            self.keyboard = seats[0] if seats else None
         self._answer_moot()
         self._settle()
 
@@ -128,26 +131,32 @@ class LocalBackend:
             return None
         return self.game.state.character(actor).seat
 
+    def _hiding(self) -> bool:
+        return self.seating.hide_hands and self._several
+
     def _settle(self) -> None:
-        """Move the keyboard to the seat that must act (through a hand-off
-        when hands are hidden)."""
+        """Move the keyboard to the seat that must act: the one rule of whose
+        eyes are on the screen.
+
+        Without hidden hands the keyboard simply follows that seat. With
+        them, a hand (or an action or question that names one of its cards)
+        shows only while the keyboard is its seat's, and the keyboard is a
+        seat's only from the moment its player pressed Enter on a hand-off
+        until another seat, the Villain or the whole table must act: then
+        the screen shows what a spectator sees, and the next seat to act
+        waits for its own hand-off, even when it had the keyboard just
+        before (the others may have gathered round the screen since).
+        """
         seat = self._actor_seat()
-        if not (self.seating.hide_hands and self._several):
+        if not self._hiding():
             self._waiting = None
             if seat is not None:
                 self.keyboard = seat
             return
-        if seat is None:
-            self.keyboard = None if self._waiting is None else self.keyboard
+        if seat is not None and seat == self.keyboard:
             return
-        if seat == self.keyboard:
-            return
-        if seat == self._last_player and self._waiting is None:
-            # The same player's eyes never left the table: no hand-off.
-            self.keyboard = seat
-            return
-        self._waiting = seat
         self.keyboard = None
+        self._waiting = seat
 
     def handoff(self) -> Handoff | None:
         """The hand-off waiting for the next player, if any."""
@@ -162,14 +171,17 @@ class LocalBackend:
         """The next player is at the keyboard: show their seat."""
         if self._waiting is not None:
             self.keyboard = self._waiting
-            self._last_player = self._waiting
             self._waiting = None
 
     def hide_hands(self, hide: bool) -> Outcome:
-        """Turn hot-seat hiding on or off during a game."""
+        """Turn hot-seat hiding on or off during a game; the save keeps it,
+        so a resumed game is run the same way."""
+        if self.session is not None:
+            try:
+                self.session.reseat(self.session.seating.changed(hide_hands=hide))
+            except SaveFailed as exc:
+                return Outcome(False, str(exc), error=True)
         self.seating.hide_hands = hide
-        if hide and self._several:
-            self._last_player = self.keyboard
         self._settle()
         return Outcome(True, f"Hide hands between turns: {'on' if hide else 'off'}.")
 
@@ -331,18 +343,28 @@ class ReplayBackend(OneSeatPerScreen):
         self.seating = Seating(players=dict(data.get("players", {})), pace=0)
         self.save_id = str(data["id"])
         self.frames: list[tuple[TableView, tuple[LogLine, ...]]] = []
+        """The table at the end of each turn, with that turn's log lines."""
+        self.turns: list[int] = []
+        """The turn each frame ends (turns are counted as the game counts
+        them: one per turn-order card, the Villain's included)."""
         lines: list[LogLine] = []
-        last_turn = -1
-        previous: TableView | None = None
-        for _action, game, events in replay_events(catalog, data):
-            if game.state.turn != last_turn and previous is not None:
-                self.frames.append((previous, tuple(lines)))
+        previous: tuple[TableView, int] | None = None
+        # Played step by step (as the table plays the Villain's turn), so that
+        # each turn inside one action still gets a frame of its own.
+        for _action, game, events in replay_events(catalog, data, steps=True):
+            if previous is not None and game.state.turn != previous[1]:
+                self.frames.append((previous[0], tuple(lines)))
+                self.turns.append(previous[1])
                 lines = []
             lines += log_lines(events, game, None, every_hand=True)
-            last_turn = game.state.turn
-            previous = seat_view(game, None, every_hand=True)
+            # A frame is a still: never a Villain's turn waiting to go on.
+            still = dataclasses.replace(seat_view(game, None, every_hand=True), paused=False)
+            previous = (still, game.state.turn)
         if previous is not None:
-            self.frames.append((previous, tuple(lines)))
+            self.frames.append((previous[0], tuple(lines)))
+            self.turns.append(previous[1])
+        self.last_turn = self.turns[-1] if self.turns else 0
+        """The turn the game stands at (the summary's count)."""
         self.index = 0
         self._pending: list[LogLine] = list(self.frames[0][1]) if self.frames else []
 

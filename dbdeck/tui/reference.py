@@ -14,9 +14,17 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import CardKind
+from dbdeck.cards.rows import CardRow, card_rows
 from dbdeck.tui.dialogs import InspectorScreen
 
-__all__ = ["COACH_RULES", "RULES", "CardBrowser", "RulesScreen", "villain_rules"]
+__all__ = [
+    "COACH_RULES",
+    "RULES",
+    "CardBrowser",
+    "RulesScreen",
+    "location_rules",
+    "villain_rules",
+]
 
 RULES: list[tuple[str, str]] = [
     (
@@ -177,9 +185,15 @@ def villain_rules(catalog: Catalog) -> list[tuple[str, str]]:
     return sections
 
 
+def location_rules(catalog: Catalog) -> list[tuple[str, str]]:
+    """Each Location's text, as the card says it (what it changes for the
+    whole game)."""
+    return [(f"Location: {place.name}", place.text) for place in catalog.locations()]
+
+
 class RulesScreen(Screen[None]):
     """The rules summary, filtered by what you type; with a catalog, each
-    Villain's own rules and what the coach weighs too."""
+    Villain's own rules and each Location's text; and what the coach weighs."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
@@ -188,11 +202,14 @@ class RulesScreen(Screen[None]):
         self.sections = list(RULES)
         if catalog is not None:
             self.sections += villain_rules(catalog)
+            self.sections += location_rules(catalog)
         self.sections.append(("The coach (suggest key g)", COACH_RULES))
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Search the rules (e.g. Armor, Wish, Saiyan)", id="search")
+        yield Input(
+            placeholder="Search the rules (e.g. Armor, Wish, Saiyan, Kame House)", id="search"
+        )
         with VerticalScroll(id="rules"):
             yield Static(id="rules-text")
         yield Footer()
@@ -219,8 +236,16 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules-text", Static).update(text)
 
 
+NAME_WIDTH = 28
+"""Cells of the card browser's Name column (a longer name ends with "…")."""
+
+KIND_WORDS = {"villain-card": "Villain card", "concentrated-energy": "Conc. Energy"}
+"""A kind of card as the browser names it, where not its id capitalised."""
+
+
 class CardBrowser(Screen[None]):
-    """Every card of the set, filtered by kind and name; Enter inspects."""
+    """Every card of the set, one row per card (copies as a count, cards
+    printed alike together), filtered by kind and name; Enter inspects."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
     KINDS = get_args(CardKind)
@@ -228,6 +253,8 @@ class CardBrowser(Screen[None]):
     def __init__(self, catalog: Catalog) -> None:
         super().__init__()
         self.catalog = catalog
+        self.rows: dict[str, CardRow] = {}
+        """The rows shown, by the id of the card each inspects."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -235,13 +262,15 @@ class CardBrowser(Screen[None]):
             yield Select([(k, k) for k in self.KINDS], prompt="Any kind", id="kind")
             yield Input(placeholder="Name contains…", id="name")
         yield DataTable(id="card-table", cursor_type="row")
+        yield Static(id="card-details")
         with Vertical():
             yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Card browser"
         table = self.query_one(DataTable)
-        table.add_columns("Name", "Kind", "Cost", "Details")
+        table.add_column("Name", width=NAME_WIDTH)
+        table.add_columns("Kind", "Copies", "Cost", "Details")
         self._fill()
 
     @on(Select.Changed, "#kind")
@@ -251,20 +280,42 @@ class CardBrowser(Screen[None]):
         name = self.query_one("#name", Input).value.lower()
         table = self.query_one(DataTable)
         table.clear()
-        for card in self.catalog.cards.values():
-            if isinstance(kind, str) and card.kind != kind:
-                continue
-            if name and name not in card.name.lower():
-                continue
-            cost = getattr(card, "cost", None)
-            details = ""
-            if card.kind == "character":
-                details = f"{card.race} L{card.level}"
-            elif card.kind == "villain-card":
-                details = f"{card.villain} {card.type}"
+        chosen = [
+            card
+            for card in self.catalog.cards.values()
+            if (not isinstance(kind, str) or card.kind == kind)
+            and (not name or name in card.name.lower())
+        ]
+        self.rows = {row.ids[0]: row for row in card_rows(self.catalog, chosen)}
+        for key, row in self.rows.items():
+            # Names and texts are data: plain Text, never markup.
+            title = Text(row.name)
+            title.truncate(NAME_WIDTH, overflow="ellipsis")
             table.add_row(
-                card.name, card.kind, "" if cost is None else str(cost), details, key=card.id
+                title,
+                KIND_WORDS.get(row.kind, row.kind.capitalize()),
+                Text(str(row.copies), justify="right"),
+                Text(row.cost, justify="right"),
+                Text(row.details),
+                key=key,
             )
+        if not self.rows:
+            self.query_one("#card-details", Static).update(Text("No card matches.", style="italic"))
+
+    @on(DataTable.RowHighlighted, "#card-table")
+    def _explain(self, event: DataTable.RowHighlighted) -> None:
+        """The highlighted row whole, under the table: its details may not
+        fit their column at 80 columns."""
+        row = self.rows.get(str(event.row_key.value))
+        if row is None:
+            return
+        text = Text(row.name, style="bold")
+        copies = f"{row.copies} {'copy' if row.copies == 1 else 'copies'}"
+        cost = f", cost {row.cost}" if row.cost and row.cost != "starting" else ""
+        text.append(f" · {KIND_WORDS.get(row.kind, row.kind.capitalize())}, {copies}{cost}\n")
+        text.append(row.details)
+        text.append("  (Enter: read the card)", style="dim")
+        self.query_one("#card-details", Static).update(text)
 
     @on(DataTable.RowSelected, "#card-table")
     def _inspect(self, event: DataTable.RowSelected) -> None:

@@ -57,10 +57,17 @@ class ReplayScreen(TableScreen, inherit_bindings=False):
         """Where in the record the table stands."""
         result = f" — {view.reason}" if view.winner else ""
         return Text(
-            f"Replay of {self.replay.save_id}: turn {self.replay.index + 1} "
-            f"of {len(self.replay.frames)}{result} (→ next, ← previous, Home/End first/last)",
+            f"Replay of {self.replay.save_id}: {self._turn()} of {self.replay.last_turn}"
+            f"{result} (→ next, ← previous, Home/End first/last)",
             style="bold",
         )
+
+    def _turn(self) -> str:
+        """The turn (or turns) the frame shown covers, as the game counts them."""
+        replay = self.replay
+        last = replay.turns[replay.index] if replay.turns else 0
+        first = replay.turns[replay.index - 1] + 1 if replay.index > 0 else last
+        return f"turn {last}" if first >= last else f"turns {first}–{last}"
 
     def action_leave(self) -> None:
         """Back to the screen below (the finished table), or quit."""

@@ -30,6 +30,10 @@ CHOICES = (
 )
 """What the summary offers, in order."""
 
+HEADINGS = ("Character", "Player", "Health", "Damage\ndealt", "Damage\ntaken", "Cards\nbought")
+"""The summary table's headings: the figures' on two lines, so that each is
+hardly wider than its numbers."""
+
 
 class SummaryScreen(Dialog[str | None]):
     """The game's summary; it closes with the player's choice of what next."""
@@ -66,25 +70,24 @@ class SummaryScreen(Dialog[str | None]):
             played = f"{rounds} round{'s' if rounds != 1 else ''} played"
             if self.tally is not None and self.tally.turns:
                 played += f", {self.tally.turns} turns"
-            yield Static(f"{view.title}: {played}.")
+            yield Static(Text(f"{view.title}: {played}."))  # the title names players
             yield Static(self._table())
             yield ChoiceList(*[Option(label, id=key) for key, label in CHOICES], id="next")
             yield Static(Text("Down, then Enter", style="dim"), classes="keys")
 
     def _table(self) -> Table:
-        table = Table(expand=False, box=None, padding=(0, 1))
-        for heading in ("Character", "Player", "Health", "Damage dealt", "Taken", "Cards bought"):
+        # Two-line headings as narrow as their figures, and no cell that
+        # wraps: every figure stays under its heading at 80 columns.
+        table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
+        for heading in HEADINGS:
             named = heading in ("Character", "Player")
-            # Names are never cut: at 80 columns the figures' headings wrap instead.
-            table.add_column(heading, justify="left" if named else "right", no_wrap=named)
+            table.add_column(heading, justify="left" if named else "right", no_wrap=True)
         for ch in self.view.characters:
             counted = self.tally.characters.get(ch.id) if self.tally is not None else None
-            health = f"{ch.health.remaining}/{ch.health.maximum}"
-            if ch.defeated:
-                health += " defeated"
+            health = "defeated" if ch.defeated else f"{ch.health.remaining}/{ch.health.maximum}"
             table.add_row(
-                ch.name,
-                self.seating.players.get(ch.id, ""),
+                Text(ch.name),
+                Text(self.seating.players.get(ch.id, "")),
                 health,
                 str(counted.dealt) if counted is not None else "?",
                 str(counted.taken) if counted is not None else "?",
@@ -94,7 +97,10 @@ class SummaryScreen(Dialog[str | None]):
             table.caption = "(damage and purchases are counted at the table that holds the game)"
         v = self.view.villain
         if v.health is not None:
-            table.add_row(v.name, "", f"{v.health.remaining}/{v.health.maximum}", "", "", "")
+            dealt = str(self.tally.villain_dealt) if self.tally is not None else ""
+            table.add_row(
+                Text(v.name), "", f"{v.health.remaining}/{v.health.maximum}", dealt, "", ""
+            )
         return table
 
     def on_mount(self) -> None:

@@ -19,6 +19,7 @@ Balls, the hand and the prompt stay in sight.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import TypeVar, overload
 
@@ -62,6 +63,7 @@ from dbdeck.tui.widgets import (
     TurnOrderBoard,
     VillainBoard,
     card_facts,
+    glyphs,
     show_fitted,
 )
 
@@ -124,6 +126,34 @@ Time slot, the booster): the key already said what to do."""
 
 _SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
 """The action kinds that spend the Energy played this turn."""
+
+
+OUTCOMES = frozenset(
+    {
+        "damage", "heal", "buy", "roll", "balls", "defeat", "eliminate", "absorb", "clash",
+        "arrive", "summon", "wish", "victim", "avoid", "immune", "half", "fizzle", "ozaru",
+        "calm", "destroy", "game-over",
+    }
+)  # fmt: skip
+"""The log lines that say what an action did to the table, repeated under
+the prompt where the log may not be in sight."""
+
+OUTCOMES_SHOWN = 3
+"""The latest outcomes said under the prompt."""
+
+
+def outcome_of(lines: Iterable[LogLine]) -> Text | None:
+    """The latest outcomes among new log lines, as one marked line (a glyph
+    marks it, not only a colour); ``None`` when none is an outcome."""
+    said = [line for line in lines if line.kind in OUTCOMES][-OUTCOMES_SHOWN:]
+    if not said:
+        return None
+    text = Text(glyphs.outcome() + " ", style="bold")
+    for index, line in enumerate(said):
+        if index:
+            text.append(f" {glyphs.sep()} ", style="dim")
+        text.append(line.text.rstrip("."), style=LOG_STYLES.get(line.kind, ""))
+    return text
 
 
 class TableScreen(Screen[None]):
@@ -208,6 +238,13 @@ class TableScreen(Screen[None]):
         """The log lines since this screen last acted (a turn's banner shows them)."""
         self.focused_card = ""
         """What the card under a board's cursor is and can do, in words."""
+        self._focus: tuple[int, str] | None = None
+        """The card under a board's cursor and where it lies (said again,
+        as it is now, after every change)."""
+        self.outcome: Text | None = None
+        """What the last change did (damage, dice, buys, Dragon Balls), on the
+        line under the prompt until the cursor moves: below 150×45 the log
+        is behind a tab, and a result must still reach the screen."""
         self.settings = load_settings()
         """The player's settings (asking before a turn ends …)."""
         self._summed = False
@@ -296,7 +333,9 @@ class TableScreen(Screen[None]):
             if size == "medium" and panel == "actions":
                 continue
             on = panel == shown
-            tabs.append(f" {key} {name} ", style="bold reverse" if on else "dim")
+            # Brackets mark the shown tab without colour (NO_COLOR, ASCII).
+            label = f"[{key} {name}]" if on else f" {key} {name} "
+            tabs.append(label, style="bold reverse" if on else "dim")
         self._say("#panel-tabs", tabs)
 
     def action_panel(self, panel: str) -> None:
@@ -340,9 +379,12 @@ class TableScreen(Screen[None]):
             return
         view = self.view = self.backend.view()
         self.offers = self.backend.legal_actions()
+        lines = self.backend.events()
+        if lines:  # something happened: say what it did, if anything
+            self.outcome = outcome_of(lines)
         self._draw(view)
         self._fill_actions()
-        self.write_lines(self.backend.events())
+        self.write_lines(lines)
         self._close_stale_decision()
         if view.over:
             self._announce_end()
@@ -487,8 +529,16 @@ class TableScreen(Screen[None]):
 
     def _fill_actions(self) -> None:
         self._say("#prompt", self.status_text(self.view))
-        self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else self.KEYS
-        self._say("#card-line", Text(self.focused_card, style="dim"))
+        passing = self.backend.handoff() is not None
+        if passing:
+            # The card under the cursor may be of a hand no longer shown.
+            self._focus = None
+        keys = HandoffScreen.KEYS if passing else self.KEYS
+        self._one(KeyBar).keys = self.OVER_KEYS if self.view.over else keys
+        # Said again from the view now: a cost, an Energy count or an offer
+        # said before this change may no longer hold.
+        self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
+        self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
         self._one(ActionPanel).show([] if self.view.decision is not None else self.offers)
 
     # --- the log -------------------------------------------------------------------------
@@ -570,7 +620,9 @@ class TableScreen(Screen[None]):
 
     def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
         """A dialog to choose one of ``offers``, each with what it would do."""
-        labels = [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
+        labels = [
+            o.label + (f" — {o.preview}" if o.preview else "") for o in self._told_apart(offers)
+        ]
 
         def done(index: int | None) -> None:
             if index is not None:
@@ -578,6 +630,17 @@ class TableScreen(Screen[None]):
 
         dialog = DecisionDialog(title, prompt, labels, cancellable=True)
         self.app.push_screen(dialog, done)
+
+    def _told_apart(self, offers: list[Offer]) -> list[Offer]:
+        """The offers with labels no two alike: where two read the same
+        (two Guards), each names its target with its place and health."""
+        seen = [o.label for o in offers]
+        return [
+            dataclasses.replace(o, label=f"{o.label} ({self.view.target_name(o.action.target)})")
+            if seen.count(o.label) > 1 and o.action.target
+            else o
+            for o in offers
+        ]
 
     def _of_kind(self, kind: str) -> list[Offer]:
         return [o for o in self.offers if o.action.type == kind]
@@ -938,8 +1001,11 @@ class TableScreen(Screen[None]):
     @on(CardFocused)
     def _card_focused(self, event: CardFocused) -> None:
         """Say what the card under the cursor is, and what it can do now."""
+        self._focus = (event.uid, event.where) if event.uid is not None else None
         self.focused_card = self.describe(event.uid, event.where) if event.uid is not None else ""
-        self._say("#card-line", Text(self.focused_card, style="dim"))
+        if event.by_key or self.outcome is None:
+            self.outcome = None
+            self._say("#card-line", Text(self.focused_card, style="dim"))
 
     def describe(self, uid: int, where: str) -> str:
         """One line on a card of the table: what it is, what it can do, why not."""
@@ -962,7 +1028,7 @@ class TableScreen(Screen[None]):
             )
             if offered is not None:
                 said.append(offered.price)
-                if offered.why_not:
+                if offered.why_not and offered.why_not != offered.price:
                     said.append(offered.why_not)
         able = self._card_offers(uid)
         if able:
@@ -1023,7 +1089,8 @@ class TableScreen(Screen[None]):
                 (m for market in view.markets for m in market.row if m.card.uid == uid), None
             )
             if offered is not None and not offered.buyable and offered.why_not:
-                disabled.append(f"Buy ({offered.price}): {offered.why_not}")
+                priced = f" ({offered.price})" if offered.cost is not None else ""
+                disabled.append(f"Buy{priced}: {offered.why_not}")
         for note in view.notes_for(uid):
             if not any(o.action.type == note.kind for o in offers):
                 kind = KIND_WORDS.get(note.kind, note.kind.replace("-", " ").capitalize())
@@ -1100,8 +1167,27 @@ class TableScreen(Screen[None]):
         self.app.push_screen(CardPicker(self.inspect_entries()), show)
 
     def action_toggle_hide(self) -> None:
-        """Hot-seat: hide or show hands between turns."""
-        outcome = self.backend.hide_hands(not self.seating.hide_hands)
+        """Hot-seat: hide or show hands between turns. Showing them is asked
+        first: once a hand is on the screen it cannot be unseen."""
+        if not self.seating.hide_hands:
+            self._set_hidden(True)
+            return
+
+        def answer(choice: int | None) -> None:
+            if choice == 1:
+                self._set_hidden(False)
+
+        dialog = DecisionDialog(
+            "Show the hands?",
+            "From now on the table shows the hand of whoever acts, to everyone "
+            "at the screen, with no hand-off. The game keeps this when it is resumed.",
+            ["Keep them hidden", "Show the hands"],
+            cancellable=True,
+        )
+        self.app.push_screen(dialog, answer)
+
+    def _set_hidden(self, hide: bool) -> None:
+        outcome = self.backend.hide_hands(hide)
         self.notify(outcome.message, severity="information" if outcome.accepted else "warning")
         self.refresh_table()
 

@@ -16,6 +16,7 @@ from dbdeck.engine.actions.base import can_equip, market_row, own_balls, sentenc
 from dbdeck.engine.holders import AllyRef, CharacterRef, Holder
 from dbdeck.engine.rules import buy_cost, can_buy_exclusive
 from dbdeck.engine.state import CharacterState, Unit
+from dbdeck.engine.words import cannot_buy_there
 from dbdeck.engine.zones import ENERGY_KINDS, owner_of, restock
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     market = a.market or ""
     cost = buy_cost(g, ch, a.card, market)
     if cost is None:
-        return f"{g.name(CharacterRef(ch.id))} cannot buy {market}"
+        return cannot_buy_there(g.name(CharacterRef(ch.id)), market)
     special = card.kind == "ally" and (card.pay_with == "dragon-balls" or card.duo)
     if not special and spendable(ch, market) < cost:
         return f"{card.name} costs {cost} Energy; you have {spendable(ch, market)}"

@@ -47,10 +47,12 @@ class CardFocused(Message):
     """The cursor of a board moved onto a card (or left every card: ``uid``
     ``None``)."""
 
-    def __init__(self, uid: int | None, where: str) -> None:
+    def __init__(self, uid: int | None, where: str, *, by_key: bool = False) -> None:
         super().__init__()
         self.uid = uid
         self.where = where
+        self.by_key = by_key
+        """The player moved the cursor (not a redraw or a focus coming back)."""
 
 
 class Item(NamedTuple):
@@ -160,7 +162,9 @@ class Board(Static, can_focus=True):
             uid = item.uid if item is not None else None
             if uid != self._announced:
                 self._announced = uid
-                self.post_message(CardFocused(uid, item.where if item else self.where))
+                where = item.where if item else self.where
+                self.post_message(CardFocused(uid, where, by_key=self._by_key))
+        self._by_key = False
 
     def _show(self, picture: RenderableType) -> None:
         self._fitted = (self._width, _lines_within(picture, self._width))
@@ -187,7 +191,10 @@ class Board(Static, can_focus=True):
             return None
         return self.items[max(0, min(self.cursor, len(self.items) - 1))]
 
-    def _moved(self) -> None:
+    _by_key = False
+
+    def _moved(self, *, by_key: bool = False) -> None:
+        self._by_key = by_key
         item = self.current()
         self._cursor_uid = item.uid if item is not None else None
         self._announced = -1  # said again, even for the same card
@@ -207,7 +214,7 @@ class Board(Static, can_focus=True):
         """Move the cursor to the previous or next card."""
         if self.items:
             self.cursor = (self.cursor + delta) % len(self.items)
-            self._moved()
+            self._moved(by_key=True)
 
     def action_row(self, delta: int) -> None:
         """Move the cursor to the line of cards above or below (the next
@@ -224,7 +231,7 @@ class Board(Static, can_focus=True):
         column = [i for i in self.items[: self.cursor] if i.row == item.row]
         target = [n for n, i in enumerate(self.items) if i.row == rows[at]]
         self.cursor = target[min(len(column), len(target) - 1)]
-        self._moved()
+        self._moved(by_key=True)
 
     def action_choose(self) -> None:
         """Enter: the card under the cursor is chosen."""

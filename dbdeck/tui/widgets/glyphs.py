@@ -75,6 +75,11 @@ def exclusive_mark() -> str:
     return "+" if ASCII else "◆"
 
 
+def outcome() -> str:
+    """The mark of the line that says what the last change did."""
+    return ">" if ASCII else "▸"
+
+
 def sep() -> str:
     """The separator between parts of a line."""
     return "|" if ASCII else "·"

@@ -3,8 +3,9 @@
 Each row is a market's face-up cards as tiles (name, cost for the active
 Character, a mark for an exclusive card), then the cards left in its deck.
 A tile the active Character cannot afford now is dimmed; one it may never
-buy (a market its board forbids, a card exclusive to others) is struck
-through and priced ``-`` or marked ``x``. The last row is the Dragon Ball
+buy is struck through: a card exclusive to others is marked ``x``; a market
+the Character's board forbids shows no prices, and its row says so in words
+(``Vegeta SS1 cannot buy Allies``). The last row is the Dragon Ball
 purchase, with its cost: a tile like the others, so that its reason shows
 when it is focused.
 """
@@ -78,6 +79,8 @@ class MarketRows(Board):
             tiles = [self.tile(o, market.market, colour, items, row) for o in market.row]
             if not tiles:
                 tiles = [styled("(empty)", "dim")]
+            if market.closed:
+                tiles.append(styled(f"{market.closed}.", "italic"))
             lines.append(pack(tiles, width, lead=lead, indent=TITLE_WIDTH))
         buy = self.ball_purchase
         if buy is not None:
@@ -101,13 +104,12 @@ class MarketRows(Board):
         if offered.exclusive:
             tile.append(exclusive_mark(), style=colour)
         if offered.cost is None:
-            price = "-"
+            pass  # no price at all for this Character: the row says why
         elif offered.pay_with == "dragon-balls":
-            price = f"{offered.cost}{ball()}"
+            tile.append(f" {offered.cost}{ball()}")
         else:
-            price = str(offered.cost)
-        tile.append(f" {price}")
-        if offered.forbidden:
+            tile.append(f" {offered.cost}")
+        if offered.forbidden and offered.cost is not None:
             tile.append(" x")
         if offered.damage:  # the Androids 17 and 18 attack the Allies of the market
             tile.append(f" -{offered.damage}", style="bold red")

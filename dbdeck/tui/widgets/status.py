@@ -1,21 +1,95 @@
 """The status line above the table: the round, whose turn it is, and the
 Dragon Balls, on one line at every size (what a player must never have to
-look for)."""
+look for).
+
+Where the line is too narrow it is shortened step by step, the least needed
+words first, rather than cut: the turn cards left go, then "Dragon Balls"
+becomes "Balls" and "unclaimed" "free", then the row of ball glyphs goes
+(the holders' counts say as much). Only a line still too long is cut."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from dbdeck.engine.table_view import BallView
-from dbdeck.tui.widgets.balls import ball_summary
-from dbdeck.tui.widgets.glyphs import fit, sep, styled
+from dbdeck.tui.widgets.glyphs import ball, fit, sep, styled
 
-__all__ = ["StatusBar"]
+__all__ = ["SHORTENINGS", "Shortening", "StatusBar", "status_line"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shortening:
+    """How much of the status line to say."""
+
+    cards_left: bool
+    """Say the turn cards still face down."""
+    short_words: bool
+    """``Balls`` and ``free`` for ``Dragon Balls`` and ``unclaimed``."""
+    glyphs: bool
+    """Draw the seven balls as glyphs before their holders."""
+
+
+SHORTENINGS = (
+    Shortening(cards_left=True, short_words=False, glyphs=True),
+    Shortening(cards_left=False, short_words=False, glyphs=True),
+    Shortening(cards_left=False, short_words=True, glyphs=True),
+    Shortening(cards_left=False, short_words=True, glyphs=False),
+)
+"""From the whole line to the shortest: the first that fits is drawn."""
+
+
+def status_line(round_: int, left: int, turn: str, balls: tuple[BallView, ...], width: int) -> Text:
+    """The status line at ``width`` cells, shortened as the module says."""
+    line = Text()
+    for shortening in SHORTENINGS:
+        line = _said(round_, left, turn, balls, shortening)
+        if line.cell_len <= width:
+            return line
+    return fit(line, width)
+
+
+def _said(round_: int, left: int, turn: str, balls: tuple[BallView, ...], how: Shortening) -> Text:
+    line = styled(f"Round {round_}", "bold")
+    if left >= 0 and how.cards_left:
+        line.append(f" ({left} turn card{'' if left == 1 else 's'} left)")
+    if turn:
+        line.append(f" {sep()} ")
+        line.append(turn, style="bold reverse")
+    if balls:
+        line.append(f" {sep()} ")
+        line.append_text(_balls(balls, how))
+    return line
+
+
+def _balls(balls: tuple[BallView, ...], how: Shortening) -> Text:
+    """``Dragon Balls ●●○○○○○ Goku 1 · Freezer 1 · 5 unclaimed``, or as short
+    as ``Balls: Goku 1 · Freezer 1 · 5 free``."""
+    held = Counter(b.name for b in balls if b.holder)
+    free = sum(1 for b in balls if not b.holder)
+    text = Text("Balls" if how.short_words else "Dragon Balls")
+    if how.glyphs:
+        empty = "." if ball() == "o" else "○"
+        text.append(" ")
+        text.append(ball() * (len(balls) - free), style="bold yellow")
+        text.append(empty * free, style="dim")
+        text.append(" ")
+    else:
+        text.append(": ")
+    parts = [Text(f"{name} {n}") for name, n in held.items()]  # names are data: plain
+    if free:
+        parts.append(Text(f"{free} {'free' if how.short_words else 'unclaimed'}", style="dim"))
+    text.append_text(Text(f" {sep()} ").join(parts))
+    return text
 
 
 class StatusBar(Static):
-    """``Round 2 · Goku's turn (Ann) · ●●○○○○○ Goku 1, Freezer 1, 5 unclaimed``."""
+    """``Round 2 · Goku's turn (Ann) · Dragon Balls ●●○○○○○ Goku 1 · Freezer 1 ·
+    5 unclaimed``, shortened to fit."""
 
     round: reactive[int] = reactive(0)
     left: reactive[int] = reactive(-1)
@@ -57,13 +131,5 @@ class StatusBar(Static):
     def redraw(self) -> None:
         """Draw the line to the widget's width."""
         width = self.content_region.width or 80
-        line = styled(f"Round {self.round}", "bold")
-        if self.left >= 0 and width >= 100:
-            line.append(f" ({self.left} turn card{'' if self.left == 1 else 's'} left)")
-        if self.turn:
-            line.append(f" {sep()} ")
-            line.append(self.turn, style="bold reverse")
-        if self.balls:
-            line.append(f" {sep()} Dragon Balls ")
-            line.append_text(ball_summary(self.balls))
-        self.update(fit(line, width), layout=False)  # one line, always
+        line = status_line(self.round, self.left, self.turn, self.balls, width)
+        self.update(line, layout=False)  # one line, always

@@ -3,6 +3,7 @@ Minions, the Dragon Balls, the Villain's trackers and the Location."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.console import RenderableType
@@ -16,6 +17,9 @@ from dbdeck.tui.widgets.glyphs import ball, card_text, fit, health_bar, pack, se
 from dbdeck.tui.widgets.time_track import track_line, villain_cells
 
 __all__ = ["VillainBoard"]
+
+WIDE_BOARD = 90
+"""Cells from which the board also prints the Location's text."""
 
 
 class VillainBoard(Board):
@@ -74,6 +78,11 @@ class VillainBoard(Board):
         )
         minions = [self._minion(m, items) for m in v.minions]
         lead = styled("Minions ", "dim")
+        if minions and not v.arrived:
+            # They come with the Villain: nothing of them can be attacked yet.
+            lead = styled(f"Minions, arriving with {v.name}: ", "dim")
+            for tile in minions:
+                tile.stylize("dim")
         if minions:
             lines.append(pack(minions, width, lead=lead, indent=8))
         else:
@@ -82,6 +91,10 @@ class VillainBoard(Board):
         extra = self._trackers(v, items, width)
         if extra.plain:
             lines.append(extra)
+        if v.location_text and width >= WIDE_BOARD:
+            # What the Location does, where the board has room; narrower,
+            # the inspector (i) reads it.
+            lines += [styled(row, "italic dim") for row in textwrap.wrap(v.location_text, width)]
         return Text("\n").join(lines)
 
     @staticmethod

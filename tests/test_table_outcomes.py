@@ -1,0 +1,185 @@
+"""What just happened reaches the screen at every size, and what the table
+says stays true: the outcome line, the card line said again after every
+change, targets told apart, Minions arriving with their Villain, and one
+count of turns everywhere."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from screen_text import plain
+from tables import app_for, quiet_table, table_of, turn_game
+from textual.widgets import Static
+
+from dbdeck.bots import greedy
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.actions import Action
+from dbdeck.engine.events import starts_turn
+from dbdeck.engine.game import Game, Setup
+from dbdeck.engine.table_view import LogLine
+from dbdeck.engine.view import seat_view
+from dbdeck.saves import Session, read_save, replay_events, tally_of
+from dbdeck.scenario import lay_table
+from dbdeck.tui.dialogs import DecisionDialog
+from dbdeck.tui.local import ReplayBackend
+from dbdeck.tui.table import TableScreen, outcome_of
+from dbdeck.tui.widgets import MarketRows, VillainBoard, glyphs
+
+__all__ = ["quiet_table"]  # the fixture, used by every test here
+
+
+def card_line(screen: TableScreen) -> str:
+    return plain(screen.query_one("#card-line", Static).content).strip()
+
+
+def test_an_outcome_line_keeps_the_latest_results_and_is_marked_by_a_glyph() -> None:
+    lines = [
+        LogLine("energy", "Goku plays 2 Energy."),
+        LogLine("damage", "Goku deals 3 damage to Freezer."),
+        LogLine("roll", "Goku rolls 2 Steal dice: ball, blank."),
+        LogLine("balls", "Goku takes a Dragon Ball from Freezer."),
+        LogLine("buy", "Goku buys Jaco."),
+    ]
+    said = outcome_of(lines)
+    assert said is not None
+    assert said.plain.startswith(glyphs.outcome() + " ")
+    # The three latest outcomes, oldest first; the Energy is no outcome.
+    assert "rolls 2 Steal dice" in said.plain and said.plain.endswith("Goku buys Jaco")
+    assert "3 damage" not in said.plain
+    assert outcome_of([LogLine("energy", "Goku plays 2 Energy.")]) is None
+
+
+async def test_a_buy_at_80_columns_says_what_it_did_until_the_cursor_moves(
+    catalog: Catalog,
+) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = table_of(pilot.app)
+        await pilot.press("p", "b")  # Energy played, the cursor on a card to buy
+        await pilot.pause()
+        market = screen.query_one(MarketRows)
+        item = market.current()
+        assert item is not None
+        bought = screen.view.card(item.uid)
+        assert bought is not None
+        offer = next(o for o in screen._card_offers(item.uid) if o.action.type == "buy")
+        screen.take(offer)
+        await pilot.pause()
+        assert card_line(screen) == f"{glyphs.outcome()} Goku buys {bought.name}"
+        await pilot.press("right")  # the player moves on: the card is described
+        await pilot.pause()
+        assert not card_line(screen).startswith(glyphs.outcome())
+        assert card_line(screen)
+
+
+async def test_the_card_line_is_said_again_after_every_change(catalog: Catalog) -> None:
+    """A market card's price is weighed against the Energy the Character has
+    now, not when the cursor came onto it."""
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = table_of(pilot.app)
+        await pilot.press("2")  # the markets, before any Energy is played
+        await pilot.pause()
+        market = screen.query_one(MarketRows)
+        for _ in range(20):
+            item = market.current()
+            assert item is not None
+            described = card_line(screen)
+            if "you have 0" in described:
+                break
+            await pilot.press("right")
+            await pilot.pause()
+        assert "you have 0" in card_line(screen), card_line(screen)
+        screen.play(Action("play-energy", card=_an_energy(game)))
+        await pilot.pause()
+        assert "you have 0" not in card_line(screen)
+        assert "you have 1" in card_line(screen) or "Enter: Buy" in card_line(screen)
+
+
+def _an_energy(game: Game) -> int:
+    goku = game.state.character("goku")
+    return next(u for u in goku.hand if game.state.card_ids[u] == "energy")
+
+
+def two_guards(catalog: Catalog) -> Game:
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
+    lay_table(
+        game,
+        {
+            "active": "goku",
+            "turn_deck": ["2", "1"],
+            "villain": {"arrived": True, "minions": ["freezer-guard", "freezer-guard"]},
+        },
+    )
+    return game
+
+
+def test_two_targets_of_one_name_are_told_apart_with_their_health(catalog: Catalog) -> None:
+    game = two_guards(catalog)
+    second = game.state.villain.minions[1]
+    second.damage = 2
+    view = seat_view(game, 0)
+    keys = [m.key for m in view.villain.minions]
+    names = [view.target_name(k) for k in keys]
+    assert names == ["Guard 1 5/5", "Guard 2 3/5"]
+    assert view.target_name("v").startswith("Freezer ")
+    assert view.target_name("c:goku").startswith("Goku ")
+
+
+async def test_minions_before_their_villain_arrives_are_shown_arriving(
+    catalog: Catalog,
+) -> None:
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
+    assert not game.state.villain.arrived and game.state.villain.minions
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = table_of(pilot.app).query_one(VillainBoard)
+        assert "Minions, arriving with Freezer:" in plain(board.content)
+
+
+def test_the_log_the_replay_and_the_summary_count_the_same_turns(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    setup = Setup(characters=["goku", "krillin", "yamcha"], villain="raditz", seed=4)
+    session = Session.start(catalog, setup, tmp_path)
+    rng = random.Random(1)
+    while not session.game.over and session.game.state.round < 3:
+        session.apply(greedy(session.game, rng))
+    turns = session.game.state.turn
+    session.close()
+    data = read_save(tmp_path, session.id, catalog=catalog)
+    tally = tally_of(catalog, data)
+    assert tally is not None and tally.turns == turns
+    replay = ReplayBackend(catalog, data)
+    # One frame a turn, each named by the turn it ends, up to the same count.
+    assert replay.turns == list(range(1, turns + 1)) and replay.last_turn == turns
+    assert not any(view.paused for view, _ in replay.frames)
+    counted = sum(
+        1 for _a, _g, events in replay_events(catalog, data) for e in events if starts_turn(e)
+    )
+    assert counted == turns
+
+
+async def test_a_choice_between_two_guards_names_each_with_its_place_and_health(
+    catalog: Catalog,
+) -> None:
+    game = two_guards(catalog)
+    game.state.villain.minions[1].damage = 2
+    lay_table(game, {"characters": {"goku": {"hand": ["punch-and-kick", "energy"]}}})
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = table_of(pilot.app)
+        attacks = [o for o in screen.offers if o.action.type == "attack"]
+        guards = [o for o in attacks if (o.action.target or "").startswith("m:")]
+        assert len(guards) == 2 and guards[0].label == guards[1].label
+        screen.choose_offer("Attack", "Which target?", attacks)
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, DecisionDialog)
+        shown = [label for label in dialog.options if "Guard" in label.split("—")[0]]
+        assert len(set(shown)) == 2
+        assert any("(Guard 1 5/5)" in label for label in shown)
+        assert any("(Guard 2 3/5)" in label for label in shown)
