@@ -64,6 +64,8 @@ def turn_game(catalog: Catalog) -> Game:
             },
         },
     )
+    # Kaio-ken used already: the turn's questions are about its cards alone.
+    game.state.character("goku").ability_used = True
     return game
 
 

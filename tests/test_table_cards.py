@@ -63,7 +63,7 @@ async def test_buying_from_a_focused_market_tile(catalog: Catalog) -> None:
         menu = pilot.app.screen
         assert isinstance(menu, DecisionDialog)
         assert menu.options[0].startswith(f"Buy {bought}")
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await pilot.pause()
         assert bought in [game.name(u) for u in goku.discard]
         assert goku.energy < 2
@@ -136,14 +136,17 @@ async def test_the_combo_dialog_shows_each_targets_damage(catalog: Catalog) -> N
         await pilot.pause()
         dialog = pilot.app.screen
         assert isinstance(dialog, ComboDialog)
-        await pilot.press("space", "down", "space")
+        await pilot.press("down", "space", "down", "space")
         await pilot.pause()
         targets = dialog.query_one("#targets", OptionList)
         shown = [str(targets.get_option_at_index(i).prompt) for i in range(targets.option_count)]
         assert shown == [
             "Freezer 50/50 — 1 damage to Freezer (2 before Armor and Damage Reduction)"
         ]
-        await pilot.press("tab", "enter")
+        await pilot.press("tab", "enter")  # nothing highlighted: no attack yet
+        await pilot.pause()
+        assert game.state.villain.damage == 0
+        await pilot.press("down", "enter")
         await pilot.pause()
         assert game.state.villain.damage == 1
 
@@ -218,7 +221,7 @@ async def test_a_cards_menu_shows_what_it_cannot_do_and_why(catalog: Catalog) ->
         assert isinstance(menu, DecisionDialog)
         assert menu.options[0] == "Play Energy (+1 Energy)"
         assert any(line.startswith("Boost:") for line in menu.forbidden), menu.forbidden
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await pilot.pause()
         assert game.state.character("goku").energy == 1
 
@@ -330,7 +333,13 @@ async def test_a_technique_with_one_free_slot_is_prepared_once_chosen(catalog: C
     """Among several Energy Techniques, the one chosen goes to its one free
     Time slot: no second question with a single answer."""
     game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=3))
-    lay_table(game, {"characters": {"goku": {"hand": ["goku-kamehameha", "dodon-ray", "energy"]}}})
+    lay_table(
+        game,
+        {
+            "villain": {"arrived": True},  # a Technique prepared now has a target
+            "characters": {"goku": {"hand": ["goku-kamehameha", "dodon-ray", "energy"]}},
+        },
+    )
     goku = game.state.character("goku")
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -341,7 +350,7 @@ async def test_a_technique_with_one_free_slot_is_prepared_once_chosen(catalog: C
         listing = dialog.query_one(OptionList)
         names = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert len(names) == 2 and "Kamehameha" in names[0]
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(pilot.app.screen, TableScreen)
         prepared = [p for p in goku.time_track if p is not None]

@@ -43,7 +43,10 @@ async def test_ending_a_turn_with_energy_left_asks_first(catalog: Catalog) -> No
         dialog = pilot.app.screen
         assert isinstance(dialog, DecisionDialog) and not dialog.for_decision
         assert "2 Energy unspent" in dialog.prompt and "Sokidan" in dialog.prompt
-        await pilot.press("enter")  # the first answer keeps playing
+        await pilot.press("enter")  # nothing highlighted: Enter answers nothing
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, DecisionDialog)
+        await pilot.press("down", "enter")  # the first answer keeps playing
         await pilot.pause()
         assert isinstance(pilot.app.screen, TableScreen)
         assert game.state.actions == played and game.state.active == "goku"
@@ -52,7 +55,7 @@ async def test_ending_a_turn_with_energy_left_asks_first(catalog: Catalog) -> No
         assert game.state.actions == played and game.state.active == "goku"
         await pilot.press("e")
         await pilot.pause()
-        await pilot.press("down", "enter")  # End the turn
+        await pilot.press("down", "down", "enter")  # End the turn
         await pilot.pause()
         assert game.state.active == "krillin"
         assert load_settings().confirm_end_turn  # still asked next time
@@ -85,7 +88,7 @@ async def test_the_question_can_be_turned_off(catalog: Catalog) -> None:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
-        await pilot.press("down", "down", "enter")  # End the turn, and stop asking
+        await pilot.press("down", "down", "down", "enter")  # End the turn, and stop asking
         await pilot.pause()
         assert game.state.active == "krillin"
     assert not load_settings().confirm_end_turn
@@ -113,9 +116,7 @@ async def test_after_a_dialog_a_stray_enter_plays_nothing(catalog: Catalog) -> N
         await pilot.pause()
         table = table_of(pilot.app)
         listing = table.query_one("#action-list", OptionList)
-        await pilot.press("t")  # prepare Sokidan: one Technique, straight to its slot
-        await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("t")  # prepare Sokidan: one Technique, one slot, no question
         await pilot.pause()
         assert game.state.actions == 1
         assert listing.highlighted is None

@@ -28,7 +28,7 @@ from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
 from dbdeck.tui.table import Seating, TableScreen
-from dbdeck.tui.widgets import ActionPanel
+from dbdeck.tui.widgets import ActionPanel, TableLog
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -46,16 +46,14 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await choose(pilot, "Buy Energy Arm")
         assert "energy-arm" in [game.state.card_ids[u] for u in goku.discard]
         assert goku.energy == 0
-        await pilot.press("t")  # the Prepare dialog: one Technique, so straight to its slot
+        await pilot.press("t")  # one Technique, one free slot: prepared without a question
         await pilot.pause()
-        assert isinstance(pilot.app.screen, DecisionDialog)
-        await pilot.press("enter")
-        await pilot.pause()
+        assert isinstance(pilot.app.screen, TableScreen)
         assert goku.time_track[1] is not None
         # The Combo dialog: tick both Physical Techniques, then the target.
         await pilot.press("a")
         await pilot.pause()
-        await pilot.press("space", "down", "space", "tab", "enter")
+        await pilot.press("down", "space", "down", "space", "tab", "down", "enter")
         await pilot.pause()
         assert game.state.villain.damage == 1  # 1 + 1 against Armor 1
         await pilot.press("s")  # no Steal possible: refused with a reason, nothing opens
@@ -64,7 +62,7 @@ async def test_a_whole_turn_by_keys(catalog: Catalog) -> None:
         await pilot.press("e")
         await pilot.pause()
         assert game.state.active == "krillin"
-        log = table_of(pilot.app).query_one("#log")
+        log = table_of(pilot.app).query_one("#log", TableLog)
         assert any("Combo" in str(line) for line in log.lines)
 
 
@@ -300,8 +298,11 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
                 await pilot.pause()
                 continue
             if isinstance(screen, DecisionDialog) and not screen.for_decision:
-                if screen.title_text.startswith("End "):
-                    screen.dismiss(1)  # the end of a turn with Energy left is confirmed
+                if screen.title_text.startswith("End ") or screen.options[-1].endswith(
+                    " all the same"
+                ):
+                    # Confirmed: the end of a turn with something left, a wasted move.
+                    screen.dismiss(1)
                 else:  # a line of several actions: the wanted one is chosen
                     assert picking is not None
                     listing = screen.query_one(OptionList)
@@ -457,7 +458,7 @@ async def test_continue_offers_the_backup_of_a_corrupt_save(
         await pilot.pause()
         assert isinstance(app.screen, DecisionDialog)
         assert list(tmp_path.glob("*.corrupt-*.json"))  # moved aside, not overwritten
-        await pilot.press("enter")  # load the backup
+        await pilot.press("down", "enter")  # load the backup
         await pilot.pause()
         assert any(isinstance(s, TableScreen) for s in app.screen_stack)
         assert app.session is not None and len(app.session.actions) == 2

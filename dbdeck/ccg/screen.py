@@ -19,7 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -29,6 +29,7 @@ from dbdeck.ccg.deckfile import SECTIONS, DeckUnreadable, Section, parse_deck, r
 from dbdeck.ccg.library import Library, load_library, shipped_ccg_dir
 from dbdeck.ccg.profiles import DEFAULT_PROFILE, PROFILES, ProfileName
 from dbdeck.ccg.titles import counted
+from dbdeck.tui.modal import Dialog
 
 __all__ = ["AddCard", "ConfirmDiscard", "DeckApp", "DeckScreen", "open_deck_screen"]
 
@@ -50,7 +51,7 @@ def sample_deck() -> Path:
     return shipped_ccg_dir() / "decks" / "goku.txt"
 
 
-class ConfirmDiscard(ModalScreen[bool]):
+class ConfirmDiscard(Dialog[bool]):
     """Leave with unsaved changes? ``y`` leaves, ``n`` or Escape stays."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -73,7 +74,7 @@ class ConfirmDiscard(ModalScreen[bool]):
         self.dismiss(leave)
 
 
-class AddCard(ModalScreen[str | None]):
+class AddCard(Dialog[str | None]):
     """Type a card line (``3 Senzu Bean``) to add to a section."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]

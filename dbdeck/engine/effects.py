@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
+from dbdeck.cards.describe import describe_effects
 from dbdeck.cards.plain import Minion
 from dbdeck.engine import combat, rules, zones
 from dbdeck.engine.combat import alive, balls_of, enemies_of, friends_of, give_balls
@@ -92,6 +93,15 @@ class Op(Asking):
         """Run the operation's handler."""
         op = ops_at(g, self.card, self.path)[self.i]
         HANDLERS[type(op)](g, op, self)
+
+
+def effect_words(g: Table, task: Op) -> str:
+    """The effect an operation belongs to, in words: ``Sokidan: draw 1
+    card, then discard 1 card from the hand.`` (a question names what it
+    is for)."""
+    card = g.catalog.cards.get(task.card)
+    name = card.name if card is not None else task.card
+    return f"{name}: {describe_effects(ops_at(g, task.card, task.path))}."
 
 
 # --- targets -------------------------------------------------------------------------
@@ -334,7 +344,7 @@ def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
             task,
             verb,
             ch.id,
-            f"Choose a card to {verb}",
+            f"Choose a card to {verb}. {effect_words(g, task)}",
             [Option(g.name(u), u) for u in candidates],
         )
         return

@@ -404,12 +404,18 @@ class Offer:
     """What the action would do, worked out by the engine on a copy of the
     game: an attack's damage on its target after Armor, Damage Reduction and
     a Guardian; a Steal's odds. Empty when there is nothing to foresee."""
+    waste: str = ""
+    """Why the action would waste something, in words, when the engine can
+    tell: an attack that deals no damage, a Technique prepared that can have
+    no target when it is used (it would be lost). The table asks first."""
 
     def to_json(self) -> dict[str, Any]:
         """The offer as JSON data."""
         data = {"action": self.action.to_json(), "label": self.label, "group": self.group}
         if self.preview:
             data["preview"] = self.preview
+        if self.waste:
+            data["waste"] = self.waste
         return data
 
     @classmethod
@@ -423,10 +429,10 @@ class Offer:
         action = data.get("action")
         if not isinstance(action, dict):
             raise ValueError("an offer holds an action")
-        preview = data.get("preview", "")
-        if not isinstance(preview, str):
-            raise ValueError("an offer's preview is text")
-        return cls(Action.from_json(action), label, group, preview)
+        preview, waste = data.get("preview", ""), data.get("waste", "")
+        if not isinstance(preview, str) or not isinstance(waste, str):
+            raise ValueError("an offer's preview and waste are text")
+        return cls(Action.from_json(action), label, group, preview, waste)
 
 
 @dataclass(frozen=True, slots=True)

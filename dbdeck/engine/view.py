@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dbdeck.cards.describe import describe_effects
+from dbdeck.cards.plain import Technique
 from dbdeck.engine import combat, labels, preview, rules, why
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
@@ -443,17 +445,59 @@ def seat_offers(
             label, group = option.label, "Decide"
         else:
             label, group = labels.action_label(game, action), labels.action_group(action)
-        offers.append(Offer(_masked(action, others), label, group, _foresee(game, action)))
+        foreseen, waste = _foresee(game, action)
+        offers.append(Offer(_masked(action, others), label, group, foreseen, waste))
     return offers
 
 
-def _foresee(game: Game, action: Action) -> str:
-    """What an offer would do, when the engine can foresee it on a copy."""
+def _foresee(game: Game, action: Action) -> tuple[str, str]:
+    """What an offer would do, when the engine can foresee it on a copy, and
+    what it would waste (rules notes N19, N49)."""
     if action.type == "attack":
-        return preview.attack_preview(game, action).words(game)
+        hit = preview.attack_preview(game, action)
+        words = hit.words(game)
+        waste = "" if hit.most > 0 or hit.waits else f"This attack deals no damage: {words}."
+        return words, waste
     if action.type == "steal" and action.amount:
-        return preview.steal_odds(game, action.amount).words()
-    return ""
+        return preview.steal_odds(game, action.amount).words(), ""
+    if action.type == "prepare":
+        return "", _lost_technique(game, action)
+    if action.type == "exhaust" and action.card is not None:
+        return _exhaust_words(game, action.card), ""
+    return "", ""
+
+
+def _exhaust_words(game: Game, uid: int) -> str:
+    """What exhausting a card does, in words (its Search, then its exhaust
+    effect): the question that chooses the card says it."""
+    card = game.card(uid)
+    said = []
+    if "search" in getattr(card, "keywords", ()):
+        said.append("Search: takes an unclaimed Dragon Ball")
+    effects = getattr(card, "exhaust_effects", None)
+    if effects:
+        said.append(describe_effects(effects))
+    return "; then ".join(said)
+
+
+def _lost_technique(game: Game, action: Action) -> str:
+    """Why a Technique prepared now may have no target when it is used:
+    nothing can be attacked yet (Freezer before his ship lands), and nothing
+    says the wait ends before the Technique's Time runs out."""
+    if action.card is None or combat.enemies_of(game, "players"):
+        return ""
+    card = game.card_as(action.card, Technique)
+    if card.healing:
+        return ""
+    villain = game.state.villain
+    if not villain.arrived:
+        why = f"{game.villain_card().name} and his Minions cannot be attacked until he arrives"
+    else:
+        why = "no enemy can be attacked now"
+    return (
+        f"{why}, and {card.name} may be used before that changes: "
+        "a Technique with no target when it is used is lost."
+    )
 
 
 def unmask(

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from rich.console import Console, RenderableType
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual.actions import ActionParseResult
 from textual.app import App, ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.command import Hit, Hits, Provider
+from textual.command import CommandPalette, Hit, Hits, Provider
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.dom import DOMNode
+from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
+from textual.theme import ThemeProvider
+from textual.widget import AwaitMount
 from textual.widgets import (
     Button,
     Checkbox,
@@ -43,6 +49,7 @@ from dbdeck.engine.game import (
 from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
+from dbdeck.tui.modal import Palette
 from dbdeck.tui.table import TableScreen
 from dbdeck.tui.widgets.tickbox import TickBox
 
@@ -50,6 +57,10 @@ if TYPE_CHECKING:
     from dbdeck.saves.reading import SaveInfo
 
 __all__ = ["DbdeckApp"]
+
+TYPED_KEYS_KEPT = 256
+"""How many typed keys are remembered with their screen (a key the focused
+widget takes for itself never comes back to be forgotten)."""
 
 
 def _list_saves(folder: Path) -> list[SaveInfo]:
@@ -181,6 +192,8 @@ class MainMenu(Screen[None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         app = self.app
         assert isinstance(app, DbdeckApp)
+        if not self.is_active:
+            return  # a second Enter of a burst: the first one's screen is in front
         choice = event.option.id
         if choice == "new":
             app.push_screen(SetupWizard(app.catalog))
@@ -402,6 +415,8 @@ class SetupWizard(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
+        if not self.is_active:
+            return  # started already (a second Enter of a burst)
         characters, players = self._choice()
         try:
             seed = int(self.query_one("#seed", Input).value)
@@ -443,6 +458,12 @@ class DbdeckApp(App[None]):
     asked_return_code: int | None = None
     """The return code of a deliberate ``exit``; ``None`` until one."""
 
+    leaving = False
+    """Whether the app was asked to close: from then on no key, click or
+    binding acts (keys typed in a burst after ``q`` are already queued, and
+    Textual mounts nothing more once it is closing, so a dialog they opened
+    would have no content)."""
+
     def __init__(
         self,
         catalog: Catalog,
@@ -467,6 +488,8 @@ class DbdeckApp(App[None]):
         self.saves = saves
         """The saves folder; ``None`` plays without saving (tests, demos)."""
         self.start_screen = start
+        self._typed_on: dict[int, tuple[events.Key, Screen[Any]]] = {}
+        """The screen in front when each key waiting to act was typed."""
 
     def on_mount(self) -> None:
         if self.start_screen is not None:
@@ -516,6 +539,105 @@ class DbdeckApp(App[None]):
         if choice == "new":
             self.push_screen(SetupWizard(self.catalog))
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            # Keys and clicks still queued when the app was asked to close
+            # are dropped: none of them may act on a game that was left.
+            if self.leaving:
+                return
+            if isinstance(event, events.Key) and not self._for_screen_in_front(event):
+                return
+        await super().on_event(event)
+
+    def _for_screen_in_front(self, key: events.Key) -> bool:
+        """Whether ``key`` may act: it was typed while the screen now in
+        front was. A key reaches the app twice: first as typed (the screen
+        in front then is noted), then back from the focused widget, when its
+        binding runs. The keys of a burst are all typed before the first one
+        acts, so a key that opened or closed a screen leaves the keys typed
+        after it without a screen: an Enter typed at the table must not
+        answer the dialog the key before it opened."""
+        if not key.is_forwarded:
+            if not self.screen.is_mounted:
+                return False  # typed before the screen in front was shown
+            self._typed_on[id(key)] = (key, self.screen)
+            while len(self._typed_on) > TYPED_KEYS_KEPT:
+                self._typed_on.pop(next(iter(self._typed_on)))
+            return True
+        typed = self._typed_on.pop(id(key), None)
+        return typed is None or typed[0] is not key or typed[1] is self.screen
+
+    if TYPE_CHECKING:
+
+        @overload
+        def push_screen(
+            self,
+            screen: Screen[ScreenResultType] | str,
+            callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+            wait_for_dismiss: Literal[False] = False,
+            *,
+            mode: str | None = None,
+        ) -> AwaitMount: ...
+
+        @overload
+        def push_screen(
+            self,
+            screen: Screen[ScreenResultType] | str,
+            callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+            wait_for_dismiss: Literal[True] = True,
+            *,
+            mode: str | None = None,
+        ) -> asyncio.Future[ScreenResultType]: ...
+
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultType] | str,
+        callback: ScreenResultCallbackType[ScreenResultType] | None = None,
+        wait_for_dismiss: bool = False,
+        *,
+        mode: str | None = None,
+    ) -> AwaitMount | asyncio.Future[ScreenResultType]:
+        """Show ``screen`` in front, unless the app is closing: Textual
+        mounts nothing then, so the screen would show without its content
+        (the answer of a dialog, still queued, may ask for the next one)."""
+        if self.leaving:
+            if wait_for_dismiss:
+                return asyncio.get_running_loop().create_future()  # never answered
+            return AwaitMount(self.screen, [])
+        if wait_for_dismiss:
+            return super().push_screen(screen, callback, True, mode=mode)
+        return super().push_screen(screen, callback, False, mode=mode)
+
+    def switch_screen(self, screen: Screen[Any] | str) -> AwaitComplete:
+        """Replace the screen in front, unless the app is closing."""
+        if self.leaving:
+            return AwaitComplete()
+        return super().switch_screen(screen)
+
+    def action_command_palette(self) -> None:
+        """The command palette (one that closes once, however fast the keys)."""
+        # No id: a palette just closed may still be leaving the app.
+        if self.use_command_palette and not any(
+            isinstance(screen, CommandPalette) for screen in self.screen_stack
+        ):
+            self.push_screen(Palette())
+
+    def search_themes(self) -> None:
+        """The palette of themes (one that closes once, like the other)."""
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Run an action (every binding comes here), unless the app is
+        closing: then the action is taken as done, and nothing happens."""
+        if self.leaving:
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
+
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
@@ -524,7 +646,8 @@ class DbdeckApp(App[None]):
         self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
         """Leave the app on purpose (with ``return_code`` 1, say, for a table
-        out of reach): what follows is no crash."""
+        out of reach): what follows is no crash. Nothing acts afterwards."""
+        self.leaving = True
         self.asked_return_code = return_code
         super().exit(result, return_code, message)
 

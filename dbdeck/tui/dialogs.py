@@ -9,15 +9,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList, SelectionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.tui.modal import Dialog
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.card import card_picture
+from dbdeck.tui.widgets.choices import ChoiceList, TickList
 
 __all__ = [
     "ComboDialog",
@@ -33,7 +34,7 @@ ARM_SECONDS = 0.4
 previous turn played out must not pass it unread."""
 
 
-class DecisionDialog(ModalScreen[int | None]):
+class DecisionDialog(Dialog[int | None]):
     """A choice: one the rules hand to a player or to the table (it must be
     answered), or one step of building an action (Escape cancels it).
 
@@ -60,14 +61,11 @@ class DecisionDialog(ModalScreen[int | None]):
         disabled: list[str] | None = None,
         inspect: list[tuple[str, str]] | None = None,
         card: str = "",
-        highlight: int | None = None,
         coach: Callable[[], tuple[int | None, str]] | None = None,
     ) -> None:
         super().__init__()
         self.coach = coach
         """Asked by ``g``: the answer the bot would give, and why."""
-        self.highlight = highlight
-        """The option highlighted first (a cancellable choice highlights its first)."""
         self.title_text = title
         self.prompt = prompt
         self.options = options
@@ -90,8 +88,8 @@ class DecisionDialog(ModalScreen[int | None]):
                 Option(Text(f"{cross} {line}", style="dim"), disabled=True)
                 for line in self.forbidden
             ]
-            yield OptionList(*choices, id="choices")
-            keys = "Up/Down, then Enter: choose" if self.for_decision else "Enter: choose"
+            yield ChoiceList(*choices, id="choices")
+            keys = "Down, then Enter: choose"
             keys += "  Escape: cancel" if self.cancellable else ""
             if self.card or self.inspect_entries:
                 keys += "  i: read a card"
@@ -100,14 +98,9 @@ class DecisionDialog(ModalScreen[int | None]):
             yield Static(Text(keys, style="dim"), classes="keys")
 
     def on_mount(self) -> None:
-        listing = self.query_one(OptionList)
-        listing.focus()
-        if self.for_decision:
-            # A decision of the game comes unasked: an Enter typed for what
-            # came before must not answer it. Up or Down first.
-            listing.highlighted = None
-        elif self.highlight is not None:
-            listing.highlighted = self.highlight
+        # Nothing is highlighted (a ChoiceList): an Enter typed for what came
+        # before must not answer it. Down first.
+        self.query_one(ChoiceList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
@@ -124,7 +117,7 @@ class DecisionDialog(ModalScreen[int | None]):
             return
         option, why = self.coach()
         if option is not None:
-            self.query_one(OptionList).highlighted = option
+            self.query_one(ChoiceList).highlighted = option
         self.app.clear_notifications()
         self.notify(why, title="Coach suggests", timeout=8)
 
@@ -148,7 +141,7 @@ class DecisionDialog(ModalScreen[int | None]):
         self.app.push_screen(CardPicker(self.inspect_entries), show)
 
 
-class ComboDialog(ModalScreen[Action | None]):
+class ComboDialog(Dialog[Action | None]):
     """Build an attack: pick Physical Techniques (a Combo when several), then
     the target, each target showing the damage it would take (after Armor,
     Damage Reduction and a Guardian's interception, as the engine foresees
@@ -169,10 +162,16 @@ class ComboDialog(ModalScreen[Action | None]):
             yield Label(
                 Text("Attack: tick the Techniques (Space), then the target (Enter)", style="bold")
             )
-            yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
+            yield TickList(*[(self._card_label(u), u, False) for u in cards], id="cards")
             yield Label("Target")
-            yield OptionList(id="targets")
-            yield Static(Text("Tab: to the targets  Escape: cancel", style="dim"), classes="keys")
+            yield ChoiceList(id="targets")
+            yield Static(
+                Text(
+                    "Down, then Space: tick  Tab: to the targets, Down, then Enter  Escape: cancel",
+                    style="dim",
+                ),
+                classes="keys",
+            )
 
     def _card_label(self, uid: int) -> str:
         seen = self.view.card(uid)
@@ -185,7 +184,7 @@ class ComboDialog(ModalScreen[Action | None]):
 
     def chosen(self) -> tuple[int, ...]:
         """The ticked Techniques."""
-        return tuple(sorted(self.query_one(SelectionList).selected))
+        return tuple(sorted(self.query_one(TickList).selected))
 
     def offer_for(self, target: str) -> Offer | None:
         """The attack of the ticked Techniques on ``target``, if legal."""
@@ -200,7 +199,7 @@ class ComboDialog(ModalScreen[Action | None]):
         )
 
     def _show_targets(self) -> None:
-        listing = self.query_one("#targets", OptionList)
+        listing = self.query_one("#targets", ChoiceList)
         listing.clear_options()
         for target in self.targets:
             offer = self.offer_for(target)
@@ -210,12 +209,12 @@ class ComboDialog(ModalScreen[Action | None]):
                 listing.add_option(Option(label, id=target, disabled=not self.chosen()))
             else:
                 listing.add_option(Option(f"{name} — {offer.preview}", id=target))
-        enabled = [i for i, t in enumerate(self.targets) if self.offer_for(t) is not None]
-        listing.highlighted = enabled[0] if enabled else None
+        # Nothing highlighted, as in every list: Tab then Enter attacks nobody.
+        listing.highlighted = None
 
     def on_mount(self) -> None:
         self._show_targets()
-        self.query_one(SelectionList).focus()
+        self.query_one(TickList).focus()
 
     def on_selection_list_selected_changed(self) -> None:
         self._show_targets()
@@ -233,7 +232,7 @@ class ComboDialog(ModalScreen[Action | None]):
         self.dismiss(None)
 
 
-class InspectorScreen(ModalScreen[None]):
+class InspectorScreen(Dialog[None]):
     """Any card, drawn in full: stats, text and effects in plain words."""
 
     BINDINGS = [Binding("escape,enter,i", "close", "Close")]
@@ -251,7 +250,7 @@ class InspectorScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class CardPicker(ModalScreen[str | None]):
+class CardPicker(Dialog[str | None]):
     """Pick a card on the table to inspect."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -263,12 +262,12 @@ class CardPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text("Inspect which card?", style="bold"))
-            yield OptionList(
+            yield ChoiceList(
                 *[Option(label, id=f"{i}") for i, (label, _) in enumerate(self.entries)]
             )
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        self.query_one(ChoiceList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.entries[int(event.option.id or 0)][1])
@@ -277,7 +276,7 @@ class CardPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class _Armed(ModalScreen[None]):
+class _Armed(Dialog[None]):
     """A screen that ignores Enter for a moment after it shows: a key typed
     while the previous turn played out must not pass it unread."""
 
@@ -400,14 +399,16 @@ Keys on the table
   ctrl+p     command palette (every legal action, searchable)
   q          quit (every action is saved)
 
+Every list and dialog opens with nothing highlighted: Down highlights the
+first item (marked with an arrow), Up and Down move and stop at the ends,
+Enter chooses (with nothing highlighted it does nothing and says so).
 Decisions the rules hand to a player or to the table (targets, Wildcards,
-Block, Power Clash, the Wish) open a dialog: nothing is highlighted at
-first, so choose with Up/Down, then Enter; i reads the card at stake.
-A key that can do nothing now says why.
+Block, Power Clash, the Wish) open such a dialog; i reads the card at
+stake. A key that can do nothing now says why.
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Every key of the table."""
 
     BINDINGS = [

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from dbdeck.cards.catalog import Catalog
@@ -25,6 +25,7 @@ from dbdeck.engine.tally import Tally
 from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, SeatInfo
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
+from dbdeck.tui.modal import Dialog
 from dbdeck.tui.table import TableScreen
 
 __all__ = ["ChatDialog", "RemoteBackend", "SharedTableScreen", "TableLink", "WaitingScreen"]
@@ -62,7 +63,7 @@ class WaitingScreen(Screen[None]):
         self.query_one("#waiting", Static).update(Text(text))
 
 
-class ChatDialog(ModalScreen[str | None]):
+class ChatDialog(Dialog[str | None]):
     """One line of table talk."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

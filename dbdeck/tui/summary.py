@@ -9,7 +9,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -17,6 +16,8 @@ from dbdeck.engine.table_view import TableView
 from dbdeck.engine.tally import Tally
 from dbdeck.engine.words import agree
 from dbdeck.tui.backend import Seating
+from dbdeck.tui.modal import Dialog
+from dbdeck.tui.widgets.choices import ChoiceList
 
 __all__ = ["CHOICES", "SummaryScreen"]
 
@@ -34,7 +35,7 @@ HEADINGS = ("Character", "Player", "Health", "Damage\ndealt", "Damage\ntaken", "
 hardly wider than its numbers."""
 
 
-class SummaryScreen(ModalScreen[str | None]):
+class SummaryScreen(Dialog[str | None]):
     """The game's summary; it closes with the player's choice of what next."""
 
     BINDINGS = [
@@ -71,8 +72,8 @@ class SummaryScreen(ModalScreen[str | None]):
                 played += f", {self.tally.turns} turns"
             yield Static(Text(f"{view.title}: {played}."))  # the title names players
             yield Static(self._table())
-            yield OptionList(*[Option(label, id=key) for key, label in CHOICES], id="next")
-            yield Static(Text("Up/Down, then Enter", style="dim"), classes="keys")
+            yield ChoiceList(*[Option(label, id=key) for key, label in CHOICES], id="next")
+            yield Static(Text("Down, then Enter", style="dim"), classes="keys")
 
     def _table(self) -> Table:
         # Two-line headings as narrow as their figures, and no cell that
@@ -103,11 +104,9 @@ class SummaryScreen(ModalScreen[str | None]):
         return table
 
     def on_mount(self) -> None:
-        listing = self.query_one(OptionList)
-        listing.focus()
         # The summary comes unasked: an Enter meant for the last action must
-        # not pass it unread. Up or Down first.
-        listing.highlighted = None
+        # not pass it unread (a ChoiceList opens with nothing highlighted).
+        self.query_one(ChoiceList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

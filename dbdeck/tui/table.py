@@ -119,6 +119,11 @@ KIND_WORDS = {
 """What each kind of a card's action is called in its menu."""
 
 
+ONE_WAY = ("prepare", "boost")
+"""The action kinds whose one remaining way is taken without asking (the
+Time slot, the booster): the key already said what to do."""
+
+
 _SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
 """The action kinds that spend the Energy played this turn."""
 
@@ -357,11 +362,21 @@ class TableScreen(Screen[None]):
             target = self._one(HandBoard)
         target.focus()
 
+    @property
+    def closing(self) -> bool:
+        """Whether the app was asked to close (a quit, a fatal error): from
+        then on the table sends nothing and opens nothing, whatever is still
+        queued (the callback of a dialog answered just before, a Villain
+        step's timer)."""
+        return self.app.return_code is not None
+
     # --- drawing -------------------------------------------------------------------------
 
     def refresh_table(self) -> None:
         """Draw the backend's view, list its offers, and open whatever the
         game waits for: a hand-off, a decision, the next step of the Villain."""
+        if self.closing:
+            return
         view = self.view = self.backend.view()
         self.offers = self.backend.legal_actions()
         lines = self.backend.events()
@@ -543,6 +558,8 @@ class TableScreen(Screen[None]):
 
     def play(self, action: Action) -> Outcome:
         """Send an action; a refused one shows the reason."""
+        if self.closing:
+            return Outcome(False, "The table is closing.")
         self._since = []
         self._suggested = None
         outcome = self.backend.send(action)
@@ -561,8 +578,32 @@ class TableScreen(Screen[None]):
         card's menu): ending the turn asks first when something is left."""
         if offer.action.type == "end-turn":
             self.end_turn(offer.action)
+        elif offer.waste and self._asks():
+            self._confirm_waste(offer)
         else:
             self.play(offer.action)
+
+    def _asks(self) -> bool:
+        """Whether a move that wastes something is confirmed first (the
+        player's setting, and the table's)."""
+        return self.settings.confirm_end_turn and self.seating.confirm_end_turn
+
+    def _confirm_waste(self, offer: Offer) -> None:
+        """Ask before a move the engine says would waste something."""
+
+        def answer(choice: int | None) -> None:
+            if choice == 1:
+                self.play(offer.action)
+
+        self.app.push_screen(
+            DecisionDialog(
+                f"{offer.label}?",
+                offer.waste,
+                ["Keep playing", f"{offer.label} all the same"],
+                cancellable=True,
+            ),
+            answer,
+        )
 
     @on(ActionPanel.Chosen)
     def _entry_chosen(self, event: ActionPanel.Chosen) -> None:
@@ -578,18 +619,16 @@ class TableScreen(Screen[None]):
         self.choose_offer(title, entry.prompt, list(entry.offers))
 
     def choose_offer(self, title: str, prompt: str, offers: list[Offer]) -> None:
-        """A dialog to choose one of ``offers``, each with what it would do
-        (the coach's suggestion highlighted, when it is one of them)."""
+        """A dialog to choose one of ``offers``, each with what it would do."""
         labels = [
             o.label + (f" — {o.preview}" if o.preview else "") for o in self._told_apart(offers)
         ]
-        first = offers.index(self._suggested) if self._suggested in offers else None
 
         def done(index: int | None) -> None:
             if index is not None:
                 self.take(offers[index])
 
-        dialog = DecisionDialog(title, prompt, labels, cancellable=True, highlight=first)
+        dialog = DecisionDialog(title, prompt, labels, cancellable=True)
         self.app.push_screen(dialog, done)
 
     def _told_apart(self, offers: list[Offer]) -> list[Offer]:
@@ -668,13 +707,16 @@ class TableScreen(Screen[None]):
             left.append(f"attack with {', '.join(attacks)}")
         if self._of_kind("boost"):
             left.append("boost a prepared Technique")
+        # An ability is once a turn: unused now, it is lost for this turn.
+        for offer in self._of_kind("ability")[:1]:
+            left.append(offer.label[:1].lower() + offer.label[1:])
         return left
 
     def end_turn(self, action: Action) -> None:
         """End the turn; with something left undone, ask first (unless the
         player turned the question off)."""
         left = self.left_undone()
-        if not left or not (self.settings.confirm_end_turn and self.seating.confirm_end_turn):
+        if not left or not self._asks():
             self.play(action)
             return
         board = self.view.character(self.view.active)
@@ -689,15 +731,12 @@ class TableScreen(Screen[None]):
             if choice in (1, 2):
                 self.play(action)
 
-        # Keep playing is highlighted, unless the coach was asked and said to end.
-        coached = self._suggested is not None and self._suggested.action == action
         self.app.push_screen(
             DecisionDialog(
                 f"End {name}'s turn?",
                 body,
                 ["Keep playing", "End the turn", "End the turn, and stop asking"],
                 cancellable=True,
-                highlight=1 if coached else 0,
             ),
             answer,
         )
@@ -739,8 +778,9 @@ class TableScreen(Screen[None]):
             return
 
         def done(action: Action | None) -> None:
-            if action is not None:
-                self.play(action)
+            offer = next((o for o in attacks if o.action == action), None)
+            if offer is not None:
+                self.take(offer)
 
         self.app.push_screen(ComboDialog(self.view, attacks, self.backend.catalog), done)
 
@@ -755,6 +795,12 @@ class TableScreen(Screen[None]):
         """A dialog to choose one of ``offers`` (then played)."""
         if not offers:
             self._nothing(kind, f"No {title.lower()} is possible now.")
+            return
+        if len(offers) == 1 and offers[0].action.type in ONE_WAY:
+            # One free Time slot, one Energy card to boost with: nothing to
+            # choose, so nothing is asked; the table says what it did.
+            self.notify(f"{offers[0].label} (the only way).", title=title, timeout=4)
+            self.take(offers[0])
             return
         shown = labels or [o.label + (f" — {o.preview}" if o.preview else "") for o in offers]
 
@@ -832,7 +878,12 @@ class TableScreen(Screen[None]):
 
     def action_exhaust(self) -> None:
         """Exhaust a card in play for its effect: choose the card."""
-        self._pick("Exhaust", "Which card?", self._of_kind("exhaust"), kind="exhaust")
+        self._pick(
+            "Exhaust",
+            "Which card? Each says what its effect does.",
+            self._of_kind("exhaust"),
+            kind="exhaust",
+        )
 
     def action_ability(self) -> None:
         """Use the Character's special ability."""
@@ -857,7 +908,7 @@ class TableScreen(Screen[None]):
 
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
-        if self.backend.view().paused:
+        if not self.closing and self.backend.view().paused:
             self._report(self.backend.resume())
             self.refresh_table()
 
@@ -873,7 +924,7 @@ class TableScreen(Screen[None]):
 
     def action_skip(self) -> None:
         """Play the rest of the Villain's turn at once."""
-        while self.backend.view().paused:
+        while not self.closing and self.backend.view().paused:
             if not self._report(self.backend.resume()):
                 break
         self.refresh_table()
@@ -885,6 +936,8 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Undo the last action, back to the last revealed hidden information."""
+        if self.closing:
+            return
         outcome = self.backend.undo()
         self.notify(
             outcome.message, title="Undo", severity="information" if outcome.accepted else "warning"
@@ -895,7 +948,8 @@ class TableScreen(Screen[None]):
         """The table's settings: ask before a turn ends, or not."""
         ask = self.settings.confirm_end_turn
         labels = [
-            f"Ask before ending a turn with Energy or cards left: {'on' if ask else 'off'}"
+            "Ask before a move that wastes something (ending a turn with Energy, cards or"
+            f" an ability left; an attack for no damage): {'on' if ask else 'off'}"
             " (Enter to switch)",
             "Close",
         ]
@@ -904,7 +958,7 @@ class TableScreen(Screen[None]):
             if choice == 0:
                 self.settings.confirm_end_turn = not ask
                 save_settings(self.settings)
-                self.notify(f"Ask before ending a turn: {'off' if ask else 'on'}.")
+                self.notify(f"Ask before a wasted move: {'off' if ask else 'on'}.")
 
         self.app.push_screen(DecisionDialog("Settings", "", labels, cancellable=True), answer)
 
@@ -1231,6 +1285,8 @@ class TableScreen(Screen[None]):
         self.play(Action("choose", option=decision.moot))
 
     def _taken(self, _: None) -> None:
+        if self.closing:
+            return
         self._turn_of = self.view.active  # the hand-off announced the turn
         self.backend.take_keyboard()
         self.refresh_table()

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from dbdeck.engine.table_view import GROUPS, Offer
 from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.widgets.choices import ChoiceList
 
 __all__ = ["ActionPanel", "Entry", "entries"]
 
@@ -111,8 +112,9 @@ def entries(offers: list[Offer]) -> list[Entry]:
     return sorted(out, key=lambda e: order.get(e.group, len(order)))
 
 
-class ActionPanel(OptionList):
-    """The action list: every legal action, grouped under headings."""
+class ActionPanel(ChoiceList):
+    """The action list: every legal action, grouped under headings (a
+    ``ChoiceList``: nothing highlighted after any change)."""
 
     class Chosen(Message):
         """A line of the list was chosen."""
@@ -123,7 +125,7 @@ class ActionPanel(OptionList):
 
     def __init__(self, **kwargs: object) -> None:
         # Labels are plain text: a card name is never read as markup.
-        super().__init__(markup=False, **kwargs)  # type: ignore[arg-type]
+        super().__init__(markup=False, **kwargs)
         self.lines: list[Entry] = []
         """The lines shown, in order (headings excepted)."""
 
@@ -157,5 +159,9 @@ class ActionPanel(OptionList):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """A line was chosen: the table takes it."""
         event.stop()
-        if event.option.id is not None:
+        index = event.option_index
+        shown = index < self.option_count and self.get_option_at_index(index) is event.option
+        # An Enter taken before the list was drawn anew chose a line that is
+        # gone: it does nothing (the list changed under it).
+        if shown and event.option.id is not None:
             self.post_message(self.Chosen(self.lines[int(event.option.id)]))

@@ -1,0 +1,139 @@
+"""Every list of the table behaves one way.
+
+- A list opens with nothing highlighted, and nothing is highlighted again
+  after any change: an Enter meant for what came before does nothing.
+- Down (or Up) highlights the first item; then Up and Down move one item
+  and stop at the ends: a list never wraps.
+- Enter with nothing highlighted does nothing, and says so.
+- The highlighted item is marked with a glyph (``▶``; ``>`` in ASCII), not
+  by colour alone.
+
+``ChoiceList`` is such an ``OptionList`` (dialogs, the action list, the
+end-of-game choices); ``TickList`` such a ``SelectionList`` (the Techniques
+of a Combo, ticked with Space).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from textual.strip import Strip
+from textual.widgets import OptionList, SelectionList
+from textual.widgets.option_list import Option
+
+from dbdeck.tui.widgets import glyphs
+
+__all__ = ["NOTHING_HIGHLIGHTED", "ChoiceList", "TickList", "marker"]
+
+NOTHING_HIGHLIGHTED = "Nothing is highlighted: press Down to highlight the first item, then Enter."
+"""What Enter says on a list with nothing highlighted."""
+
+GUTTER = 2
+"""The cells before each item that hold the marker."""
+
+
+def marker() -> str:
+    """The mark of the highlighted item (it shows without colour too)."""
+    return ">" if glyphs.ASCII else "▶"
+
+
+def _step(options: Sequence[Option], highlighted: int | None, direction: int) -> int | None:
+    """The item Up or Down goes to: the first one when none is highlighted,
+    else the next enabled one that way, staying put at the end."""
+    enabled = [i for i, option in enumerate(options) if not option.disabled]
+    if not enabled:
+        return None
+    if highlighted is None:
+        return enabled[0]
+    ahead = [i for i in enabled if (i - highlighted) * direction > 0]
+    if not ahead:
+        return highlighted
+    return min(ahead) if direction > 0 else max(ahead)
+
+
+def _marked(listing: OptionList, y: int, strip: Strip) -> Strip:
+    """Line ``y`` of ``listing`` behind the marker's gutter, which holds
+    the marker on the first line of the highlighted item."""
+    try:
+        index, offset = listing._lines[listing.scroll_offset.y + y]
+    except IndexError:
+        index, offset = -1, 0
+    on = offset == 0 and index == listing.highlighted
+    parts = ("option-list--option", "option-list--option-highlighted") if on else ()
+    style = listing.get_visual_style("option-list--option", *parts[1:]).rich_style
+    mark = f"{marker()} " if on else " " * GUTTER
+    return Strip.join([Strip([Segment(mark, style)], GUTTER), strip])
+
+
+class ChoiceList(OptionList):
+    """An ``OptionList`` that follows the table's one rule for lists."""
+
+    ALLOW_MAXIMIZE: ClassVar[bool] = False
+
+    def __init__(self, *content: Option | str | None, **kwargs: Any) -> None:
+        # Labels are plain text: a card name or "[Grim Rule]" is never markup.
+        kwargs.setdefault("markup", False)
+        super().__init__(*content, **kwargs)
+
+    def on_mount(self) -> None:
+        """Nothing is highlighted when the list opens."""
+        self.highlighted = None
+
+    def _get_left_gutter_width(self) -> int:
+        return GUTTER
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, the highlighted item marked."""
+        return _marked(self, y, super().render_line(y))
+
+    def action_cursor_down(self) -> None:
+        """Down: the first item, or the next one (never wrapping)."""
+        self.highlighted = _step(self.options, self.highlighted, 1)
+
+    def action_cursor_up(self) -> None:
+        """Up: the first item, or the one before (never wrapping)."""
+        self.highlighted = _step(self.options, self.highlighted, -1)
+
+    def action_select(self) -> None:
+        """Enter: choose the highlighted item; with none, say so."""
+        if self.highlighted is None:
+            self.notify(NOTHING_HIGHLIGHTED, title="Choose first", severity="warning")
+            return
+        super().action_select()
+
+
+class TickList(SelectionList[int]):
+    """A ``SelectionList`` that follows the table's one rule for lists:
+    Space ticks the highlighted item."""
+
+    def on_mount(self) -> None:
+        """Nothing is highlighted when the list opens."""
+        self.highlighted = None
+
+    def _get_left_gutter_width(self) -> int:
+        return super()._get_left_gutter_width() + GUTTER
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, the highlighted item marked."""
+        return _marked(self, y, super().render_line(y))
+
+    def action_cursor_down(self) -> None:
+        """Down: the first item, or the next one (never wrapping)."""
+        self.highlighted = _step(self.options, self.highlighted, 1)
+
+    def action_cursor_up(self) -> None:
+        """Up: the first item, or the one before (never wrapping)."""
+        self.highlighted = _step(self.options, self.highlighted, -1)
+
+    def action_select(self) -> None:
+        """Space or Enter: tick the highlighted item; with none, say so."""
+        if self.highlighted is None:
+            self.notify(
+                "Nothing is highlighted: press Down to highlight the first item, then Space.",
+                title="Choose first",
+                severity="warning",
+            )
+            return
+        super().action_select()
