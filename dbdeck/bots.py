@@ -42,21 +42,34 @@ def random_bot(game: Game, rng: random.Random) -> Action:
     return rng.choice(others) if others and rng.random() < 0.85 else rng.choice(actions)
 
 
-def greedy(game: Game, rng: random.Random) -> Action:
+def greedy(
+    game: Game, rng: random.Random, *, refuse: Callable[[Action], bool] | None = None
+) -> Action:
     """A sensible player: see the module docstring.
 
     It takes the legal action it scores highest, the first listed among
     equals; the engine finds it best-first, without listing every action.
+    ``refuse``: actions it takes only when nothing else is left (the coach
+    refuses the moves that waste something).
     """
     if game.state.pending is not None:
         return Action("choose", option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
-    best = game.best_action(
-        lambda a: _score(game, a, villain_balls), lambda score: _beats_rows(game, score)
-    )
+
+    def score(action: Action) -> float:
+        value = _score(game, action, villain_balls)
+        if refuse is not None and value > _REFUSED and refuse(action):
+            return _REFUSED
+        return value
+
+    best = game.best_action(score, lambda value: _beats_rows(game, value))
     if best is None:
         raise ValueError("the greedy bot has no legal action to take")
     return best
+
+
+_REFUSED = -1e9
+"""The score of a move the caller refuses: below every other."""
 
 
 def _decide(game: Game) -> int:

@@ -19,8 +19,10 @@ from dbdeck.engine.events import starts_turn
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import LogLine
 from dbdeck.engine.view import seat_view
+from dbdeck.engine.waste import waste_of
 from dbdeck.saves import Session, read_save, replay_events, tally_of
 from dbdeck.scenario import lay_table
+from dbdeck.tui.coach import suggest
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
 from dbdeck.tui.table import TableScreen, outcome_of
@@ -183,3 +185,17 @@ async def test_a_choice_between_two_guards_names_each_with_its_place_and_health(
         assert len(set(shown)) == 2
         assert any("(Guard 1 5/5)" in label for label in shown)
         assert any("(Guard 2 3/5)" in label for label in shown)
+
+
+def test_the_coach_never_suggests_a_wasted_move(catalog: Catalog) -> None:
+    """Before Freezer arrives the greedy bot would prepare a Technique that
+    can have no target (and is lost); the coach suggests something else, and
+    says what the card it suggests does."""
+    game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
+    assert not game.state.villain.arrived
+    bot = greedy(game, random.Random(0))
+    assert bot.type == "prepare" and waste_of(game, bot)
+    hint = suggest(game)
+    assert hint.action is not None and not waste_of(game, hint.action)
+    assert hint.action in game.legal_actions()
+    assert hint.action.type == "exhaust" and "Flying Nimbus (you draw 1 card" in hint.why

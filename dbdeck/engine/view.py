@@ -25,8 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.cards.describe import describe_effects
-from dbdeck.cards.plain import Technique
-from dbdeck.engine import combat, labels, preview, rules, why
+from dbdeck.engine import combat, labels, preview, rules, waste, why
 from dbdeck.engine.actions import Action
 from dbdeck.engine.events import Event
 from dbdeck.engine.holders import (
@@ -455,13 +454,11 @@ def _foresee(game: Game, action: Action) -> tuple[str, str]:
     what it would waste (rules notes N19, N49)."""
     if action.type == "attack":
         hit = preview.attack_preview(game, action)
-        words = hit.words(game)
-        waste = "" if hit.most > 0 or hit.waits else f"This attack deals no damage: {words}."
-        return words, waste
+        return hit.words(game), waste.attack_waste(game, hit)
     if action.type == "steal" and action.amount:
         return preview.steal_odds(game, action.amount).words(), ""
     if action.type == "prepare":
-        return "", _lost_technique(game, action)
+        return "", waste.waste_of(game, action)
     if action.type == "exhaust" and action.card is not None:
         return _exhaust_words(game, action.card), ""
     return "", ""
@@ -478,26 +475,6 @@ def _exhaust_words(game: Game, uid: int) -> str:
     if effects:
         said.append(describe_effects(effects))
     return "; then ".join(said)
-
-
-def _lost_technique(game: Game, action: Action) -> str:
-    """Why a Technique prepared now may have no target when it is used:
-    nothing can be attacked yet (Freezer before his ship lands), and nothing
-    says the wait ends before the Technique's Time runs out."""
-    if action.card is None or combat.enemies_of(game, "players"):
-        return ""
-    card = game.card_as(action.card, Technique)
-    if card.healing:
-        return ""
-    villain = game.state.villain
-    if not villain.arrived:
-        why = f"{game.villain_card().name} and his Minions cannot be attacked until he arrives"
-    else:
-        why = "no enemy can be attacked now"
-    return (
-        f"{why}, and {card.name} may be used before that changes: "
-        "a Technique with no target when it is used is lost."
-    )
 
 
 def unmask(

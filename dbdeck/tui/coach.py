@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 from dbdeck.bots import greedy
-from dbdeck.engine import combat, labels, preview
+from dbdeck.cards.describe import describe_effects
+from dbdeck.engine import combat, labels, preview, waste
 from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Game
 from dbdeck.engine.holders import VILLAIN, CharacterRef
@@ -28,7 +29,8 @@ def suggest(game: Game) -> Suggestion:
     actor = game.actor()
     if actor is None:
         return Suggestion(None, "", "Nobody has to decide anything now.")
-    action = greedy(game, random.Random(0))
+    # Never a move that wastes something while another is left (rules N19, N49).
+    action = greedy(game, random.Random(0), refuse=lambda a: bool(waste.waste_of(game, a)))
     pending = game.state.pending
     if action.type == "choose" and pending is not None and action.option is not None:
         label = pending.options[action.option].label
@@ -50,6 +52,16 @@ def _why_answer(game: Game, option: int) -> str:
     return "The bot's usual answer here; the Grim Rule decides where the players disagree."
 
 
+def _standing(game: Game) -> str:
+    """Where the fight stands, in a few words: the Villain's health (or each
+    enemy's) and the Minions in the way."""
+    enemies = combat.enemies_of(game, "players")
+    if not enemies:
+        return f"{game.name(VILLAIN)} has not arrived yet"
+    said = [game.target_label(key) for key in enemies[:3]]
+    return "against " + ", ".join(said)
+
+
 def _why(game: Game, action: Action) -> str:
     s = game.state
     villain = game.name(VILLAIN)
@@ -59,14 +71,18 @@ def _why(game: Game, action: Action) -> str:
         return "Cards in play help every turn: put them into play before anything else."
     if t == "prepare":
         turns = "1 turn" if action.slot == 1 else f"{action.slot} turns"
+        name = game.name(action.card) if action.card is not None else "the Technique"
         return (
-            f"Prepared at Time {action.slot}, the Technique fires in {turns}: "
+            f"Prepared at Time {action.slot}, {name} fires in {turns} ({_standing(game)}); "
             "the earlier it is prepared, the sooner it strikes."
         )
     if t == "boost":
         return "A booster adds its effect when the prepared Technique fires."
-    if t == "exhaust":
-        return "An exhausted card is readied next turn: use its effect now."
+    if t == "exhaust" and action.card is not None:
+        card = game.card(action.card)
+        effects = getattr(card, "exhaust_effects", None)
+        does = f" ({describe_effects(effects)})" if effects else ""
+        return f"{card.name}{does} is readied next turn: use it now."
     if t == "attack":
         hit = preview.attack_preview(game, action)
         combo = len(action.cards) > 1
@@ -88,7 +104,10 @@ def _why(game: Game, action: Action) -> str:
         return "Energy pays for the cards you buy."
     if t == "buy":
         ch = s.character(s.active)
-        return f"The dearest card {game.name(CharacterRef(ch.id))} can afford with the Energy left."
+        return (
+            f"The dearest card {game.name(CharacterRef(ch.id))} can afford with the "
+            f"{ch.energy} Energy left."
+        )
     if t == "end-turn":
         return "Nothing left is worth doing this turn."
     return "The bot's choice."

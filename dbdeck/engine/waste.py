@@ -1,0 +1,54 @@
+"""Moves that waste something, as the engine can tell them: an attack that
+deals no damage, a Technique prepared that can have no target when it is
+used (rules notes N19, N49). The table asks before such a move, and the
+coach never suggests one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dbdeck.cards.plain import Technique
+from dbdeck.engine import combat, preview
+from dbdeck.engine.actions import Action
+
+if TYPE_CHECKING:
+    from dbdeck.engine.game import Game
+
+__all__ = ["attack_waste", "waste_of"]
+
+
+def waste_of(game: Game, action: Action) -> str:
+    """Why ``action`` would waste something, in words; ``""`` when it would
+    not (or the engine cannot tell)."""
+    if action.type == "attack":
+        return attack_waste(game, preview.attack_preview(game, action))
+    if action.type == "prepare":
+        return _lost_technique(game, action)
+    return ""
+
+
+def attack_waste(game: Game, hit: preview.Hit) -> str:
+    """Why an attack foreseen as ``hit`` is wasted: it deals no damage."""
+    if hit.most > 0 or hit.waits:
+        return ""
+    return f"This attack deals no damage: {hit.words(game)}."
+
+
+def _lost_technique(game: Game, action: Action) -> str:
+    """Why a Technique prepared now may have no target when it is used:
+    nothing can be attacked yet (Freezer before his ship lands), and nothing
+    says the wait ends before the Technique's Time runs out."""
+    if action.card is None or combat.enemies_of(game, "players"):
+        return ""
+    card = game.card_as(action.card, Technique)
+    if card.healing:
+        return ""
+    villain = game.state.villain
+    if not villain.arrived:
+        why = f"{game.villain_card().name} and his Minions cannot be attacked until he arrives"
+    else:
+        why = "no enemy can be attacked now"
+    return (
+        f"{why}, and {card.name} may be used before that changes: "
+        "a Technique with no target when it is used is lost."
+    )
