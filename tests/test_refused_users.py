@@ -135,7 +135,7 @@ def test_a_socket_in_a_closed_folder_is_said_to_be_anothers(
     def closed(path: object) -> os.stat_result:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(tables.os, "stat", closed)
+    monkeypatch.setattr("dbdeck.net.tables.os.stat", closed)
     said = socket_refusal(tmp_path / "club.sock", user="carol", uid=STRANGER)
     assert "its folder is another user's, closed to you" in said
 
