@@ -35,10 +35,18 @@ class Seating:
     """Seconds between the steps of the Villain's turn (0: at once)."""
     confirm_end_turn: bool = True
     """Ask before ending a turn with Energy unspent or cards still playable."""
+    away: frozenset[str] = frozenset()
+    """A shared table: the Characters whose player has left (their seat is
+    held until they come back)."""
 
     def player(self, character: str) -> str:
         """The player of a Character."""
         return self.players.get(character, "Player")
+
+    def named(self, character: str) -> str:
+        """The player of a Character, marked when away: ``bob (away)``."""
+        player = self.player(character)
+        return f"{player} (away)" if character in self.away else player
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,6 +96,8 @@ class RemoteBackend(OneSeatPerScreen):
         self._offers: list[Offer] = []
         self._lines: list[LogLine] = []
         self._tally: Tally | None = None
+        self.online = True
+        """Whether the connection is up: while it is down nothing is offered."""
 
     def update(
         self, version: int, view: TableView, offers: list[Offer], tally: Tally | None = None
@@ -121,11 +123,13 @@ class RemoteBackend(OneSeatPerScreen):
         return self._view
 
     def legal_actions(self) -> list[Offer]:
-        """What the server offers this seat now."""
-        return list(self._offers)
+        """What the server offers this seat now (nothing while disconnected)."""
+        return list(self._offers) if self.online else []
 
     def send(self, action: Action) -> Outcome:
         """Send the action; the server's view (or refusal) follows."""
+        if not self.online:
+            return Outcome(False, "Not connected to the table: wait until it is back.")
         if not self._offers:
             return Outcome(False, "It is not your turn to act.")
         self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
@@ -157,6 +161,23 @@ class SharedTableScreen(TableScreen):
     def __init__(self, backend: RemoteBackend) -> None:
         super().__init__(backend)
         self.remote = backend
+        self.connection = ""
+        """How the connection stands while it is down (``""`` when up): shown
+        in the prompt, the one place the table says it."""
+
+    def show_connection(self, state: str) -> None:
+        """Show how the connection stands (``""``: it is up again)."""
+        if state == self.connection:
+            return
+        self.connection = state
+        self.refresh_table()
+
+    def status_text(self, view: TableView) -> Text:
+        """The prompt: the connection's state while it is down, else as at
+        any table."""
+        if self.connection:
+            return Text(self.connection, style="bold")
+        return super().status_text(view)
 
     def action_chat(self) -> None:
         """Say something to the table."""
@@ -184,7 +205,7 @@ class SharedTableScreen(TableScreen):
         for ch in self.view.characters:
             for seat in seats:
                 choices.append(HostMessage(type="host", character=ch.id, to_seat=seat.seat))
-                labels.append(f"{ch.name} → seat {seat.seat} ({seat.user or 'free'})")
+                labels.append(f"{ch.name} → seat {seat.seat} ({_seat_words(seat)})")
             choices.append(HostMessage(type="host", character=ch.id, to_seat=None))
             labels.append(f"{ch.name} → the bot")
         for mode in ("first", "vote"):
@@ -199,6 +220,15 @@ class SharedTableScreen(TableScreen):
             if index is not None:
                 join.send(choices[index])
 
-        self.app.push_screen(
-            DecisionDialog("Host", "Change the table:", labels, cancellable=True), chosen
-        )
+        away = [f"{s.user} (seat {s.seat})" for s in seats if s.user and not s.present]
+        prompt = "Change the table:"
+        if away:
+            prompt = f"Away: {', '.join(away)}. Change the table:"
+        self.app.push_screen(DecisionDialog("Host", prompt, labels, cancellable=True), chosen)
+
+
+def _seat_words(seat: SeatInfo) -> str:
+    """Who holds a seat, in words: ``bob``, ``bob, away`` or ``free``."""
+    if not seat.user:
+        return "free"
+    return seat.user if seat.present else f"{seat.user}, away"
