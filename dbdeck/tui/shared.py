@@ -35,6 +35,8 @@ class TableLink(Protocol):
 
     host: bool
     """Whether this terminal's user is the table's host."""
+    seat: int | None
+    """This terminal's seat (``None``: a spectator)."""
     seats: list[SeatInfo]
 
     def send(self, message: Any) -> None:
@@ -161,9 +163,34 @@ class SharedTableScreen(TableScreen):
     def __init__(self, backend: RemoteBackend) -> None:
         super().__init__(backend)
         self.remote = backend
+        self.KEYS = shared_keys(self.KEYS, spectator=backend.join.seat is None)
+        self._energy_after = -1
+        """``p`` at a shared table: the server's version after which the next
+        Energy card is played (each play waits for the view it brings; -1:
+        none waits)."""
         self.connection = ""
         """How the connection stands while it is down (``""`` when up): shown
         in the prompt, the one place the table says it."""
+
+    def action_play_energy(self) -> None:
+        """Play every Energy card of the hand, as at any table: one now, and
+        each next one once the server's view of the last arrives."""
+        before = self.remote.version
+        super().action_play_energy()  # plays one at a shared table
+        self._energy_after = before if self._of_kind("play-energy") else -1
+
+    def refresh_table(self) -> None:
+        """Draw the server's view; go on playing Energy when ``p`` asked for all."""
+        super().refresh_table()
+        if self._energy_after < 0 or self.remote.version == self._energy_after:
+            return  # no run of Energy, or the last play's view is not here yet
+        offers = self._of_kind("play-energy")
+        if not offers or self.app.screen is not self:
+            self._energy_after = -1
+            return
+        self._energy_after = self.remote.version
+        if not self.play(offers[0].action).accepted:
+            self._energy_after = -1
 
     def show_connection(self, state: str) -> None:
         """Show how the connection stands (``""``: it is up again)."""
@@ -225,6 +252,25 @@ class SharedTableScreen(TableScreen):
         if away:
             prompt = f"Away: {', '.join(away)}. Change the table:"
         self.app.push_screen(DecisionDialog("Host", prompt, labels, cancellable=True), chosen)
+
+
+SPECTATOR_KEYS = frozenset({"Tab", "i", "r", "c", "q", "^p"})
+"""The table's keys that work for a spectator (who never acts)."""
+
+
+Keys = tuple[tuple[str, str], ...]
+
+
+def shared_keys(keys: Keys, *, spectator: bool) -> Keys:
+    """The key bar of a shared table: the table's keys that work there
+    (no undo, nor the coach; a spectator's only look), with table talk
+    and the seats."""
+    kept = tuple(
+        (key, what)
+        for key, what in keys
+        if key not in ("u", "g") and (not spectator or key in SPECTATOR_KEYS)
+    )
+    return (*kept[:-2], ("m", "Chat"), ("w", "Seats"), *kept[-2:])
 
 
 def _seat_words(seat: SeatInfo) -> str:

@@ -4,10 +4,10 @@ ASCII mode (``DBDECK_ASCII=1``, or a terminal without Unicode) draws with
 ASCII only: every glyph here has an ASCII twin, and the Dragon Ball (``o``)
 never looks like the mark of an exclusive card (``+``). Colours follow the
 cards' border colours in the rulebook (Allies pink, Techniques blue, Energy
-green, Equipment orange, Training
-yellow; the sixth pile cyan), chosen so that at 16 colours each market
-still has its own (no two reds). Nothing here relies on colour alone: a
-tile's state also shows as a word or a mark, for ``NO_COLOR`` terminals.
+green, Equipment orange, Training yellow; the sixth pile cyan), chosen so
+that at 16 colours each market still has its own (no two reds). Nothing
+here relies on colour alone: a tile's state also shows as a word or a
+mark, for ``NO_COLOR`` terminals.
 """
 
 from __future__ import annotations
