@@ -32,10 +32,19 @@ class Seating:
     """Seconds between the steps of the Villain's turn (0: at once)."""
     confirm_end_turn: bool = True
     """Ask before ending a turn with Energy unspent or cards still playable."""
+    away: frozenset[str] = frozenset()
+    """A shared table: the Characters whose player has left (their seat is
+    held until they come back). Not saved: it is the table's news, not the
+    game's."""
 
     def player(self, character: str) -> str:
         """The player of a Character."""
         return self.players.get(character, "Player")
+
+    def named(self, character: str) -> str:
+        """The player of a Character, marked when away: ``bob (away)``."""
+        player = self.player(character)
+        return f"{player} (away)" if character in self.away else player
 
     def settings_json(self) -> dict[str, Any]:
         """The table's settings as a save keeps them (the players are kept

@@ -16,9 +16,10 @@ import pytest
 from dbdeck.cards.catalog import Catalog, load_catalog
 
 # Snapshot tests compare colours: a NO_COLOR from the caller's environment
-# would strip them, and a DBDECK_ASCII would change the glyphs.
+# would strip them, and a DBDECK_ASCII (or a locale or terminal without
+# Unicode, which chooses ASCII by itself) would change the glyphs.
 os.environ.pop("NO_COLOR", None)
-os.environ.pop("DBDECK_ASCII", None)
+os.environ["DBDECK_ASCII"] = "0"
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 # The tests (and every dbdeck they start) keep their validated-catalog cache

@@ -369,6 +369,9 @@ def test_host_resume_as_the_readme_shows_it_serves_the_same_table(tmp_path: Path
     socket_line = next(line for line in first.splitlines() if "Socket:" in line)
     tcp_line = next(line for line in first.splitlines() if "Over loopback TCP" in line)
     assert "--token " not in first and "the join token is in" in tcp_line
+    # The host is told the table ends with its terminal, and how to keep it.
+    assert "The table closes with this terminal" in first
+    assert "tmux new -s club" in first
 
     again = _host(["--resume", save_id], tmp_path)
     assert "Table club:" in again

@@ -21,8 +21,9 @@ from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.remote import JoinApp
-from dbdeck.tui.shared import RemoteBackend
+from dbdeck.tui.shared import RemoteBackend, shared_keys
 from dbdeck.tui.table import TableScreen
+from dbdeck.tui.widgets import KeyBar
 
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)
 
@@ -97,12 +98,15 @@ async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_pat
             assert local_screen.view == joined.table.view
             assert drawn(joined.table) == drawn(local_screen)
 
-            # One action on each: the same screens again.
-            offer = next(o for o in joined.table.offers if o.action.type == "play-energy")
+            # One key on each, `p`, which plays every Energy card in every
+            # mode: the same screens again.
+            energy = len([o for o in joined.table.offers if o.action.type == "play-energy"])
+            assert energy >= 2
             await remote.press("p")
-            await _wait(lambda: server.version == 1, remote, "the action")
-            await remote.pause(0.2)
-            local_screen.play(offer.action)
+            await _wait(lambda: server.version == energy, remote, "every Energy card")
+            await remote.pause(0.3)
+            assert server.version == energy
+            await here.press("p")
             await here.pause()
             assert local_screen.view == joined.table.view
             assert drawn(joined.table) == drawn(local_screen)
@@ -124,3 +128,39 @@ def test_a_joined_table_keeps_the_counts_the_server_sends(catalog: Catalog) -> N
     assert backend.tally() == sent
     backend.update(5, view, [])  # a later view without counts keeps them
     assert backend.tally() == sent
+
+
+def test_the_key_bar_of_a_shared_table_shows_only_the_keys_that_work() -> None:
+    seated = dict(shared_keys(TableScreen.KEYS, spectator=False))
+    assert "u" not in seated and "g" not in seated  # no undo, no coach there
+    assert {"p", "b", "a", "e", "m", "w", "q"} <= set(seated)
+    watching = dict(shared_keys(TableScreen.KEYS, spectator=True))
+    assert not {"p", "b", "a", "e", "t", "s", "d", "u", "g"} & set(watching)
+    assert {"Tab", "i", "r", "m", "w", "q"} <= set(watching)
+
+
+async def test_a_spectators_key_bar_offers_no_move(catalog: Catalog, tmp_path: Path) -> None:
+    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    server = TableServer(
+        session,
+        "club",
+        socket_path=tmp_path / "club.sock",
+        owner="alice",
+        identify=lambda _writer: "alice",
+        admits=lambda user: user == "alice",
+        bot_delay=0.0,
+        announce=False,
+    )
+    await server.start()
+    try:
+        app = JoinApp(catalog, socket_path=server.socket_path, spectate=True)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
+            await pilot.pause(0.2)
+            assert app.table is not None
+            shown = plain(app.table.query_one(KeyBar).content)
+            assert " p " not in shown and " e " not in shown and " u " not in shown
+            assert " w " in shown and " i " in shown
+    finally:
+        await server.close()
+        await asyncio.sleep(0)

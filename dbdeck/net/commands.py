@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import signal
@@ -25,6 +26,10 @@ from dbdeck.net.tables import (
     list_tables,
     prepare_socket_folder,
     read_token_file,
+    refusal,
+    refused_tables,
+    shown,
+    socket_refusal,
     table_name_problem,
     tables_dir,
     untrusted_by_others,
@@ -35,6 +40,7 @@ from dbdeck.net.tables import (
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
     from dbdeck.engine.game import Setup
+    from dbdeck.saves import SaveFailed
 
 __all__ = ["TOKEN_ENV", "cmd_host", "cmd_join", "cmd_tables", "join_token"]
 
@@ -42,6 +48,18 @@ __all__ = ["TOKEN_ENV", "cmd_host", "cmd_join", "cmd_tables", "join_token"]
 def _err(text: str) -> int:
     print(text, file=sys.stderr)
     return 2
+
+
+def _saves_hint(exc: SaveFailed, folder: Path) -> str:
+    """What to do when the saves folder cannot be written: name another."""
+    from dbdeck.saves.names import SAVES_ENV
+
+    if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return ""
+    return (
+        f"; the saves folder {folder} cannot be written: choose one that can with "
+        f"--saves DIR or {SAVES_ENV}=DIR"
+    )
 
 
 def _resolve_place(args: argparse.Namespace, folder: Path) -> tuple[str, str, str, str, bool]:
@@ -110,6 +128,8 @@ def cmd_host(
             if not args.villain or not args.characters:
                 return _err("give --villain and --characters, or --resume ID")
             session = Session.start(catalog, make_setup(args), folder)
+    except SaveFailed as exc:
+        return _err(f"cannot host this game: {exc}{_saves_hint(exc, folder)}")
     except (SaveError, SetupError, ValueError) as exc:
         return _err(f"cannot host this game: {exc}")
     name = name or session.id
@@ -182,6 +202,12 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         print(f"  You:     dbdeck join --tcp {address} --token-file {token_file}")
         print(f"  Players: give them the token; they run  dbdeck join --tcp {address}")
         print(f"           and type it when asked (or set {TOKEN_ENV}, or use --token-file FILE).")
+    print(
+        "The table closes with this terminal: logging out, or a dropped SSH session, "
+        "closes it too.\n"
+        f"  To keep it open, host inside tmux or screen (tmux new -s {server.name}), "
+        "or see the README's 'Keeping a table open'."
+    )
     print("Ctrl+C closes the table (the game stays saved).", flush=True)
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
@@ -226,13 +252,19 @@ def join_token(token_file: str | None, address: str) -> str:
     )
 
 
-def _choose(tables: list[TableEntry], wanted: str | None) -> TableEntry | str:
-    """The table to join, or why there is none."""
+def _choose(
+    tables: list[TableEntry], wanted: str | None, refused: list[TableEntry] | None = None
+) -> TableEntry | str:
+    """The table to join, or why there is none (among ``refused``, the
+    tables this user may not join, one of that name says why)."""
     if wanted:
         owner, _, name = wanted.rpartition("/")
         tables = [t for t in tables if t.name == name and owner in ("", t.owner)]
         if not tables:
-            return f"no table named {wanted!r} that you may join: see dbdeck tables"
+            for other in refused or []:
+                if other.name == name and owner in ("", other.owner):
+                    return refusal(other)
+            return f"no table named {shown(wanted)!r} that you may join: see dbdeck tables"
     if not tables:
         return "no table to join on this box: start one with dbdeck host"
     if len(tables) > 1:
@@ -271,9 +303,11 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
         user = user or user_name()
     elif args.socket:
         socket_path = Path(args.socket)
+        if why := socket_refusal(socket_path):
+            return _err(f"cannot join: {why}")
     else:
         notes: list[str] = []
-        chosen = _choose(list_tables(notes=notes), args.table)
+        chosen = _choose(list_tables(notes=notes), args.table, refused_tables())
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
         if isinstance(chosen, str):
@@ -324,8 +358,12 @@ def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> 
     tables = list_tables(notes=notes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+    refused = refused_tables()
     if not tables:
         print(f"No table to join on this box (looked in {tables_dir()}).")
+    for t in refused:
+        print(f"Not for you: {refusal(t)}.")
+    if not tables:
         return 0
     for t in tables:
         chars = ", ".join(t.characters or [])

@@ -706,11 +706,29 @@ class TableServer:
             client.writer.close()
         if not client.welcomed or self._closing:
             return
+        log.info("%s %s", client.name, self._place_words(client, "left"))
         # A client let go elsewhere (too slow, its seat taken up) is told
         # about here too: the seats changed, and a vote may now be complete.
         await self._broadcast_seats()
         if client.seat is not None and not await self._count_votes():
             self._schedule_bot()
+
+    def _place_words(self, client: _Client, went: str) -> str:
+        """Where a client joined or left, for the host's console: ``joined
+        seat 1 (krillin)``, ``left seat 1 (krillin): the seat is held``,
+        ``joined as a spectator``."""
+        if client.seat is None:
+            return f"{went} as a spectator"
+        game = self.session.game
+        plays = [
+            game.name(CharacterRef(c))
+            for c, owner in self.table.control.items()
+            if owner == client.seat
+        ]
+        chars = f" ({', '.join(plays)})" if plays else ""
+        still = any(c.seat == client.seat for c in self.clients)  # taken up elsewhere
+        held = ": the seat is held" if went == "left" and not still else ""
+        return f"{went} seat {client.seat}{chars}{held}"
 
     async def _send(self, client: _Client, message: BaseModel) -> None:
         """Queue a message for a client. The server never waits for one
@@ -794,7 +812,7 @@ class TableServer:
                 host=client.host,
             ),
         )
-        log.info("%s joined seat %s", client.name, client.seat)
+        log.info("%s %s", client.name, self._place_words(client, "joined"))
         await self._broadcast_seats()
         await self._send_view(client)
         return True

@@ -82,8 +82,12 @@ __all__ = [
     "prepare_socket_folder",
     "read_seat_token",
     "read_token_file",
+    "refusal",
+    "refused_tables",
     "remove_entry",
     "shared_folder",
+    "shown",
+    "socket_refusal",
     "store_seat_token",
     "table_name_problem",
     "tables_dir",
@@ -709,6 +713,31 @@ def _reachable(entry: TableEntry, notes: list[str]) -> bool:
     return True
 
 
+def _running_tables(notes: list[str]) -> list[tuple[TableEntry, bool]]:
+    """Every running, well-formed table entry on this box this user can
+    read, each with whether its table can be reached."""
+    try:
+        top = shared_folder(create=False)
+    except UnsafeFolder as exc:
+        notes.append(str(exc))
+        return []
+    if top is None:
+        return []
+    try:
+        hosts = sorted(os.listdir(top))
+    except OSError as exc:
+        notes.append(f"the tables folder {top} cannot be listed ({exc.strerror})")
+        return []
+    found = []
+    for owner in hosts:
+        if owner.startswith("."):
+            continue
+        for entry in _host_entries(top, owner, notes):
+            if _alive(entry.pid):
+                found.append((entry, _reachable(entry, notes)))
+    return found
+
+
 def list_tables(user: str | None = None, notes: list[str] | None = None) -> list[TableEntry]:
     """Running tables that ``user`` may join, by host and name.
 
@@ -717,28 +746,78 @@ def list_tables(user: str | None = None, notes: list[str] | None = None) -> list
     Never raises."""
     said: list[str] = [] if notes is None else notes
     user = user or user_name()
+    return [
+        entry
+        for entry, reachable in _running_tables(said)
+        if reachable and may_join(user, entry.owner, entry.group)
+    ]
+
+
+def refused_tables(user: str | None = None) -> list[TableEntry]:
+    """Running tables of others that ``user`` may see listed but not join
+    (a group table of a group they are not in). A host-only table of
+    another user is not among them: its entry is not theirs to read."""
+    user = user or user_name()
+    return [
+        entry
+        for entry, _reachable in _running_tables([])
+        if not may_join(user, entry.owner, entry.group)
+    ]
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` from a file of another user, fit to print: every character
+    that is not plainly visible (control and format characters, escape
+    sequences, bidi overrides, line breaks) written as an escape, and at
+    most ``limit`` characters, ending in ``…`` when cut."""
+    out = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in str(text)[: limit + 1]
+    )
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def refusal(entry: TableEntry) -> str:
+    """Why the user, who may not join the table of ``entry``, may not, in one line
+    (``club is alice's table for group gamers; you are not in gamers``)."""
+    name, owner = shown(entry.name), shown(entry.owner)
+    if not entry.group:
+        return f"{name} is {owner}'s table, for {owner} only"
+    group = shown(entry.group)
+    return f"{name} is {owner}'s table for group {group}; you are not in {group}"
+
+
+def socket_refusal(path: Path, user: str | None = None, uid: int | None = None) -> str:
+    """Why ``user`` (of ``uid``, this process's by default) may not connect
+    to the table socket at ``path``, in one line, from the socket's own
+    owner, group and mode; ``""`` when nothing stands in the way that its
+    mode tells (or it cannot be looked at)."""
+    user = user or user_name()
+    uid = os.getuid() if uid is None else uid
+    where = shown(str(path), 200)
     try:
-        top = shared_folder(create=False)
-    except UnsafeFolder as exc:
-        said.append(str(exc))
-        return []
-    if top is None:
-        return []
+        st = os.stat(path)
+    except PermissionError:
+        return f"{where} cannot be reached: its folder is another user's, closed to you"
+    except (OSError, ValueError):
+        return ""
+    if uid == 0 or not stat.S_ISSOCK(st.st_mode):
+        return ""
+    owner = user_name(st.st_uid)
     try:
-        hosts = sorted(os.listdir(top))
-    except OSError as exc:
-        said.append(f"the tables folder {top} cannot be listed ({exc.strerror})")
-        return []
-    found = []
-    for owner in hosts:
-        if owner.startswith("."):
-            continue
-        for entry in _host_entries(top, owner, said):
-            if not may_join(user, entry.owner, entry.group) or not _alive(entry.pid):
-                continue
-            if _reachable(entry, said):
-                found.append(entry)
-    return found
+        group = grp.getgrgid(st.st_gid).gr_name
+    except KeyError:
+        group = str(st.st_gid)
+    if st.st_uid == uid or st.st_mode & stat.S_IWOTH:
+        return ""
+    if st.st_mode & stat.S_IWGRP:
+        if in_group(user, group):
+            return ""
+        return (
+            f"{where} is {shown(owner)}'s table for group {shown(group)}; "
+            f"you are not in {shown(group)}"
+        )
+    return f"{where} is {shown(owner)}'s table, for {shown(owner)} only"
 
 
 def check_server(

@@ -474,6 +474,16 @@ class DbdeckApp(App[None]):
         saves: Path | None = None,
         start: Screen[None] | None = None,
     ) -> None:
+        import os
+
+        from textual import constants
+
+        from dbdeck.tui.terminal import colour_system
+
+        # Textual's console takes its colours from here as the app is made:
+        # a plain terminal gets 16 colours, not what Textual would guess.
+        if (colours := colour_system(os.environ)) is not None:
+            setattr(constants, "COLOR_SYSTEM", colours)  # noqa: B010 (a Final constant)
         super().__init__()
         from dbdeck.tui.widgets import glyphs
 

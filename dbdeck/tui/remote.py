@@ -50,6 +50,15 @@ WATCH_SECONDS = 0.5
 TERMINAL_GONE = "the terminal closed: left the table (your seat is held; dbdeck join to come back)"
 
 
+def lost_words(exc: OSError) -> str:
+    """Why a table that was open cannot be reached now, in words: a socket
+    gone or refusing connections is a table whose host closed it (or whose
+    host process ended)."""
+    if isinstance(exc, (FileNotFoundError, ConnectionRefusedError)):
+        return "The host closed the table; waiting for it to come back"
+    return f"Connection lost — reconnecting… ({exc.strerror or exc})"
+
+
 def terminal_gone() -> bool:
     """Whether this process's terminal went away: stdin is no longer a
     terminal, or hangs up (a closed pty reads as end of file for ever, and
@@ -104,6 +113,8 @@ class JoinApp(DbdeckApp):
         """Why the app stopped, when it stopped on its own."""
         self._ask_again = False
         """A reconnected table: reopen an open decision's dialog at the next view."""
+        self._tries = 0
+        """Tries to reconnect since the connection was lost."""
 
     def where(self) -> str:
         """This terminal's place at the table, in words."""
@@ -162,7 +173,8 @@ class JoinApp(DbdeckApp):
 
     async def _retry(self, why: str) -> None:
         """Say why the table is out of reach, then wait before the next try."""
-        self._waiting(why)
+        self._tries += 1
+        self._waiting(f"{why} (tried {self._tries}×; q quits)")
         await asyncio.sleep(RETRY_SECONDS)
 
     def _expect_owner(self) -> str:
@@ -203,7 +215,7 @@ class JoinApp(DbdeckApp):
                 if not connected_once:
                     self.stop(f"cannot reach the table: {exc}")
                     return
-                await self._retry(f"Connection lost — reconnecting… ({exc.strerror or exc})")
+                await self._retry(lost_words(exc))
                 continue
             problem = self._check_server(client)
             if problem:
@@ -224,6 +236,8 @@ class JoinApp(DbdeckApp):
             # An open decision's dialog reopens at the first view after a
             # reconnection: the answer may have been lost with the connection.
             self._ask_again = connected_once
+            if connected_once:
+                self._back()
             connected_once = True
             self.client = client
             self._welcomed(welcome)
@@ -233,7 +247,7 @@ class JoinApp(DbdeckApp):
             if reason:
                 self.stop(reason)
                 return
-            self._waiting("Connection lost — reconnecting…")
+            self._lost()
             await asyncio.sleep(RETRY_SECONDS)
 
     def _hello(self) -> dict[str, Any]:
@@ -271,10 +285,34 @@ class JoinApp(DbdeckApp):
                 )
 
     def _waiting(self, text: str) -> None:
+        """Say how the connection stands, in one place: the waiting screen
+        while connecting, the table's prompt once it is open."""
         if isinstance(self.screen, WaitingScreen):
             self.screen.say(text)
-        elif self.table is not None:
-            self.table.notify(text, title="Connection", severity="warning", timeout=5)
+        elif self.table is not None and self.table.is_mounted:
+            self.table.show_connection(text)
+
+    def _lost(self) -> None:
+        """The connection ended: said once; the table waits, acting on nothing."""
+        self._tries = 0
+        if self.backend is not None:
+            self.backend.online = False
+        if self.table is not None and self.table.is_mounted:
+            self.table.notify(
+                "The connection to the table ended; reconnecting (the prompt shows how it goes).",
+                title="Connection",
+                severity="warning",
+            )
+        self._waiting("Connection lost — reconnecting…")
+
+    def _back(self) -> None:
+        """Connected again: the table acts again (its next view follows)."""
+        self._tries = 0
+        if self.backend is not None:
+            self.backend.online = True
+        if self.table is not None and self.table.is_mounted:
+            self.table.show_connection("")
+            self.table.notify("Back at the table.", title="Connection")
 
     async def _listen(self, client: TableClient) -> str:
         """Handle the server's messages until the connection ends; returns a
@@ -343,15 +381,31 @@ class JoinApp(DbdeckApp):
         self.seats = seats
         if self.backend is not None:
             self.backend.seating.players = self._players()
+            self.backend.seating.away = self._away()
         if self.table is None:
             return
         for s in seats:
             was = before.get(s.seat)
             if was is not None and s.user and was.present != s.present and not s.bot:
-                state = "joined" if s.present else "is away"
-                self.table.say(Text(f"{s.user} (seat {s.seat}) {state}.", style="italic"))
+                names = ", ".join(self.catalog[c].name for c in s.characters)
+                if s.present:
+                    said = f"{s.user} (seat {s.seat}) is back."
+                else:
+                    plays = f" {names} waits; " if names else " "
+                    said = f"{s.user} (seat {s.seat}) left the table:{plays}the seat is held."
+                self.table.say(Text(said, style="italic"))
+                if s.seat != self.seat:
+                    self.table.notify(
+                        said, title="Seats", severity="information" if s.present else "warning"
+                    )
         if self.table.is_mounted:
             self.table.refresh_table()
+
+    def _away(self) -> frozenset[str]:
+        """The Characters whose player has left the table."""
+        return frozenset(
+            c for s in self.seats if s.user and not s.present and not s.bot for c in s.characters
+        )
 
     def _players(self) -> dict[str, str]:
         players = {}

@@ -36,6 +36,8 @@ class TableLink(Protocol):
 
     host: bool
     """Whether this terminal's user is the table's host."""
+    seat: int | None
+    """This terminal's seat (``None``: a spectator)."""
     seats: list[SeatInfo]
 
     def send(self, message: Any) -> None:
@@ -97,6 +99,8 @@ class RemoteBackend(OneSeatPerScreen):
         self._offers: list[Offer] = []
         self._lines: list[LogLine] = []
         self._tally: Tally | None = None
+        self.online = True
+        """Whether the connection is up: while it is down nothing is offered."""
 
     def update(
         self, version: int, view: TableView, offers: list[Offer], tally: Tally | None = None
@@ -122,11 +126,13 @@ class RemoteBackend(OneSeatPerScreen):
         return self._view
 
     def legal_actions(self) -> list[Offer]:
-        """What the server offers this seat now."""
-        return list(self._offers)
+        """What the server offers this seat now (nothing while disconnected)."""
+        return list(self._offers) if self.online else []
 
     def send(self, action: Action) -> Outcome:
         """Send the action; the server's view (or refusal) follows."""
+        if not self.online:
+            return Outcome(False, "Not connected to the table: wait until it is back.")
         if not self._offers:
             return Outcome(False, "It is not your turn to act.")
         self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
@@ -158,6 +164,48 @@ class SharedTableScreen(TableScreen):
     def __init__(self, backend: RemoteBackend) -> None:
         super().__init__(backend)
         self.remote = backend
+        self.KEYS = shared_keys(self.KEYS, spectator=backend.join.seat is None)
+        self._energy_after = -1
+        """``p`` at a shared table: the server's version after which the next
+        Energy card is played (each play waits for the view it brings; -1:
+        none waits)."""
+        self.connection = ""
+        """How the connection stands while it is down (``""`` when up): shown
+        in the prompt, the one place the table says it."""
+
+    def action_play_energy(self) -> None:
+        """Play every Energy card of the hand, as at any table: one now, and
+        each next one once the server's view of the last arrives."""
+        before = self.remote.version
+        super().action_play_energy()  # plays one at a shared table
+        self._energy_after = before if self._of_kind("play-energy") else -1
+
+    def refresh_table(self) -> None:
+        """Draw the server's view; go on playing Energy when ``p`` asked for all."""
+        super().refresh_table()
+        if self._energy_after < 0 or self.remote.version == self._energy_after:
+            return  # no run of Energy, or the last play's view is not here yet
+        offers = self._of_kind("play-energy")
+        if not offers or self.app.screen is not self:
+            self._energy_after = -1
+            return
+        self._energy_after = self.remote.version
+        if not self.play(offers[0].action).accepted:
+            self._energy_after = -1
+
+    def show_connection(self, state: str) -> None:
+        """Show how the connection stands (``""``: it is up again)."""
+        if state == self.connection:
+            return
+        self.connection = state
+        self.refresh_table()
+
+    def status_text(self, view: TableView) -> Text:
+        """The prompt: the connection's state while it is down, else as at
+        any table."""
+        if self.connection:
+            return Text(self.connection, style="bold")
+        return super().status_text(view)
 
     def action_chat(self) -> None:
         """Say something to the table."""
@@ -185,7 +233,7 @@ class SharedTableScreen(TableScreen):
         for ch in self.view.characters:
             for seat in seats:
                 choices.append(HostMessage(type="host", character=ch.id, to_seat=seat.seat))
-                labels.append(f"{ch.name} → seat {seat.seat} ({seat.user or 'free'})")
+                labels.append(f"{ch.name} → seat {seat.seat} ({_seat_words(seat)})")
             choices.append(HostMessage(type="host", character=ch.id, to_seat=None))
             labels.append(f"{ch.name} → the bot")
         for mode in ("first", "vote"):
@@ -200,6 +248,34 @@ class SharedTableScreen(TableScreen):
             if index is not None:
                 join.send(choices[index])
 
-        self.app.push_screen(
-            DecisionDialog("Host", "Change the table:", labels, cancellable=True), chosen
-        )
+        away = [f"{s.user} (seat {s.seat})" for s in seats if s.user and not s.present]
+        prompt = "Change the table:"
+        if away:
+            prompt = f"Away: {', '.join(away)}. Change the table:"
+        self.app.push_screen(DecisionDialog("Host", prompt, labels, cancellable=True), chosen)
+
+
+SPECTATOR_KEYS = frozenset({"Tab", "i", "r", "c", "q", "^p"})
+"""The table's keys that work for a spectator (who never acts)."""
+
+
+Keys = tuple[tuple[str, str], ...]
+
+
+def shared_keys(keys: Keys, *, spectator: bool) -> Keys:
+    """The key bar of a shared table: the table's keys that work there
+    (no undo, nor the coach; a spectator's only look), with table talk
+    and the seats."""
+    kept = tuple(
+        (key, what)
+        for key, what in keys
+        if key not in ("u", "g") and (not spectator or key in SPECTATOR_KEYS)
+    )
+    return (*kept[:-2], ("m", "Chat"), ("w", "Seats"), *kept[-2:])
+
+
+def _seat_words(seat: SeatInfo) -> str:
+    """Who holds a seat, in words: ``bob``, ``bob, away`` or ``free``."""
+    if not seat.user:
+        return "free"
+    return seat.user if seat.present else f"{seat.user}, away"

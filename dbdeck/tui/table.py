@@ -420,6 +420,7 @@ class TableScreen(Screen[None]):
                 panel,
                 self.seating.player(panel.id) if self.seating.players else "",
                 bool(view.villain.aggro) and view.villain.aggro == panel.name,
+                away=panel.id in self.seating.away,
             )
         self._one(HandBoard).show(
             self.shown_hand(view),
@@ -484,7 +485,7 @@ class TableScreen(Screen[None]):
         if not actor:
             return Text("")
         board = view.character(actor)
-        who = f"{self.seating.player(actor)} — {board.name if board else actor}"
+        who = f"{self.seating.named(actor)} — {board.name if board else actor}"
         if not self.offers:
             return Text(f"Waiting for {who}", style="italic")
         text = Text(f"{who}: ", style="bold")
@@ -516,7 +517,7 @@ class TableScreen(Screen[None]):
         assert decision is not None
         if decision.decider == "players":
             return "the players"
-        return f"{self.seating.player(decision.decider)} — {decision.decider_name}"
+        return f"{self.seating.named(decision.decider)} — {decision.decider_name}"
 
     def _say(self, where: str, text: Text) -> None:
         """Show ``text`` in a line of the screen, when it changed (an update

@@ -46,6 +46,9 @@ class CharacterBoard(Board):
     """The name of the Character's player, for the title."""
     aggro: reactive[bool] = reactive(False)
     """Whether this Character holds the Villain's aggro (Broly)."""
+    away: reactive[bool] = reactive(False)
+    """A shared table: whether this Character's player has left (the seat
+    is held)."""
 
     def __init__(self, character: str, catalog: Catalog, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -63,13 +66,19 @@ class CharacterBoard(Board):
         """A new player name in the title."""
         self._titles()
 
-    def show(self, panel: CharacterPanel, player: str, aggro: bool) -> None:
-        """A new panel, player and aggro, drawn once (not once each)."""
-        if panel == self.panel and player == self.player and aggro == self.aggro:
+    def watch_away(self) -> None:
+        """The player left or came back: the title and the board say so."""
+        self._titles()
+        self.redraw()
+
+    def show(self, panel: CharacterPanel, player: str, aggro: bool, *, away: bool = False) -> None:
+        """A new panel, player, aggro and absence, drawn once (not once each)."""
+        if (panel, player, aggro, away) == (self.panel, self.player, self.aggro, self.away):
             return
         self.set_reactive(CharacterBoard.panel, panel)
         self.set_reactive(CharacterBoard.player, player)
         self.set_reactive(CharacterBoard.aggro, aggro)
+        self.set_reactive(CharacterBoard.away, away)
         self._titles()
         self.redraw()
 
@@ -82,10 +91,13 @@ class CharacterBoard(Board):
             parts[0] += f" ({self.player})"
         parts.append(f"{ch.race.capitalize()} L{ch.level}")
         if ch.active:
-            parts.append("PLAYING")
+            parts.append("PLAYING, player AWAY" if self.away else "PLAYING")
+        elif self.away:
+            parts.append("player AWAY")
         self.border_title = f" {f' {sep()} '.join(parts)} "
         self.set_class(ch.active, "-active")
         self.set_class(ch.defeated, "-defeated")
+        self.set_class(self.away, "-away")
 
     def picture(self, width: int, items: Items) -> RenderableType:
         """The board's picture."""
@@ -93,7 +105,9 @@ class CharacterBoard(Board):
         if ch is None:
             return Text()
         gauge = max(6, min(12, width // 6))
-        line = styled("Health ", "dim")
+        # First on the line, where no width cuts it.
+        line = styled("AWAY ", "bold yellow") if self.away else Text()
+        line.append("Health ", style="dim")
         line.append_text(health_bar(ch.health, gauge))
         line.append(f"  Armor {ch.armor}  DR {ch.damage_reduction}")
         if ch.balls:
@@ -104,6 +118,7 @@ class CharacterBoard(Board):
             line.append(f"  in the Room of Spirit and Time ({ch.room_tokens}/4)", style="italic")
         if self.aggro:
             line.append("  Aggro", style="bold red")
+
         lines = [fit(line, width)]
         cells = prepared_cells(ch.time_track, self.catalog, items, self.where)
         lines.append(track_line(cells, width))

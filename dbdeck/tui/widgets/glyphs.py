@@ -1,12 +1,13 @@
 """The table's glyphs, colours and small pictures (health bars, tiles).
 
-``DBDECK_ASCII=1`` draws with ASCII only: every glyph here has an ASCII
-twin, and the Dragon Ball (``o``) never looks like the mark of an exclusive
-card (``+``). Colours follow the cards' border colours in the rulebook
-(Allies pink, Techniques blue, Energy green, Equipment orange, Training
-yellow; the sixth pile cyan), chosen so that at 16 colours each market
-still has its own (no two reds). Nothing here relies on colour alone: a
-tile's state also shows as a word or a mark, for ``NO_COLOR`` terminals.
+ASCII mode (``DBDECK_ASCII=1``, or a terminal without Unicode) draws with
+ASCII only: every glyph here has an ASCII twin, and the Dragon Ball (``o``)
+never looks like the mark of an exclusive card (``+``). Colours follow the
+cards' border colours in the rulebook (Allies pink, Techniques blue, Energy
+green, Equipment orange, Training yellow; the sixth pile cyan), chosen so
+that at 16 colours each market still has its own (no two reds). Nothing
+here relies on colour alone: a tile's state also shows as a word or a
+mark, for ``NO_COLOR`` terminals.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 
 from dbdeck.engine.table_view import CardView, Health
+from dbdeck.tui.terminal import wants_ascii
 
 __all__ = [
     "ASCII",
@@ -37,8 +39,9 @@ __all__ = [
     "styled",
 ]
 
-ASCII = bool(os.environ.get("DBDECK_ASCII"))
-"""Draw with ASCII only (no block, star or box glyphs)."""
+ASCII = wants_ascii(os.environ)
+"""Draw with ASCII only (no block, star or box glyphs): ``DBDECK_ASCII``,
+else a locale or terminal without Unicode (``tui/terminal.py``)."""
 
 
 def set_ascii(on: bool) -> None:
