@@ -53,10 +53,12 @@ def load_settings() -> Settings:
 
 def save_settings(settings: Settings) -> bool:
     """Keep the settings for the next games; ``False`` when they could not
-    be written (the table goes on with them all the same)."""
+    be written (the table goes on with them all the same). The file is
+    0600 and any folder made for it 0700, under any umask."""
+    from dbdeck.saves import SaveFailed, write_private
+
     path = settings_path()
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(settings), indent=1), encoding="utf-8")
+    with contextlib.suppress(OSError, SaveFailed):
+        write_private(path, json.dumps(asdict(settings), indent=1))
         return True
     return False
