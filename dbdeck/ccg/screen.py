@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -426,6 +427,19 @@ class DeckApp(App[None]):
     """The deck screen on its own (``dbdeck ccg edit``)."""
 
     TITLE = "dbdeck"
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text, whatever the caller asks: what
+        it says may name a card, a player or a table, never markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def __init__(self, library: Library, path: Path | None, rules: str = DEFAULT_PROFILE) -> None:
         super().__init__()

@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -222,9 +223,9 @@ class SetupWizard(Screen[None]):
         self.seed = seed if seed is not None else random.randrange(1, 1_000_000)
 
     def compose(self) -> ComposeResult:
-        villains = [(f"{v.name} (level {v.level})", v.id) for v in self.catalog.villains()]
+        villains = [(Text(f"{v.name} (level {v.level})"), v.id) for v in self.catalog.villains()]
         characters = [
-            (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
+            (Text(f"{c.name} — {c.race.capitalize()}, level {c.level}"), c.id)
             for c in self.catalog.characters()
         ]
         # Each Location with its effect under its name, as the list opens.
@@ -233,8 +234,9 @@ class SetupWizard(Screen[None]):
             prompt = Text(place.name)
             prompt.append(f"\n{place.text}", style="dim")
             locations.append((prompt, place.id))
-        allies = [("None", "none")] + [
-            (f"{a.name} (power {a.power})", a.id)
+        allies: list[tuple[RenderableType, str]] = [("None", "none")]
+        allies += [
+            (Text(f"{a.name} (power {a.power})"), a.id)
             for a in self.catalog.of_kind("ally")
             if isinstance(a, Ally)
         ]
@@ -290,14 +292,15 @@ class SetupWizard(Screen[None]):
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
 
-    def _scenarios(self, villain: str) -> list[tuple[str, str]]:
+    def _scenarios(self, villain: str) -> list[tuple[RenderableType, str]]:
         """The usual game, then the Villain's scenario cards (A Different Future)."""
         cards = [
             c
             for c in self.catalog.of_kind("villain-card")
             if getattr(c, "villain", "") == villain and getattr(c, "characters", None)
         ]
-        return [("Usual game", "none")] + [(c.name, c.id) for c in cards]
+        usual: list[tuple[RenderableType, str]] = [("Usual game", "none")]
+        return usual + [(Text(c.name), c.id) for c in cards]
 
     @on(Select.Changed, "#villain")
     def _villain_changed(self, event: Select.Changed) -> None:
@@ -436,6 +439,19 @@ class DbdeckApp(App[None]):
     TITLE = "dbdeck"
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text, whatever the caller asks: what
+        it says may name a card, a player or a table, never markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     asked_return_code: int | None = None
     """The return code of a deliberate ``exit``; ``None`` until one."""

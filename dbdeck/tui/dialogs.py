@@ -84,8 +84,8 @@ class DecisionDialog(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
             if self.prompt:
-                yield Static(self.prompt)
-            choices = [Option(o, id=str(i)) for i, o in enumerate(self.options)]
+                yield Static(Text(self.prompt))
+            choices = [Option(Text(o), id=str(i)) for i, o in enumerate(self.options)]
             choices += [
                 Option(Text(f"{cross} {line}", style="dim"), disabled=True)
                 for line in self.forbidden
@@ -169,7 +169,9 @@ class ComboDialog(ModalScreen[Action | None]):
             yield Label(
                 Text("Attack: tick the Techniques (Space), then the target (Enter)", style="bold")
             )
-            yield SelectionList[int](*[(self._card_label(u), u, False) for u in cards], id="cards")
+            yield SelectionList[int](
+                *[(Text(self._card_label(u)), u, False) for u in cards], id="cards"
+            )
             yield Label("Target")
             yield OptionList(id="targets")
             yield Static(Text("Tab: to the targets  Escape: cancel", style="dim"), classes="keys")
@@ -209,7 +211,7 @@ class ComboDialog(ModalScreen[Action | None]):
                 label = Text(f"{name}", style="dim")
                 listing.add_option(Option(label, id=target, disabled=not self.chosen()))
             else:
-                listing.add_option(Option(f"{name} — {offer.preview}", id=target))
+                listing.add_option(Option(Text(f"{name} — {offer.preview}"), id=target))
         enabled = [i for i, t in enumerate(self.targets) if self.offer_for(t) is not None]
         listing.highlighted = enabled[0] if enabled else None
 
@@ -264,7 +266,7 @@ class CardPicker(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(Text("Inspect which card?", style="bold"))
             yield OptionList(
-                *[Option(label, id=f"{i}") for i, (label, _) in enumerate(self.entries)]
+                *[Option(Text(label), id=f"{i}") for i, (label, _) in enumerate(self.entries)]
             )
 
     def on_mount(self) -> None:

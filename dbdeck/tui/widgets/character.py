@@ -83,7 +83,7 @@ class CharacterBoard(Board):
         parts.append(f"{ch.race.capitalize()} L{ch.level}")
         if ch.active:
             parts.append("PLAYING")
-        self.border_title = f" {f' {sep()} '.join(parts)} "
+        self.border_title = Text(f" {f' {sep()} '.join(parts)} ")
         self.set_class(ch.active, "-active")
         self.set_class(ch.defeated, "-defeated")
 

@@ -1,0 +1,162 @@
+"""A hostile card set on every screen: every name and text holds Rich
+markup (a link, styles, an unclosed tag, a lone ``[``), the players' names
+too, and every screen and listing command shows it as written, with no
+``MarkupError``, on a local table and on a joined one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile_pack import LINK, MARK, hostile_catalog
+from rich.text import Text
+from screen_text import plain
+from tables import table_of
+from textual.app import App
+from textual.content import Content
+from textual.widgets import Button, DataTable, OptionList, RichLog, Static
+
+from dbdeck.cards.catalog import Catalog
+from dbdeck.engine.game import Game, Setup
+from dbdeck.net.server import TableServer
+from dbdeck.saves import Session
+from dbdeck.tui.app import DbdeckApp, SetupWizard
+from dbdeck.tui.backend import Seating
+from dbdeck.tui.howto import HowToPlay
+from dbdeck.tui.reference import CardBrowser, RulesScreen
+from dbdeck.tui.remote import JoinApp
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PLAYERS = {"goku": f"{MARK} Ann", "krillin": f"{MARK} Bob"}
+SETUP = Setup(characters=["goku", "krillin"], villain="freezer", location="kame-house", seed=3)
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """The shipped cards, every text marked up."""
+    return hostile_catalog(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("DBDECK_TABLES", str(tmp_path / "tables"))
+    monkeypatch.setenv("DBDECK_SAVES", str(tmp_path / "saves"))
+    yield
+
+
+def _text(shown: Any) -> str:
+    """What Textual draws of ``shown``: a ``str`` is read as markup, as
+    Textual reads it."""
+    if isinstance(shown, str):
+        return Content.from_markup(shown).plain
+    return plain(shown)
+
+
+def shown(app: App[Any]) -> str:
+    """Everything every open screen draws, as plain text."""
+    parts: list[str] = []
+    for screen in app.screen_stack:
+        for widget in screen.query("*"):
+            if isinstance(widget, Static):
+                parts.append(plain(widget.render()))
+            elif isinstance(widget, Button):
+                parts.append(_text(widget.label))
+            elif isinstance(widget, OptionList):
+                for i in range(widget.option_count):
+                    parts.append(_text(widget.get_option_at_index(i).prompt))
+            elif isinstance(widget, DataTable):
+                for key in widget.rows:
+                    for cell in widget.get_row(key):
+                        parts.append(
+                            Text.from_markup(cell).plain if isinstance(cell, str) else plain(cell)
+                        )
+            elif isinstance(widget, RichLog):
+                parts += [line.text for line in widget.lines]
+    return "\n".join(parts)
+
+
+def assert_literal(app: App[Any], where: str) -> None:
+    assert LINK in shown(app), f"{where}: the markup is not shown as written"
+
+
+async def _open(pilot: Any, key: str, where: str) -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    assert_literal(pilot.app, where)
+    await pilot.press("escape")
+    await pilot.pause()
+
+
+async def test_the_menus_and_reference_screens(hostile: Catalog) -> None:
+    for start, where in (
+        (None, "main menu"),
+        (SetupWizard(hostile, seed=1), "wizard"),
+        (RulesScreen(hostile), "rules reference"),
+        (CardBrowser(hostile), "card browser"),
+        (HowToPlay(), "how to play"),
+    ):
+        app = DbdeckApp(hostile) if start is None else DbdeckApp(hostile, start=start)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            if where in ("wizard", "rules reference", "card browser"):
+                assert_literal(app, where)
+            else:  # no data on these: drawn without a crash
+                assert shown(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+async def test_the_local_table(hostile: Catalog, size: tuple[int, int]) -> None:
+    game = Game.new(hostile, SETUP)
+    app = DbdeckApp(hostile, game, Seating(players=PLAYERS, pace=0))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for _ in range(3):  # past the turn banner and any hand-off
+            if table_of(app) is app.screen:
+                break
+            assert_literal(app, "banner")
+            await pilot.press("enter")
+            await pilot.pause()
+        assert_literal(app, "table")
+        for key, where in (("question_mark", "help"), ("i", "inspector"), ("G", "summary")):
+            await _open(pilot, key, where)
+        await pilot.press("r")
+        await pilot.pause()
+        assert_literal(app, "rules from the table")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert_literal(app, "cards from the table")
+
+
+async def test_the_joined_table(hostile: Catalog, tmp_path: Path) -> None:
+    session = Session.start(hostile, SETUP, tmp_path, save_id="game")
+    server = TableServer(
+        session,
+        f"{MARK} club",
+        socket_path=tmp_path / "club.sock",
+        owner="alice",
+        identify=lambda _writer: "alice",
+        admits=lambda user: user == "alice",
+        bot_delay=0.0,
+        announce=False,
+    )
+    await server.start()
+    try:
+        joined = JoinApp(hostile, socket_path=server.socket_path, seat=0)
+        async with joined.run_test(size=(160, 50)) as pilot:
+            for _ in range(100):
+                if joined.table is not None and joined.table.is_mounted:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.2)
+            assert_literal(joined, "joined table")
+            await _open(pilot, "i", "joined inspector")
+    finally:
+        await server.close()
+        await asyncio.sleep(0)
