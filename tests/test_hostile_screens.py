@@ -160,3 +160,125 @@ async def test_the_joined_table(hostile: Catalog, tmp_path: Path) -> None:
     finally:
         await server.close()
         await asyncio.sleep(0)
+
+
+def _hostile_pack(folder: Path, hostile_folder: Path) -> Path:
+    """A pack of the hostile Allies under ids of their own (a pack adds to
+    the shipped set, whose ids it may not take)."""
+    import json
+
+    allies = json.loads((hostile_folder / "market" / "allies.json").read_text("utf-8"))
+    cards = allies["cards"] if isinstance(allies, dict) else allies
+    for card in cards:
+        card["id"] = f"{card['id']}-marked"
+    (folder / "allies.json").write_text(json.dumps(allies), "utf-8")
+    return folder
+
+
+def test_every_listing_command_prints_the_markup_as_written(
+    hostile: Catalog,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hostile_pack import hostile_cards
+
+    monkeypatch.setenv("COLUMNS", "400")  # a table's cells in one line each
+
+    from dbdeck.cli import main
+
+    marked = hostile_cards(tmp_path / "marked")
+    (tmp_path / "pack").mkdir()
+    pack = _hostile_pack(tmp_path / "pack", marked)
+    printed: dict[str, str] = {}
+    first = next(iter(json_ids(pack)))
+    for name, argv in (
+        ("cards validate", ["cards", "validate", "--pack", str(pack)]),
+        ("cards list", ["cards", "list", "--pack", str(pack)]),
+        ("cards show", ["cards", "show", "--pack", str(pack), first]),
+    ):
+        code = main(argv)
+        out = capsys.readouterr()
+        assert code == 0, f"{name}: {out.err}"
+        printed[name] = out.out + out.err
+    session = Session.start(hostile, SETUP, tmp_path / "saves", save_id="game")
+    session.close()
+    for name, argv in (
+        ("saves", ["--saves", str(tmp_path / "saves"), "saves"]),
+        ("log", ["--saves", str(tmp_path / "saves"), "log", "game"]),
+    ):
+        code = main(argv)
+        out = capsys.readouterr()
+        assert code == 0, f"{name}: {out.err}"
+        printed[name] = out.out
+    for name, text in printed.items():
+        assert "\x1b" not in text, name
+    assert LINK in printed["cards list"] and LINK in printed["cards show"]
+    assert "Goku draws 5 cards" in printed["log"]
+
+
+def json_ids(pack: Path) -> list[str]:
+    """The ids of the pack's cards."""
+    import json
+
+    data = json.loads((pack / "allies.json").read_text("utf-8"))
+    cards = data["cards"] if isinstance(data, dict) else data
+    return [card["id"] for card in cards]
+
+
+async def test_the_attack_dialog_and_a_decision(hostile: Catalog) -> None:
+    from dbdeck.scenario import lay_table
+
+    game = Game.new(hostile, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
+    lay_table(
+        game,
+        {
+            "active": "goku",
+            "turn_deck": ["2", "1"],
+            "villain": {"arrived": True, "minions": []},
+            "characters": {
+                "goku": {"hand": ["sokidan", "punch-and-kick", "energy", "energy", "energy"]}
+            },
+        },
+    )
+    app = DbdeckApp(hostile, game, Seating(players=PLAYERS, pace=0))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen is not table_of(app), "the attack dialog did not open"
+        assert_literal(app, "attack dialog")
+    decision = Game.new(hostile, Setup(characters=["krillin"], villain="freezer", seed=11))
+    lay_table(
+        decision,
+        {
+            "active": "villain",
+            "turn_deck": ["1"],
+            "villain": {
+                "arrived": True,
+                "minions": ["freezer-guldo"],
+                "deck": ["freezer-crushing-grip"],
+            },
+            "characters": {"krillin": {"allies": ["mai-ally"]}},
+        },
+    )
+    app = DbdeckApp(hostile, decision, Seating(players={"krillin": f"{MARK} Cy"}, pace=0))
+    async with app.run_test(size=(160, 50)) as pilot:
+        for _ in range(20):
+            await pilot.pause(0.05)
+            if app.screen is not table_of(app):
+                break
+        assert app.screen is not table_of(app), "no decision was asked"
+        assert_literal(app, "decision")
+
+
+async def test_the_hand_off_screen(hostile: Catalog) -> None:
+    game = Game.new(hostile, SETUP)
+    seating = Seating(players=PLAYERS, pace=0, hide_hands=True)
+    app = DbdeckApp(hostile, game, seating)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from dbdeck.tui.dialogs import HandoffScreen
+
+        assert isinstance(app.screen, HandoffScreen)
+        assert_literal(app, "hand-off")
