@@ -32,6 +32,8 @@ from dbdeck.tui.remote import JoinApp
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 PLAYERS = {"goku": f"{MARK} Ann", "krillin": f"{MARK} Bob"}
+BOARDS = ("#villain", "#hand", "#market-rows", "#char-goku", "#char-krillin", "#turn-order")
+"""The table's boards, each naming cards or players."""
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", location="kame-house", seed=3)
 
 
@@ -122,6 +124,12 @@ async def test_the_local_table(hostile: Catalog, size: tuple[int, int]) -> None:
             await pilot.press("enter")
             await pilot.pause()
         assert_literal(app, "table")
+        screen = table_of(app)
+        for board in BOARDS:
+            widget = screen.query_one(board)
+            # A narrow board cuts long names: their start is shown as written.
+            drawn = plain(widget.render())
+            assert "[link=" in drawn, f"{board} at {size}: the markup is not shown as written"
         for key, where in (("question_mark", "help"), ("i", "inspector"), ("G", "summary")):
             await _open(pilot, key, where)
         await pilot.press("r")

@@ -90,7 +90,9 @@ class AddCard(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
+            yield Label(
+                Text(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
+            )
             yield Input(placeholder="3 Senzu Bean", id="card-line")
 
     def on_mount(self) -> None:
@@ -206,7 +208,7 @@ class DeckScreen(Screen[None]):
                     str(card.line),
                     _SHORT[card.section],
                     str(card.count),
-                    one_line(card.title),
+                    Text(one_line(card.title)),  # typed in a file: never markup
                     key=str(card.line),
                 )
             if self.deck.cards:
