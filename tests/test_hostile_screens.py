@@ -290,3 +290,24 @@ async def test_the_hand_off_screen(hostile: Catalog) -> None:
 
         assert isinstance(app.screen, HandoffScreen)
         assert_literal(app, "hand-off")
+
+
+async def test_the_replay(hostile: Catalog, tmp_path: Path) -> None:
+    import random
+
+    from dbdeck.bots import greedy
+    from dbdeck.saves import read_save
+    from dbdeck.tui.local import ReplayBackend
+    from dbdeck.tui.replay import ReplayScreen
+
+    session = Session.start(hostile, SETUP, tmp_path)
+    rng = random.Random(5)
+    for _ in range(30):
+        session.apply(greedy(session.game, rng))
+    session.close()
+    screen = ReplayScreen(ReplayBackend(hostile, read_save(tmp_path, session.id)))
+    async with DbdeckApp(hostile, start=screen).run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        assert_literal(pilot.app, "replay")
