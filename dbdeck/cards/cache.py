@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dbdeck.cards import plain
+from dbdeck.folders import make_private_dir
 
 __all__ = ["CACHE_ENV", "CatalogCache", "cache_dir", "pydantic_version"]
 
@@ -253,7 +254,7 @@ def _private_folder(folder: Path) -> bool:
     must be ours, and no one else may write in it. A folder that fails is not
     written to (every load then validates), never chmodded into shape."""
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_private_dir(folder)
         info = os.lstat(folder)
     except (OSError, ValueError):
         return False

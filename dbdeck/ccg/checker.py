@@ -112,7 +112,11 @@ class Entry:
 
 @dataclass(slots=True)
 class DeckView:
-    """A deck resolved under one profile: what every check reads."""
+    """A deck resolved under one profile: what every check reads.
+
+    ``entries`` is set once, before any check reads the deck: what is
+    derived from the Main Personality is worked out on first reading and
+    kept, since checks ask for it once per line of the deck."""
 
     file: DeckFile
     library: Library
@@ -122,6 +126,12 @@ class DeckView:
     declared: str | None = None
     """The declared style, spelled as the rules spell it; ``None`` for none
     (or for a declaration that is no style: ``TW-STYLE`` reports it)."""
+    _mp: tuple[str | None, str | None, list[Entry]] | None = field(
+        default=None, init=False, repr=False
+    )
+    """The Main Personality's character, its folded name and its cards, once read."""
+    _close: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False)
+    """Known titles close to each unknown title, by folded title."""
 
     def section(self, section: Section) -> list[Entry]:
         """The lines of a section that hold at least one copy."""
@@ -144,15 +154,29 @@ class DeckView:
         """The Main Personality's personality cards."""
         return [e for e in self.section("Main Personality") if e.facts.is_personality]
 
+    def _main(self) -> tuple[str | None, str | None, list[Entry]]:
+        """The Main Personality's character (the one most of its cards are
+        of, the first such on a tie), its folded name and its cards."""
+        if self._mp is None:
+            cards = self.main_personality
+            names = [e.facts.personality for e in cards if e.facts.personality]
+            if not names:
+                self._mp = (None, None, [])
+            else:
+                counts = Counter(fold(n) for n in names)
+                name = max(names, key=lambda n: counts[fold(n)])
+                key = fold(name)
+                mine = [
+                    e for e in cards if e.facts.personality and fold(e.facts.personality) == key
+                ]
+                self._mp = (name, key, mine)
+        return self._mp
+
     @property
     def mp_name(self) -> str | None:
         """The Main Personality's character: the one most of its cards are
         of (the first such, on a tie)."""
-        names = [e.facts.personality for e in self.main_personality if e.facts.personality]
-        if not names:
-            return None
-        counts = Counter(fold(n) for n in names)
-        return max(names, key=lambda n: counts[fold(n)])
+        return self._main()[0]
 
     @property
     def has_sensei_deck(self) -> bool:
@@ -169,12 +193,13 @@ class DeckView:
 
     def is_mp(self, name: str | None) -> bool:
         """Whether ``name`` is the Main Personality's character."""
-        return name is not None and self.mp_name is not None and fold(name) == fold(self.mp_name)
+        key = self._main()[1]
+        return name is not None and key is not None and fold(name) == key
 
     @property
     def mp_cards(self) -> list[Entry]:
         """The Main Personality cards of its one character."""
-        return [e for e in self.main_personality if self.is_mp(e.facts.personality)]
+        return list(self._main()[2])
 
     @property
     def mp_levels(self) -> set[int]:
@@ -258,7 +283,7 @@ def _unknown(line: CardLine, deck: DeckView, report: Report) -> Facts:
         if same:
             hint = f"; {_printing(line)} is {quoted(same[0].title)}"
     if not hint:
-        close = library.suggestions(line.title)
+        close = _suggestions(deck, line.title)
         hint = f"; did you mean {' or '.join(quoted(t) for t in close)}?" if close else ""
     facts = unknown_facts(line.title, deck.profile, library)
     kind = "a personality card, its other facts unknown" if facts.is_personality else "type unknown"
@@ -266,6 +291,24 @@ def _unknown(line: CardLine, deck: DeckView, report: Report) -> Facts:
         "UNKNOWN-CARD", line.line, f"unknown card {quoted(line.title)}{hint} (counted; {kind})"
     )
     return facts
+
+
+MAX_SUGGESTED = 64
+"""Distinct unknown titles of one deck given close known titles; looking
+costs about a millisecond each, so the rest of a deck of junk lines is
+only warned of."""
+
+
+def _suggestions(deck: DeckView, title: str) -> list[str]:
+    """Known titles close to ``title``, looked for once per title written
+    (a deck of one unknown line repeated asks only once), and for the first
+    ``MAX_SUGGESTED`` unknown titles alone."""
+    key = fold(title)
+    if key not in deck._close:
+        if len(deck._close) >= MAX_SUGGESTED:
+            return []
+        deck._close[key] = deck.library.suggestions(title)
+    return deck._close[key]
 
 
 def _declared(deck: DeckView, report: Report) -> str | None:

@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -90,7 +91,9 @@ class AddCard(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
+            yield Label(
+                Text(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
+            )
             yield Input(placeholder="3 Senzu Bean", id="card-line")
 
     def on_mount(self) -> None:
@@ -206,7 +209,7 @@ class DeckScreen(Screen[None]):
                     str(card.line),
                     _SHORT[card.section],
                     str(card.count),
-                    one_line(card.title),
+                    Text(one_line(card.title)),  # typed in a file: never markup
                     key=str(card.line),
                 )
             if self.deck.cards:
@@ -427,6 +430,19 @@ class DeckApp(App[None]):
     """The deck screen on its own (``dbdeck ccg edit``)."""
 
     TITLE = "dbdeck"
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text, whatever the caller asks: what
+        it says may name a card, a player or a table, never markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def __init__(self, library: Library, path: Path | None, rules: str = DEFAULT_PROFILE) -> None:
         super().__init__()

@@ -78,7 +78,7 @@ from dbdeck.net.protocol import (
     printable,
 )
 from dbdeck.net.tables import TableEntry, may_join, remove_entry, user_name, write_entry
-from dbdeck.saves import SaveFailed, Session, tally_of, write_private
+from dbdeck.saves import SaveFailed, Session, make_private_dir, tally_of, write_private
 
 __all__ = [
     "BOT",
@@ -508,7 +508,7 @@ class TableServer:
         """The table's listening socket at ``path``: its mode set by the umask
         as it is made (0600, or 0660 for a group table), and its group given
         without following a link (``lchown``), never by chmod afterwards."""
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private_dir(path.parent)
         if path.exists() or path.is_symlink():
             if _socket_in_use(path):
                 raise OSError(f"a table is already served on {path}")

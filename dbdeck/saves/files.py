@@ -27,6 +27,7 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
+from dbdeck.folders import PRIVATE_DIR, make_private_dir
 from dbdeck.saves.errors import SaveFailed, _Unreadable
 
 __all__ = [
@@ -51,24 +52,7 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024
 # a write.
 
 PRIVATE_FILE = 0o600
-PRIVATE_DIR = 0o700
 _CREATE = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC
-
-
-def make_private_dir(folder: Path) -> None:
-    """Create ``folder`` and each missing parent with mode 0700 (folders that
-    already exist are left as they are)."""
-    missing: list[Path] = []
-    here = folder
-    while not here.exists() and here != here.parent:
-        missing.append(here)
-        here = here.parent
-    for path in reversed(missing):
-        # os.makedirs gives the parents the default mode, not ``mode``.
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(path, PRIVATE_DIR)
-    if not folder.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
 
 
 def _create_private(path: Path) -> int:

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette, Hit, Hits, Provider
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
 from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
@@ -235,9 +236,9 @@ class SetupWizard(Screen[None]):
         self.seed = seed if seed is not None else random.randrange(1, 1_000_000)
 
     def compose(self) -> ComposeResult:
-        villains = [(f"{v.name} (level {v.level})", v.id) for v in self.catalog.villains()]
+        villains = [(Text(f"{v.name} (level {v.level})"), v.id) for v in self.catalog.villains()]
         characters = [
-            (f"{c.name} — {c.race.capitalize()}, level {c.level}", c.id)
+            (Text(f"{c.name} — {c.race.capitalize()}, level {c.level}"), c.id)
             for c in self.catalog.characters()
         ]
         # Each Location with its effect under its name, as the list opens.
@@ -246,8 +247,9 @@ class SetupWizard(Screen[None]):
             prompt = Text(place.name)
             prompt.append(f"\n{place.text}", style="dim")
             locations.append((prompt, place.id))
-        allies = [("None", "none")] + [
-            (f"{a.name} (power {a.power})", a.id)
+        allies: list[tuple[RenderableType, str]] = [("None", "none")]
+        allies += [
+            (Text(f"{a.name} (power {a.power})"), a.id)
             for a in self.catalog.of_kind("ally")
             if isinstance(a, Ally) and not a.starting  # a board's own card is no choice
         ]
@@ -303,14 +305,15 @@ class SetupWizard(Screen[None]):
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
 
-    def _scenarios(self, villain: str) -> list[tuple[str, str]]:
+    def _scenarios(self, villain: str) -> list[tuple[RenderableType, str]]:
         """The usual game, then the Villain's scenario cards (A Different Future)."""
         cards = [
             c
             for c in self.catalog.of_kind("villain-card")
             if getattr(c, "villain", "") == villain and getattr(c, "characters", None)
         ]
-        return [("Usual game", "none")] + [(c.name, c.id) for c in cards]
+        usual: list[tuple[RenderableType, str]] = [("Usual game", "none")]
+        return usual + [(Text(c.name), c.id) for c in cards]
 
     @on(Select.Changed, "#villain")
     def _villain_changed(self, event: Select.Changed) -> None:
@@ -454,6 +457,19 @@ class DbdeckApp(App[None]):
     TITLE = "dbdeck"
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text, whatever the caller asks: what
+        it says may name a card, a player or a table, never markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     asked_return_code: int | None = None
     """The return code of a deliberate ``exit``; ``None`` until one."""

@@ -82,8 +82,8 @@ class DecisionDialog(Dialog[int | None]):
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
             if self.prompt:
-                yield Static(self.prompt)
-            choices = [Option(o, id=str(i)) for i, o in enumerate(self.options)]
+                yield Static(Text(self.prompt))
+            choices = [Option(Text(o), id=str(i)) for i, o in enumerate(self.options)]
             choices += [
                 Option(Text(f"{cross} {line}", style="dim"), disabled=True)
                 for line in self.forbidden
@@ -162,7 +162,7 @@ class ComboDialog(Dialog[Action | None]):
             yield Label(
                 Text("Attack: tick the Techniques (Space), then the target (Enter)", style="bold")
             )
-            yield TickList(*[(self._card_label(u), u, False) for u in cards], id="cards")
+            yield TickList(*[(Text(self._card_label(u)), u, False) for u in cards], id="cards")
             yield Label("Target")
             yield ChoiceList(id="targets")
             yield Static(
@@ -208,7 +208,7 @@ class ComboDialog(Dialog[Action | None]):
                 label = Text(f"{name}", style="dim")
                 listing.add_option(Option(label, id=target, disabled=not self.chosen()))
             else:
-                listing.add_option(Option(f"{name} — {offer.preview}", id=target))
+                listing.add_option(Option(Text(f"{name} — {offer.preview}"), id=target))
         # Nothing highlighted, as in every list: Tab then Enter attacks nobody.
         listing.highlighted = None
 
@@ -263,7 +263,7 @@ class CardPicker(Dialog[str | None]):
         with Vertical(classes="dialog"):
             yield Label(Text("Inspect which card?", style="bold"))
             yield ChoiceList(
-                *[Option(label, id=f"{i}") for i, (label, _) in enumerate(self.entries)]
+                *[Option(Text(label), id=f"{i}") for i, (label, _) in enumerate(self.entries)]
             )
 
     def on_mount(self) -> None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+
+from dbdeck.folders import make_private_dir
 
 __all__ = ["SETTINGS_ENV", "Settings", "load_settings", "save_settings", "settings_path"]
 
@@ -53,10 +56,18 @@ def load_settings() -> Settings:
 
 def save_settings(settings: Settings) -> bool:
     """Keep the settings for the next games; ``False`` when they could not
-    be written (the table goes on with them all the same)."""
+    be written (the table goes on with them all the same). The file is
+    0600 and any folder made for it 0700, under any umask."""
     path = settings_path()
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(settings), indent=1), encoding="utf-8")
+    pending = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    try:
+        make_private_dir(path.parent)
+        fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(json.dumps(asdict(settings), indent=1))
+        os.replace(pending, path)
         return True
+    except OSError:
+        with contextlib.suppress(OSError):
+            pending.unlink()
     return False

@@ -143,7 +143,7 @@ class ActionPanel(ChoiceList):
             if entry.group != group:
                 group = entry.group
                 options.append(Option(Text(f"{group}", style="bold underline"), disabled=True))
-            options.append(Option(entry.label, id=str(index)))
+            options.append(Option(Text(entry.label), id=str(index)))
         self.clear_options()
         self.add_options(options)
         self.highlighted = None

@@ -53,7 +53,10 @@ def card_picture(card: Any, catalog: Catalog | None = None) -> Panel:
     stats.add_column()
     for label, value in card_stats(card, catalog):
         every = label in NAMING
-        stats.add_row(named(catalog, label, every=True), named(catalog, value, every=every))
+        # Names from the card set are data: plain Text, never markup.
+        stats.add_row(
+            Text(named(catalog, label, every=True)), Text(named(catalog, value, every=every))
+        )
     parts: list[Table | Text] = [stats]
     if card.text:
         parts += [Text(""), Text(card.text, style="italic")]
@@ -63,10 +66,10 @@ def card_picture(card: Any, catalog: Catalog | None = None) -> Panel:
     for field, label in EFFECT_FIELDS:
         ops = getattr(card, field, None)
         if ops:
-            effects.add_row(label, named(catalog, describe_effects(ops)))
+            effects.add_row(label, Text(named(catalog, describe_effects(ops))))
     for reward in getattr(card, "rewards", []):
         turns = "1 turn" if reward.turns == 1 else f"{reward.turns} turns"
-        effects.add_row(f"After {turns}", named(catalog, describe_effects(reward.effects)))
+        effects.add_row(f"After {turns}", Text(named(catalog, describe_effects(reward.effects))))
     if effects.row_count:
         parts += [Text(""), effects]
     if card.kind == "villain-card":
@@ -77,7 +80,7 @@ def card_picture(card: Any, catalog: Catalog | None = None) -> Panel:
     return Panel(
         Group(*parts),
         title=Text(str(card.name), style="bold"),
-        subtitle=subtitle,
+        subtitle=Text(subtitle),
         border_style=colour,
         box=ASCII_BOX if glyphs.ASCII else ROUNDED,
         expand=False,

@@ -94,7 +94,7 @@ class CharacterBoard(Board):
             parts.append("PLAYING, player AWAY" if self.away else "PLAYING")
         elif self.away:
             parts.append("player AWAY")
-        self.border_title = f" {f' {sep()} '.join(parts)} "
+        self.border_title = Text(f" {f' {sep()} '.join(parts)} ")
         self.set_class(ch.active, "-active")
         self.set_class(ch.defeated, "-defeated")
         self.set_class(self.away, "-away")

@@ -38,7 +38,7 @@ class VillainBoard(Board):
     def watch_panel(self, panel: VillainPanel | None) -> None:
         """Redraw from a new panel."""
         if panel is not None:
-            self.border_title = self.title_of(panel)
+            self.border_title = Text(self.title_of(panel))
             self.border_subtitle = f"deck {panel.deck} {sep()} discard {panel.discard}"
         self.redraw()
 
