@@ -122,8 +122,13 @@ async def test_a_closed_table_is_said_once_and_its_state_shows_in_the_prompt(
             assert app.table.offers == []
             # The host serves the table again: the players are back.
             server = await start(catalog, tmp_path, users, resume=True)
-            await _until(lambda: "waiting" not in _prompt(app), pilot, "the table again")
+            # The table's first view and the reconnection's toast come in
+            # either order: wait for both.
+            await _until(
+                lambda: "waiting" not in _prompt(app) and "Back at the table." in _notes(app),
+                pilot,
+                "the table again",
+            )
             assert app.table.offers
-            assert "Back at the table." in _notes(app)
     finally:
         await server.close()
