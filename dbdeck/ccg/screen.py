@@ -19,7 +19,6 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -30,7 +29,7 @@ from dbdeck.ccg.deckfile import SECTIONS, DeckUnreadable, Section, parse_deck, r
 from dbdeck.ccg.library import Library, load_library, shipped_ccg_dir
 from dbdeck.ccg.profiles import DEFAULT_PROFILE, PROFILES, ProfileName
 from dbdeck.ccg.titles import counted
-from dbdeck.tui.modal import Dialog
+from dbdeck.tui.modal import Dialog, PlainApp
 
 __all__ = ["AddCard", "ConfirmDiscard", "DeckApp", "DeckScreen", "open_deck_screen"]
 
@@ -426,23 +425,10 @@ def open_deck_screen(app: App[Any], rules: str = DEFAULT_PROFILE) -> None:
     app.push_screen(DeckScreen(library, None, rules))
 
 
-class DeckApp(App[None]):
+class DeckApp(PlainApp):
     """The deck screen on its own (``dbdeck ccg edit``)."""
 
     TITLE = "dbdeck"
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every notification is plain text, whatever the caller asks: what
-        it says may name a card, a player or a table, never markup."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def __init__(self, library: Library, path: Path | None, rules: str = DEFAULT_PROFILE) -> None:
         super().__init__()

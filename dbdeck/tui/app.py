@@ -20,7 +20,6 @@ from textual.binding import Binding
 from textual.command import CommandPalette, Hit, Hits, Provider
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
-from textual.notifications import SeverityLevel
 from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
 from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
@@ -50,7 +49,7 @@ from dbdeck.engine.game import (
 from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.modal import Palette
+from dbdeck.tui.modal import Palette, PlainApp
 from dbdeck.tui.table import TableScreen
 from dbdeck.tui.widgets.tickbox import TickBox
 
@@ -448,7 +447,7 @@ def seats_of(players: Iterable[str]) -> list[int]:
     return [seats.setdefault(p, len(seats)) for p in players]
 
 
-class DbdeckApp(App[None]):
+class DbdeckApp(PlainApp):
     """dbdeck in a terminal."""
 
     # Absolute: Textual resolves a relative CSS_PATH beside the file of the
@@ -457,19 +456,6 @@ class DbdeckApp(App[None]):
     TITLE = "dbdeck"
     COMMANDS = App.COMMANDS | {ActionCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every notification is plain text, whatever the caller asks: what
-        it says may name a card, a player or a table, never markup."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     asked_return_code: int | None = None
     """The return code of a deliberate ``exit``; ``None`` until one."""

@@ -1,4 +1,5 @@
-"""Screens that close once: a burst of keys may answer a dialog twice.
+"""Screens that close once (a burst of keys may answer a dialog twice), and
+apps whose notifications are plain text.
 
 Textual's ``Screen.dismiss`` pops whatever screen is in front: a dialog
 answered twice before it closes (Enter, Enter typed together) would close
@@ -10,13 +11,32 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
-__all__ = ["Dialog", "Palette"]
+__all__ = ["Dialog", "Palette", "PlainApp"]
 
 ResultT = TypeVar("ResultT")
+
+
+class PlainApp(App[None]):
+    """An app whose notifications are plain text, whatever the caller asks:
+    what one says may name a card, a player or a table, never markup."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a toast; its words are drawn as written."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
 
 class Dialog(ModalScreen[ResultT]):
