@@ -16,7 +16,7 @@ of a Combo, ticked with Space).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from textual.strip import Strip
@@ -67,46 +67,19 @@ def _marked(listing: OptionList, y: int, strip: Strip) -> Strip:
     return Strip.join([Strip([Segment(mark, style)], GUTTER), strip])
 
 
-class ChoiceList(OptionList):
-    """An ``OptionList`` that follows the table's one rule for lists."""
-
-    ALLOW_MAXIMIZE: ClassVar[bool] = False
-
-    def __init__(self, *content: Option | str | None, **kwargs: Any) -> None:
-        # Labels are plain text: a card name or "[Grim Rule]" is never markup.
-        kwargs.setdefault("markup", False)
-        super().__init__(*content, **kwargs)
-
-    def on_mount(self) -> None:
-        """Nothing is highlighted when the list opens."""
-        self.highlighted = None
-
-    def _get_left_gutter_width(self) -> int:
-        return GUTTER
-
-    def render_line(self, y: int) -> Strip:
-        """A line of the list, the highlighted item marked."""
-        return _marked(self, y, super().render_line(y))
-
-    def action_cursor_down(self) -> None:
-        """Down: the first item, or the next one (never wrapping)."""
-        self.highlighted = _step(self.options, self.highlighted, 1)
-
-    def action_cursor_up(self) -> None:
-        """Up: the first item, or the one before (never wrapping)."""
-        self.highlighted = _step(self.options, self.highlighted, -1)
-
-    def action_select(self) -> None:
-        """Enter: choose the highlighted item; with none, say so."""
-        if self.highlighted is None:
-            self.notify(NOTHING_HIGHLIGHTED, title="Choose first", severity="warning")
-            return
-        super().action_select()
+if TYPE_CHECKING:
+    _ListBase = OptionList
+else:  # a mixin at run time: Textual's component classes stay the lists' own
+    _ListBase = object
 
 
-class TickList(SelectionList[int]):
-    """A ``SelectionList`` that follows the table's one rule for lists:
-    Space ticks the highlighted item."""
+class _OneRule(_ListBase):
+    """What every list of the table shares: nothing highlighted at first, the
+    marker in its gutter, Up and Down that never wrap, Enter that says so
+    when nothing is highlighted."""
+
+    NOTHING = NOTHING_HIGHLIGHTED
+    """What Enter (or Space) says with nothing highlighted."""
 
     def on_mount(self) -> None:
         """Nothing is highlighted when the list opens."""
@@ -128,12 +101,26 @@ class TickList(SelectionList[int]):
         self.highlighted = _step(self.options, self.highlighted, -1)
 
     def action_select(self) -> None:
-        """Space or Enter: tick the highlighted item; with none, say so."""
+        """Choose (or tick) the highlighted item; with none, say so."""
         if self.highlighted is None:
-            self.notify(
-                "Nothing is highlighted: press Down to highlight the first item, then Space.",
-                title="Choose first",
-                severity="warning",
-            )
+            self.notify(self.NOTHING, title="Choose first", severity="warning")
             return
         super().action_select()
+
+
+class ChoiceList(_OneRule, OptionList):
+    """An ``OptionList`` that follows the table's one rule for lists."""
+
+    ALLOW_MAXIMIZE: ClassVar[bool] = False
+
+    def __init__(self, *content: Option | str | None, **kwargs: Any) -> None:
+        # Labels are plain text: a card name or "[Grim Rule]" is never markup.
+        kwargs.setdefault("markup", False)
+        super().__init__(*content, **kwargs)
+
+
+class TickList(_OneRule, SelectionList[int]):
+    """A ``SelectionList`` that follows the table's one rule for lists:
+    Space ticks the highlighted item."""
+
+    NOTHING = "Nothing is highlighted: press Down to highlight the first item, then Space."
