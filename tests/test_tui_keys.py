@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from tables import app_for, quiet_table, table_of, turn_game
-from textual.widgets import OptionList
+from textual.widgets import Label, OptionList
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
@@ -73,6 +73,20 @@ async def test_the_steal_list_opens_on_nothing(catalog: Catalog) -> None:
         assert game.state.character("goku").energy == 2  # no die was bought
         await pilot.press("up", "up")
         assert listing.highlighted == 0
+
+
+async def test_a_long_dialog_title_wraps_inside_the_dialog_at_80_columns(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ComboDialog)
+        title = dialog.query(Label).first()
+        box = dialog.query_one(".dialog").content_region
+        assert "(Enter)" in str(title.render())
+        assert title.region.right <= box.right and title.region.height >= 2
 
 
 async def test_tab_then_enter_in_the_combo_dialog_attacks_nobody(catalog: Catalog) -> None:
