@@ -199,3 +199,19 @@ def test_the_coach_never_suggests_a_wasted_move(catalog: Catalog) -> None:
     assert hint.action is not None and not waste_of(game, hint.action)
     assert hint.action in game.legal_actions()
     assert hint.action.type == "exhaust" and "Flying Nimbus (you draw 1 card" in hint.why
+
+
+def test_an_ability_that_only_heals_its_user_is_wasted_at_full_health(catalog: Catalog) -> None:
+    """Piccolo's Regeneration discards a card to heal him: at full health the
+    card is paid for nothing, so the offer says so and the coach skips it."""
+    game = Game.new(catalog, Setup(characters=["piccolo", "goku"], villain="freezer", seed=3))
+    assert game.state.active == "piccolo"
+    regeneration = next(a for a in game.legal_actions() if a.type == "ability")
+    assert "no damage to heal" in waste_of(game, regeneration)
+    hint = suggest(game)
+    assert hint.action is not None and hint.action.type != "ability"
+    game.state.character("piccolo").damage = 1
+    assert waste_of(game, regeneration) == ""
+    # An ability that does more than heal its user is never called wasted.
+    goku = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
+    assert all(waste_of(goku, a) == "" for a in goku.legal_actions() if a.type == "ability")

@@ -1,13 +1,14 @@
 """Moves that waste something, as the engine can tell them: an attack that
 deals no damage, a Technique prepared that can have no target when it is
-used (rules notes N19, N49). The table asks before such a move, and the
+used, an ability that only heals its user at full health (rules notes N19,
+N49). The table asks before such a move, and the
 coach never suggests one."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dbdeck.cards.plain import Technique
+from dbdeck.cards.plain import Heal, Technique
 from dbdeck.engine import combat, preview
 from dbdeck.engine.actions import Action
 
@@ -24,6 +25,8 @@ def waste_of(game: Game, action: Action) -> str:
         return attack_waste(game, preview.attack_preview(game, action))
     if action.type == "prepare":
         return _lost_technique(game, action)
+    if action.type == "ability":
+        return _nothing_to_heal(game)
     return ""
 
 
@@ -52,3 +55,20 @@ def _lost_technique(game: Game, action: Action) -> str:
         f"{why}, and {card.name} may be used before that changes: "
         "a Technique with no target when it is used is lost."
     )
+
+
+def _nothing_to_heal(game: Game) -> str:
+    """Why the active Character's ability is wasted: all it does is heal
+    its user, who has no damage (the cost, a discarded card, is paid for
+    nothing)."""
+    s = game.state
+    if s.active in ("", "villain"):
+        return ""
+    ch = s.character(s.active)
+    ability = game.character_card(ch.id).special_ability
+    if ability is None or not ability.effects or ch.damage > 0:
+        return ""
+    if any(not isinstance(op, Heal) or op.target != "self" for op in ability.effects):
+        return ""
+    name = game.character_card(ch.id).name
+    return f"{name} has no damage to heal: {ability.name} would heal nothing."
