@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from dbdeck import __version__
 from dbdeck.cards.kinds import CardKind
+from dbdeck.opening import cannot_resume, card_set, play_session
 
 if TYPE_CHECKING:
     from dbdeck.cards.catalog import Catalog
@@ -341,23 +341,6 @@ def _host_setup(args: argparse.Namespace) -> Setup:
     return _setup(args, seats=seats_of(players))
 
 
-def _catalog() -> Catalog | None:
-    """The card set, or ``None`` after printing its problems."""
-    from dbdeck.cards.catalog import CardSetError, load_catalog
-
-    try:
-        catalog = load_catalog()
-    except CardSetError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        return None
-    # The card set lives as long as the process and never becomes garbage:
-    # frozen out of the collector's sight, the many small collections of play
-    # no longer walk it (a greedy game runs about a quarter faster).
-    gc.freeze()
-    return catalog
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
@@ -416,8 +399,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dbdeck.net import commands as net_commands
 
         if args.command == "host":
-            return net_commands.cmd_host(args, _catalog, _host_setup)
-        return int(getattr(net_commands, f"cmd_{args.command}")(args, _catalog))
+            return net_commands.cmd_host(args, card_set, _host_setup)
+        return int(getattr(net_commands, f"cmd_{args.command}")(args, card_set))
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
 
@@ -426,7 +409,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return 1
     from dbdeck.saves import saves_dir
@@ -440,7 +423,7 @@ def _run_play(args: argparse.Namespace) -> int:
     from dbdeck.engine.game import SetupError
     from dbdeck.saves import SaveError, Session, saves_dir
 
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return 1
     folder = saves_dir(args.saves)
@@ -448,7 +431,7 @@ def _run_play(args: argparse.Namespace) -> int:
         try:
             session = Session.resume(catalog, folder, args.resume, from_backup=args.from_backup)
         except SaveError as exc:
-            return _cannot_resume(args.resume, exc)
+            return cannot_resume(args.resume, exc)
     else:
         if not args.villain or not args.characters:
             print("give --villain and --characters, or --resume ID", file=sys.stderr)
@@ -486,53 +469,13 @@ def _ids_hint(problem: Exception, command: str) -> str:
     return said
 
 
-def _cannot_resume(save_id: str, exc: Exception) -> int:
-    """Say on one line why the save cannot be resumed (and how to load its
-    backup, if there is one); the exit code of a save that cannot be used."""
-    said = f"cannot resume: {exc}"
-    if getattr(exc, "backup", None) is not None:
-        said += f"; a backup exists: dbdeck play --resume {save_id} --from-backup"
-    print(said, file=sys.stderr)
-    return 1
-
-
-def play_session(
-    session: object, *, hide_hands: bool | None = None, pace: float | None = None
-) -> int:
-    """Open the table on a saved session; the game is saved after every
-    action. The table is run as the game was (its players, hidden hands,
-    pace); ``hide_hands`` or ``pace`` change that, and the save keeps it."""
-    from dbdeck.saves import SaveFailed, Session
-    from dbdeck.tui.app import DbdeckApp
-
-    assert isinstance(session, Session)
-    seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
-    if seating != session.seating:
-        try:
-            session.reseat(seating)
-        except SaveFailed as exc:  # the table opens as it was saved
-            print(f"the table's settings were not changed: {exc}", file=sys.stderr)
-            session.close()
-            return 1
-    try:
-        DbdeckApp(
-            session.catalog, session=session, seating=session.seating, saves=session.folder
-        ).run()
-    finally:
-        session.close()
-    # True even after a failed write: an action counts only once it is saved.
-    print(f"Every action played is saved: dbdeck play --resume {session.id}", end="")
-    print(" (its players and hidden hands come back with it)" if session.seating.hide_hands else "")
-    return 0
-
-
 def _run_sim(args: argparse.Namespace) -> int:
     import json
 
     from dbdeck.engine.game import SetupError
     from dbdeck.sim import simulate, summary
 
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return 1
     if args.games < 1:
@@ -637,7 +580,7 @@ def _run_scenarios(files: list[Path]) -> int:
     from dbdeck.cards.catalog import files_below, one_line
     from dbdeck.scenario import ScenarioFailure, run_file
 
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return 1
     paths: list[Path] = []

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dbdeck.opening import cannot_resume, card_set, play_session
 from dbdeck.saves import (
     SaveError,
     Session,
@@ -23,12 +24,6 @@ from dbdeck.saves import (
 )
 
 __all__ = ["cmd_continue", "cmd_log", "cmd_replay", "cmd_saves"]
-
-
-def _catalog() -> Any:
-    from dbdeck.cli import _catalog as load
-
-    return load()
 
 
 def _locate(args: argparse.Namespace) -> tuple[Path, str]:
@@ -60,8 +55,6 @@ def cmd_saves(args: argparse.Namespace) -> int:
 
 def cmd_continue(args: argparse.Namespace) -> int:
     """Resume the most recently played game that has not ended."""
-    from dbdeck.cli import _cannot_resume, play_session
-
     folder = saves_dir(args.saves)
     saves, problems = scan_saves(folder)
     running = [s for s in saves if not s.winner]
@@ -72,13 +65,13 @@ def cmd_continue(args: argparse.Namespace) -> int:
             said += f" Not listed: {problems[0]}{more}."
         print(said, file=sys.stderr)
         return 1
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return 1
     try:
         session = Session.resume(catalog, folder, running[0].id)
     except SaveError as exc:
-        return _cannot_resume(running[0].id, exc)
+        return cannot_resume(running[0].id, exc)
     return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
 
 
@@ -86,7 +79,7 @@ def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
     """The card set and the data of the save ``args.save``, or ``None`` after
     saying why not."""
     folder, save_id = _locate(args)
-    catalog = _catalog()
+    catalog = card_set()
     if catalog is None:
         return None
     try:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from dbdeck.ccg.checker import DeckView, Report
 from dbdeck.ccg.checks import copies, heritage, personalities, removals, sensei, size, styles
+from dbdeck.ccg.deck_view import DeckView, Report
 
 __all__ = ["FAMILIES"]
 

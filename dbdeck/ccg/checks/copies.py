@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dbdeck.ccg.checker import DeckView, Entry, Report
+from dbdeck.ccg.deck_view import DeckView, Entry, Report
 from dbdeck.ccg.facts import Facts
 from dbdeck.ccg.titles import fold, names_character, quoted
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.checks.personalities import members
+from dbdeck.ccg.deck_view import DeckView, Entry, Report
 from dbdeck.ccg.titles import fold, quoted
 
 __all__ = ["check"]

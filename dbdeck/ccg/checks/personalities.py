@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dbdeck.ccg.checker import DeckView, Entry, Report
+from dbdeck.ccg.deck_view import DeckView, Entry, Report
 from dbdeck.ccg.titles import article, fold, quoted
 
 __all__ = ["check", "is_majin", "members"]

@@ -8,7 +8,7 @@ Decisions: rules note R21 (docs/ccg/rules-notes.md).
 
 from __future__ import annotations
 
-from dbdeck.ccg.checker import DeckView, Report
+from dbdeck.ccg.deck_view import DeckView, Report
 from dbdeck.ccg.titles import quoted
 
 __all__ = ["check"]

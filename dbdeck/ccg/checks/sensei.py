@@ -10,7 +10,7 @@ Decisions: rules note R18 (docs/ccg/rules-notes.md).
 
 from __future__ import annotations
 
-from dbdeck.ccg.checker import DeckView, Report
+from dbdeck.ccg.deck_view import DeckView, Report
 from dbdeck.ccg.titles import article, quoted
 
 __all__ = ["check"]

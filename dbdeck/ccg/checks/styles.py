@@ -13,8 +13,8 @@ Decisions: rules note R3, rules note R7, rules note R8, rules note R19
 
 from __future__ import annotations
 
-from dbdeck.ccg.checker import DeckView, Entry, Report
 from dbdeck.ccg.checks.personalities import members
+from dbdeck.ccg.deck_view import DeckView, Entry, Report
 from dbdeck.ccg.titles import article, fold, mastery_style, quoted
 
 __all__ = ["check"]
