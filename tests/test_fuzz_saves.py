@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.control import event
 from hypothesis.errors import InvalidArgument
 
-from dbdeck import cli, saves
+from dbdeck import cli, save_commands, saves
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog, load_catalog
 from dbdeck.engine.game import Setup
@@ -80,7 +80,8 @@ def _quick_and_headless() -> Iterator[None]:
     """The command line gets the card set loaded once, and opens no table
     (a save that reads fine would otherwise start the interface)."""
     with (
-        mock.patch.object(cli, "_catalog", shared_catalog),
+        mock.patch.object(cli, "card_set", shared_catalog),
+        mock.patch.object(save_commands, "card_set", shared_catalog),
         mock.patch.object(DbdeckApp, "run", lambda self, *a, **k: None),
     ):
         yield
