@@ -22,7 +22,7 @@ from dbdeck.seating import MAX_PACE, Seating
 from dbdeck.tui.app import DbdeckApp, MainMenu
 from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, HelpScreen
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import KeyBar
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here

@@ -13,7 +13,7 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.choices import ChoiceList, marker
 

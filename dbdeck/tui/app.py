@@ -50,7 +50,7 @@ from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.modal import Palette, PlainApp
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets.tickbox import TickBox
 
 if TYPE_CHECKING:
