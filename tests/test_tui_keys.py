@@ -222,3 +222,22 @@ def test_the_discard_question_names_the_effect_it_serves(catalog: Catalog) -> No
     assert pending is not None, "the discard is asked"
     assert pending.prompt.startswith("Choose a card to discard. Sokidan: ")
     assert "draw 1 card, then discard 1 card" in pending.prompt
+
+
+async def test_the_end_of_turn_question_leaves_out_a_wasted_preparation(
+    catalog: Catalog,
+) -> None:
+    """Before Freezer lands every Technique prepared would be lost: ending
+    the turn does not list preparing one as still to do."""
+    game = before_freezer(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        table = table_of(pilot.app)
+        prepares = [o for o in table.offers if o.action.type == "prepare"]
+        assert prepares and all(o.waste for o in prepares)
+        await pilot.press("e")
+        await pilot.pause()
+        asked = pilot.app.screen
+        assert isinstance(asked, DecisionDialog)  # the ability and Energy are still left
+        assert "could still" in asked.prompt
+        assert "prepare" not in asked.prompt, asked.prompt

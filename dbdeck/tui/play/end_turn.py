@@ -42,10 +42,13 @@ def asks(screen: Asking) -> bool:
 
 def left_undone(view: TableView, offers: list[Offer]) -> list[str]:
     """What the active Character could still do this turn, in words (the
-    end-turn confirmation lists it)."""
+    end-turn confirmation lists it). A move the engine says would waste
+    something (a Technique prepared with no target when it is used, an
+    attack for no damage) is not worth doing, so it is not listed."""
+    worth = [o for o in offers if not o.waste]
 
     def of_kind(kind: str) -> list[Offer]:
-        return [o for o in offers if o.action.type == kind]
+        return [o for o in worth if o.action.type == kind]
 
     left: list[str] = []
     hand = view.hand(view.active)
