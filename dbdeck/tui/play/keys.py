@@ -6,7 +6,16 @@ from textual.binding import Binding, BindingType
 
 from dbdeck.tui.play.layout import PANELS
 
-__all__ = ["BINDINGS", "KEYS", "OVER_KEYS", "Keys"]
+__all__ = [
+    "BINDINGS",
+    "DECIDING_KEYS",
+    "KEYS",
+    "OVER_KEYS",
+    "PLAY_KEYS",
+    "Keys",
+    "deciding_keys",
+    "waiting_keys",
+]
 
 Keys = tuple[tuple[str, str], ...]
 """A key bar: each key with its word, most important first."""
@@ -63,3 +72,29 @@ OVER_KEYS: Keys = (
     ("q", "Quit"),
 )
 """The key bar once the game is over."""
+
+DECIDING_KEYS: Keys = (
+    ("↓ Enter", "Choose"),
+    ("i", "Read a card"),
+    ("g", "Suggest"),
+    ("^p", "Palette"),
+    ("^q", "Quit"),
+)
+"""The key bar while a decision's dialog asks this screen: the dialog's
+keys, and the app's (the table's own keys wait behind the dialog)."""
+
+PLAY_KEYS = frozenset({"Enter", "p", "b", "a", "e", "t", "g", "u", "s", "d"})
+"""The table's keys that act in the game (each waits while a decision is
+pending for another screen)."""
+
+
+def deciding_keys(keys: Keys) -> Keys:
+    """The key bar while a decision's dialog is open at a table whose bar
+    is ``keys`` (the coach only where the table offers it)."""
+    offered = {key for key, _ in keys}
+    return tuple((key, what) for key, what in DECIDING_KEYS if key != "g" or "g" in offered)
+
+
+def waiting_keys(keys: Keys) -> Keys:
+    """The key bar while another screen decides: the keys that only look."""
+    return tuple((key, what) for key, what in keys if key not in PLAY_KEYS)

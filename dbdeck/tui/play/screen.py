@@ -42,6 +42,7 @@ from dbdeck.tui.play import (
     card_menu,
     describe,
     end_turn,
+    keys,
     layout,
     looking,
     options,
@@ -50,7 +51,7 @@ from dbdeck.tui.play import (
 )
 from dbdeck.tui.play.announce import Announcer
 from dbdeck.tui.play.decisions import Decisions
-from dbdeck.tui.play.keys import BINDINGS, KEYS, OVER_KEYS
+from dbdeck.tui.play.keys import BINDINGS, KEYS, OVER_KEYS, Keys
 from dbdeck.tui.play.outcomes import outcome_of
 from dbdeck.tui.settings import load_settings
 from dbdeck.tui.widgets import (
@@ -334,13 +335,26 @@ class TableScreen(Screen[None]):
         if passing:
             # The card under the cursor may be of a hand no longer shown.
             self._focus = None
-        keys = HandoffScreen.KEYS if passing else self.KEYS
-        self.one(KeyBar).keys = self.OVER_KEYS if self.view.over else keys
+        self.one(KeyBar).keys = self.keys_now(passing)
         # Said again from the view now: a cost, an Energy count or an offer
         # said before this change may no longer hold.
         self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
         self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
         self.one(ActionPanel).show([] if self.view.decision is not None else self.offers)
+
+    def keys_now(self, passing: bool) -> Keys:
+        """The key bar now: only the keys that work (a hand-off's, a
+        decision's dialog's, the looking keys while another screen decides)."""
+        view = self.view
+        if view.over:
+            return self.OVER_KEYS
+        if passing:
+            return HandoffScreen.KEYS
+        if view.decision is not None:
+            if self.decisions.offers():
+                return keys.deciding_keys(self.KEYS)
+            return keys.waiting_keys(self.KEYS)
+        return self.KEYS
 
     # --- the log -------------------------------------------------------------------------
 
