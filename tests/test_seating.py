@@ -129,7 +129,7 @@ async def test_the_menus_continue_keeps_hands_hidden(catalog: Catalog, tmp_path:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MainMenu)
-        await pilot.press("down", "enter")  # Continue
+        await pilot.press("down", "down", "enter")  # Continue (nothing highlighted at first)
         await pilot.pause()
         assert isinstance(app.screen, HandoffScreen), app.screen
         backend = table_of(app).backend
