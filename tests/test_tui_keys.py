@@ -260,6 +260,7 @@ async def test_while_the_players_decide_the_key_bar_shows_only_the_keys_that_wor
         shown = dict(table_of(pilot.app).query_one(KeyBar).keys)
         assert not {"p", "b", "a", "e", "t"} & set(shown), shown
         assert shown.get("↓ Enter") == "Choose" and "i" in shown
+        assert "q" not in shown and "^q" not in shown  # no quit key works in the dialog
         await pilot.press("question_mark")  # the bar's last key, help, works here too
         await pilot.pause()
         assert isinstance(pilot.app.screen, HelpScreen)

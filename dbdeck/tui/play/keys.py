@@ -78,10 +78,10 @@ DECIDING_KEYS: Keys = (
     ("i", "Read a card"),
     ("g", "Suggest"),
     ("^p", "Palette"),
-    ("^q", "Quit"),
 )
 """The key bar while a decision's dialog asks this screen: the dialog's
-keys, and the app's (the table's own keys wait behind the dialog)."""
+keys, and the palette (the table's own keys, quitting among them, wait
+behind the dialog until it is answered)."""
 
 PLAY_KEYS = frozenset({"Enter", "p", "b", "a", "e", "t", "g", "u", "s", "d"})
 """The table's keys that act in the game (each waits while a decision is
