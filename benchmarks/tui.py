@@ -46,7 +46,7 @@ import dbdeck
 from dbdeck.cards.catalog import load_catalog
 from dbdeck.engine.game import Game, Setup
 from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.table import Seating
+from dbdeck.tui.play import Seating
 
 PEER_APP = """
 from textual.app import App

@@ -34,7 +34,7 @@ from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
 from dbdeck.tui.howto import HowToPlay
-from dbdeck.tui.table import Seating
+from dbdeck.tui.play import Seating
 from dbdeck.tui.widgets import glyphs
 
 HERE = Path(__file__).resolve().parent

@@ -22,8 +22,8 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
+from dbdeck.tui.play import Seating, TableScreen
 from dbdeck.tui.settings import SETTINGS_ENV
-from dbdeck.tui.table import Seating, TableScreen
 from dbdeck.tui.widgets import ActionPanel
 
 __all__ = [

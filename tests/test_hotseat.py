@@ -19,7 +19,7 @@ from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.play import Seating, TableScreen
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
 

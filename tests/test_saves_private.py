@@ -28,7 +28,7 @@ from dbdeck.engine.actions import Action
 from dbdeck.engine.game import Setup
 from dbdeck.saves import SaveError, SaveFailed, Session, read_save, write_private
 from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.play import Seating, TableScreen
 
 DISK_FULL = "the disk is full: the last action was not applied; free space and retry"
 

@@ -22,7 +22,7 @@ from dbdeck.seating import MAX_PACE, Seating
 from dbdeck.tui.app import DbdeckApp, MainMenu
 from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, HelpScreen
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import KeyBar
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
@@ -129,7 +129,7 @@ async def test_the_menus_continue_keeps_hands_hidden(catalog: Catalog, tmp_path:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MainMenu)
-        await pilot.press("down", "enter")  # Continue
+        await pilot.press("down", "down", "enter")  # Continue (nothing highlighted at first)
         await pilot.pause()
         assert isinstance(app.screen, HandoffScreen), app.screen
         backend = table_of(app).backend

@@ -20,9 +20,9 @@ from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.remote import JoinApp
 from dbdeck.tui.shared import RemoteBackend, shared_keys
-from dbdeck.tui.table import TableScreen
 from dbdeck.tui.widgets import KeyBar
 
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)

@@ -28,8 +28,8 @@ from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
+from dbdeck.tui.play import Seating, TableScreen
 from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.table import Seating, TableScreen
 from dbdeck.tui.widgets import HandBoard, MarketRows, TableLog
 
 __all__ = ["quiet_table"]

@@ -25,7 +25,7 @@ from dbdeck.scenario import lay_table
 from dbdeck.tui.coach import suggest
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
-from dbdeck.tui.table import TableScreen, outcome_of
+from dbdeck.tui.play import TableScreen, outcome_of
 from dbdeck.tui.widgets import MarketRows, VillainBoard, glyphs
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here

@@ -21,8 +21,8 @@ from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.preview import moot_answer
 from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import DecisionDialog, TurnBanner
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.settings import load_settings
-from dbdeck.tui.table import TableScreen
 
 __all__ = ["quiet_table"]
 

@@ -27,7 +27,7 @@ from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
-from dbdeck.tui.table import Seating, TableScreen
+from dbdeck.tui.play import Seating, TableScreen
 from dbdeck.tui.widgets import ActionPanel, TableLog
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

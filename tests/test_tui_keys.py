@@ -5,16 +5,16 @@ what a card's effect will do. Played by keys, checked on the game."""
 from __future__ import annotations
 
 import pytest
-from tables import app_for, quiet_table, table_of, turn_game
+from tables import app_for, quiet_table, table_of, turn_game, villain_decision
 from textual.widgets import Label, OptionList
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.scenario import lay_table
-from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
-from dbdeck.tui.table import TableScreen
-from dbdeck.tui.widgets import glyphs
+from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
+from dbdeck.tui.play import TableScreen
+from dbdeck.tui.widgets import KeyBar, glyphs
 from dbdeck.tui.widgets.choices import ChoiceList, marker
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -236,3 +236,55 @@ def test_the_discard_question_names_the_effect_it_serves(catalog: Catalog) -> No
     assert pending is not None, "the discard is asked"
     assert pending.prompt.startswith("Choose a card to discard. Sokidan: ")
     assert "draw 1 card, then discard 1 card" in pending.prompt
+
+
+async def test_the_end_of_turn_question_leaves_out_a_wasted_preparation(
+    catalog: Catalog,
+) -> None:
+    """Before Freezer lands every Technique prepared would be lost: ending
+    the turn does not list preparing one as still to do."""
+    game = before_freezer(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        table = table_of(pilot.app)
+        prepares = [o for o in table.offers if o.action.type == "prepare"]
+        assert prepares and all(o.waste for o in prepares)
+        await pilot.press("e")
+        await pilot.pause()
+        asked = pilot.app.screen
+        assert isinstance(asked, DecisionDialog)  # the ability and Energy are still left
+        assert "could still" in asked.prompt
+        assert "prepare" not in asked.prompt, asked.prompt
+
+
+async def test_while_the_players_decide_the_key_bar_shows_only_the_keys_that_work(
+    catalog: Catalog,
+) -> None:
+    """Freezer's Crushing Grip asks the players who takes it: behind the
+    decision's dialog the key bar names the dialog's keys, not the table's
+    play keys (p, b, a, e), which wait."""
+    game = villain_decision(catalog)
+    async with app_for(game, players={"krillin": "Ann"}).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(20):  # the Villain's steps, until the question
+            if isinstance(pilot.app.screen, DecisionDialog):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(pilot.app.screen, DecisionDialog) and pilot.app.screen.for_decision
+        shown = dict(table_of(pilot.app).query_one(KeyBar).keys)
+        assert not {"p", "b", "a", "e", "t"} & set(shown), shown
+        assert shown.get("↓ Enter") == "Choose" and "i" in shown
+        assert "q" not in shown and "^q" not in shown  # no quit key works in the dialog
+        await pilot.press("question_mark")  # the bar's last key, help, works here too
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, DecisionDialog)
+        await pilot.press("down", "enter")  # answered: the table's keys come back
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if not isinstance(pilot.app.screen, DecisionDialog) and game.state.pending is None:
+                break
+        assert game.state.pending is None
+        assert "e" in dict(table_of(pilot.app).query_one(KeyBar).keys)

@@ -93,16 +93,23 @@ async def test_the_rules_search_finds_a_location_by_name_and_by_its_text(
         assert widget_texts(app)  # the screen drew
 
 
-async def test_up_from_the_first_menu_item_stays_there(catalog: Catalog) -> None:
+async def test_the_main_menu_opens_on_nothing_and_never_wraps(catalog: Catalog) -> None:
     app = DbdeckApp(catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MainMenu)
         listing = app.screen.query_one("#menu-options", OptionList)
-        assert listing.highlighted == 0
+        assert listing.highlighted is None  # like every list: nothing at first
+        await pilot.press("enter")  # nothing highlighted: nothing opens, and it says so
+        await pilot.pause()
+        assert isinstance(app.screen, MainMenu)
+        assert any("Nothing is highlighted" in n.message for n in app._notifications)
+        await pilot.press("down")  # Down highlights the first item
+        await pilot.pause()
+        assert listing.get_option_at_index(listing.highlighted or 0).id == "new"
         await pilot.press("up")
         await pilot.pause()
-        assert listing.highlighted == 0  # not Quit
+        assert listing.get_option_at_index(listing.highlighted or 0).id == "new"  # not Quit
         last = listing.option_count - 1
         await pilot.press(*["down"] * (last + 3))
         await pilot.pause()

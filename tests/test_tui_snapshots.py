@@ -21,7 +21,7 @@ from dbdeck.engine.game import Setup
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.table import Seating
+from dbdeck.tui.play import Seating
 from dbdeck.tui.widgets import glyphs
 
 __all__ = ["quiet_table"]

@@ -50,7 +50,8 @@ from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.modal import Palette, PlainApp
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
+from dbdeck.tui.widgets.choices import ChoiceList
 from dbdeck.tui.widgets.tickbox import TickBox
 
 if TYPE_CHECKING:
@@ -93,28 +94,6 @@ class ActionCommands(Provider):
                 )
 
 
-class MenuList(OptionList):
-    """An option list whose ends are ends: Up on the first item stays there
-    (it does not wrap round to Quit), and Down on the last likewise."""
-
-    def action_cursor_up(self) -> None:
-        """The previous enabled item, if there is one."""
-        self._step(-1)
-
-    def action_cursor_down(self) -> None:
-        """The next enabled item, if there is one."""
-        self._step(1)
-
-    def _step(self, direction: int) -> None:
-        # With nothing highlighted yet, either key starts at the first item.
-        index = 0 if self.highlighted is None else self.highlighted + direction
-        while 0 <= index < self.option_count:
-            if not self.get_option_at_index(index).disabled:
-                self.highlighted = index
-                return
-            index += direction
-
-
 class MainMenu(Screen[None]):
     """New game, continue, rules, cards, quit."""
 
@@ -123,7 +102,10 @@ class MainMenu(Screen[None]):
             yield Static(
                 Text("dbdeck\nDragon Ball: Deckbuilding Game", style="bold", justify="center")
             )
-            yield MenuList(
+            # The menu follows the one rule of every list: it opens with
+            # nothing highlighted (Down highlights New game), never wraps,
+            # and Enter with nothing highlighted only says so.
+            yield ChoiceList(
                 Option("New game", id="new"),
                 self._continue_option(),
                 Option("How to play", id="howto"),

@@ -48,6 +48,7 @@ class DecisionDialog(Dialog[int | None]):
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("i", "inspect", "Inspect", show=False),
         Binding("g", "suggest", "Suggest", show=False),
+        Binding("question_mark", "help", "Help", show=False),
     ]
 
     def __init__(
@@ -110,6 +111,10 @@ class DecisionDialog(Dialog[int | None]):
         """Escape cancels building an action; a decision must be answered."""
         if self.cancellable:
             self.dismiss(None)
+
+    def action_help(self) -> None:
+        """Every key of the table (the key bar names ``?`` under every dialog)."""
+        self.app.push_screen(HelpScreen())
 
     def action_suggest(self) -> None:
         """The coach's answer, highlighted, and why."""

@@ -9,17 +9,19 @@ the command palette, ``Palette``) closes only while it is in front, once.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from textual.app import App
 from textual.await_complete import AwaitComplete
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandPalette
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
+from textual.worker import Worker, WorkType
 
 __all__ = ["Dialog", "Palette", "PlainApp"]
 
 ResultT = TypeVar("ResultT")
+ResultType = TypeVar("ResultType")
 
 
 class PlainApp(App[None]):
@@ -52,28 +54,46 @@ class Dialog(ModalScreen[ResultT]):
 
 class Palette(CommandPalette):
     """The command palette, closed once (two Enters run one command), and
-    whose search, still running when the palette closes in a burst, does
-    not reach for the list it has lost (Textual's palette would stop the
-    app on it)."""
+    whose search, still running or started by a key of the burst that
+    closed it, does not stop the app when it reaches for the list the
+    closed palette no longer has.
 
-    def _has_list(self) -> bool:
-        return bool(self.query(CommandList))
+    Textual's palette starts a search (a worker) for every change of its
+    input, and a change typed just before Escape may be handled after it:
+    that search starts on a palette already closed. Only public Textual API
+    is used: closing cancels the palette's workers, and a worker started
+    once the palette is no longer in front ends quietly on an error instead
+    of stopping the app.
+    """
 
-    def _refresh_command_list(self, *args: Any, **kwargs: Any) -> None:
-        if self._has_list():
-            super()._refresh_command_list(*args, **kwargs)
-
-    def _watch__list_visible(self) -> None:
-        if self._has_list():
-            super()._watch__list_visible()
-
-    async def _watch__show_busy(self) -> None:
-        if self._has_list():
-            await super()._watch__show_busy()
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]:
+        """Run work in a worker; once the palette has closed, a failing
+        search is its own end, not the app's."""
+        return super().run_worker(
+            work,
+            name,
+            group,
+            description,
+            exit_on_error and self.is_active,
+            start,
+            exclusive,
+            thread,
+        )
 
     def dismiss(self, result: None = None) -> AwaitComplete:
-        """Close (a second call, or one while another screen is in front,
-        does nothing)."""
+        """Close, with every search stopped (a second call, or one while
+        another screen is in front, does nothing)."""
         if not self.is_active:
             return AwaitComplete()
+        self.workers.cancel_node(self)
         return super().dismiss(result)

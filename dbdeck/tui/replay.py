@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from dbdeck.engine.table_view import TableView
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import TableLog
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, Se
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.modal import Dialog
-from dbdeck.tui.table import TableScreen
+from dbdeck.tui.play import TableScreen
 
 __all__ = ["ChatDialog", "RemoteBackend", "SharedTableScreen", "TableLink", "WaitingScreen"]
 
