@@ -351,26 +351,40 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
     return 0
 
 
+def _say(*parts: str, err: bool = False) -> None:
+    """Print one line of plain text: parts from another user's entry are
+    drawn as they are written (rich ``Text``, never markup), never wrapped."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(stderr=err, highlight=False, soft_wrap=True, emoji=False)
+    console.print(Text("".join(parts)))
+
+
 def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
     """List the tables on this box the user may join (what cannot be
-    trusted or read is skipped, with a note on stderr)."""
+    trusted or read is skipped, with a note on stderr).
+
+    Every field shown was typed, bounded and checked printable when the
+    entry was read (``list_tables``): an entry holding an escape sequence
+    or a bidi override is skipped with a note naming its file."""
     notes: list[str] = []
     tables = list_tables(notes=notes)
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+        _say("note: ", note, err=True)
     refused = refused_tables()
     if not tables:
-        print(f"No table to join on this box (looked in {tables_dir()}).")
+        _say(f"No table to join on this box (looked in {shown(str(tables_dir()), 200)}).")
     for t in refused:
-        print(f"Not for you: {refusal(t)}.")
+        _say("Not for you: ", refusal(t), ".")
     if not tables:
         return 0
     for t in tables:
         chars = ", ".join(t.characters or [])
         free = f"{t.free_seats} free seat(s)" if t.free_seats else "no free seat"
-        print(f"{t.name}: {t.villain} vs {chars} — host {t.owner}, {free}")
+        _say(t.name, ": ", t.villain, " vs ", chars, " — host ", t.owner, ", ", free)
         if t.socket:
-            print(f"    dbdeck join --table {_label(t, tables)}")
+            _say("    dbdeck join --table ", _label(t, tables))
         if t.tcp:
-            print(f"    dbdeck join --tcp {t.tcp}   (with the host's join token)")
+            _say("    dbdeck join --tcp ", t.tcp, "   (with the host's join token)")
     return 0
