@@ -152,19 +152,12 @@ def test_a_hostile_tables_folder_is_refused(
     message = str(refused.value)
     assert "\n" not in message and "not trusted" in message and str(top) in message
 
-    # The listing says so in a note and lists nothing; the host does not start.
+    # The listing says so in a note and lists nothing (a host still hosts,
+    # unlisted: tests/test_shared_squatted.py).
     notes: list[str] = []
     assert list_tables(notes=notes) == [] and why in notes[0]
     out, err = no_traceback(capsys)
     assert "No table to join" in out and why in err
-    code = main(["--saves", str(tmp_path / "saves"), "host", "--villain", "freezer", *CHARS])
-    assert code == 2
-    err = capsys.readouterr().err
-    assert "cannot host this table" in err and why in err and "Traceback" not in err
-    assert not list(top.glob("**/*.sock")) and not (top / ME).exists()
-
-
-CHARS = ["--characters", "goku,krillin", "--seed", "3"]
 
 
 def test_a_hosts_folder_made_by_someone_else_is_refused(top: Path) -> None:

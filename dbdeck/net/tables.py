@@ -94,6 +94,7 @@ __all__ = [
     "store_seat_token",
     "table_name_problem",
     "tables_dir",
+    "unlisted_socket",
     "untrusted_by_others",
     "user_folder",
     "user_name",
@@ -252,6 +253,22 @@ def _make_folder(path: Path, mode: int) -> None:
         os.close(fd)
 
 
+def _make_parents(folder: Path) -> None:
+    """Make ``folder`` and its missing parents, each 0755 whatever the umask
+    (``os.makedirs`` would give them the umask's mode: 0777 under umask
+    000, where anyone could rename the tables folder away). Not 0700 like
+    dbdeck's private folders: every user must reach the tables folder
+    through them. Folders already there are left as they are."""
+    missing: list[Path] = []
+    here = folder
+    while not os.path.lexists(here) and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            _make_folder(path, 0o755)
+
+
 def shared_folder(*, create: bool = False) -> Path | None:
     """The shared tables folder, checked (``UnsafeFolder`` if it cannot be
     trusted); made 01777 when missing and ``create``, else ``None``."""
@@ -264,8 +281,7 @@ def shared_folder(*, create: bool = False) -> Path | None:
             if not create:
                 return None
             try:
-                if not path.parent.exists():
-                    os.makedirs(path.parent, 0o755, exist_ok=True)
+                _make_parents(path.parent)
                 # Sticky and open to all, like /tmp: everyone makes their own folder in it.
                 _make_folder(path, 0o1777)
             except FileExistsError:
@@ -424,6 +440,31 @@ def default_socket(name: str, group: str, notes: list[str] | None = None) -> Pat
     if why and notes is not None:
         notes.append(f"{why}: not used; the socket goes to {fallback}")
     return fallback / f"{name}.sock"
+
+
+def unlisted_socket(name: str, group: str, notes: list[str] | None = None) -> Path:
+    """Where a table's socket goes when the host's tables folder cannot be
+    trusted (another user made it, or the shared folder): the table is then
+    not listed, and is joined by its socket's path. A host-only table's
+    socket goes to the runtime folder (or a fresh private folder); a group
+    table's to a fresh folder of the host's made 0750 and given the group,
+    so its members, and nobody else, reach the socket."""
+    if not group:
+        runtime, why = _runtime_folder()
+        if runtime is not None:
+            return runtime / f"{name}.sock"
+        fresh = Path(tempfile.mkdtemp(prefix="dbdeck-run-"))
+        if why and notes is not None:
+            notes.append(f"{why}: not used; the socket goes to {fresh}")
+        return fresh / f"{name}.sock"
+    fresh = Path(tempfile.mkdtemp(prefix=f"dbdeck-{name[:20]}-"))
+    fd = os.open(fresh, _DIR_FLAGS)
+    try:
+        os.fchown(fd, -1, grp.getgrnam(group).gr_gid)
+        os.fchmod(fd, 0o750)
+    finally:
+        os.close(fd)
+    return fresh / f"{name}.sock"
 
 
 def prepare_socket_folder(path: Path) -> None:
