@@ -393,6 +393,8 @@ class TableServer:
         self.byte_rate = byte_rate
         self.byte_burst = byte_burst
         self.save_retry = SAVE_RETRY
+        self.unsaved_seats = ""
+        """Why the seats could not be saved, while they are not (``""``)."""
         self.quiet = _QuietLog(log, LOG_LINES, LOG_WINDOW)
         """Where warnings about clients go (rate-limited)."""
         self.clients: list[_Client] = []
@@ -477,13 +479,43 @@ class TableServer:
 
     def _keep_table(self) -> bool:
         """Save the table, or log why not: a full disk must not stop a seat
-        from being claimed (it is then held until the host stops)."""
+        from being claimed (it is then held while the host runs, and saved
+        again after the next action; ``unsaved_seats`` says why)."""
         try:
             self._save_table()
         except (SaveFailed, OSError) as exc:
-            log.error("the table's seats could not be saved: %s", exc)
+            reason = str(exc) if isinstance(exc, SaveFailed) else str(SaveFailed.from_os_error(exc))
+            log.error("the table's seats could not be saved: %s", reason)
+            self.unsaved_seats = reason
             return False
+        self.unsaved_seats = ""
         return True
+
+    async def _tell_unsaved_seat(self, client: _Client) -> None:
+        """Tell a player whose claim could not be saved, and the host, that
+        the seat holds only while this table runs."""
+        seat = f"seat {client.seat} ({client.name})"
+        text = (
+            f"{seat} could not be saved ({self.unsaved_seats}): it is held while this "
+            "table runs but will not survive a restart until it is saved; free space "
+            "(it is saved again after the next action)"
+        )
+        log.warning("%s", text)
+        notice = ChatMessage(type="chat", text=printable(text, 500, spaces=True), sender=NOTICE)
+        for other in list(self.clients):
+            if other is client or other.host:
+                await self._send(other, notice)
+
+    async def _retry_unsaved_seats(self) -> None:
+        """After an action is saved, save the seats that could not be; tell
+        the table once they are."""
+        if not self.unsaved_seats or not self._keep_table():
+            return
+        text = "the seats are saved now: they will survive a restart"
+        log.info("%s", text)
+        notice = ChatMessage(type="chat", text=text, sender=NOTICE)
+        for other in list(self.clients):
+            await self._send(other, notice)
 
     # --- running ---------------------------------------------------------------------
 
@@ -776,6 +808,7 @@ class TableServer:
             return await self._turn_away(client, f"this table admits {admits} only")
         client.host = client.user == self.owner and not client.tcp
         token = None
+        saved = True
         if not hello.spectate:
             seat, why = self._seat_for(client, hello)
             if seat is None:
@@ -784,7 +817,7 @@ class TableServer:
                 token = secrets.token_urlsafe(16)
                 seat.user = client.user
                 seat.token_hash = _digest(token)
-                self._keep_table()
+                saved = self._keep_table()
             elif hello.seat_token:
                 token = hello.seat_token
             else:
@@ -792,7 +825,7 @@ class TableServer:
                 # terminal): a fresh token replaces the old one.
                 token = secrets.token_urlsafe(16)
                 seat.token_hash = _digest(token)
-                self._keep_table()
+                saved = self._keep_table()
             client.seat = seat.number
             for other in [c for c in self.clients if c.seat == seat.number]:
                 await self._refuse(other, "your seat was taken up from another terminal", True)
@@ -813,6 +846,10 @@ class TableServer:
             ),
         )
         log.info("%s %s", client.name, self._place_words(client, "joined"))
+        if not saved:
+            # Seated all the same (the game cannot go on without them), but
+            # never silently: a restart would forget the claim.
+            await self._tell_unsaved_seat(client)
         await self._broadcast_seats()
         await self._send_view(client)
         return True
@@ -979,6 +1016,7 @@ class TableServer:
             return False
         self.votes.clear()
         self.tally.add(self.session.game, events)
+        await self._retry_unsaved_seats()
         await self._broadcast(events)
         self._schedule_bot()
         return True
