@@ -87,6 +87,8 @@ __all__ = [
     "HELLO_TIMEOUT",
     "MAX_CONNECTIONS",
     "MAX_PER_USER",
+    "SLOW_CLIENT",
+    "TABLE_BUFFERS",
     "Seat",
     "TableServer",
     "peer_user",
@@ -96,8 +98,14 @@ __all__ = [
 
 log = logging.getLogger("dbdeck.server")
 
-SLOW_CLIENT = 32 * 1024 * 1024
-"""Bytes waiting for one client before the server lets it go."""
+SLOW_CLIENT = 8 * 1024 * 1024
+"""Bytes waiting for one client before the server lets it go (a view is
+some 10 to 30 KiB: hundreds of views behind)."""
+
+TABLE_BUFFERS = 32 * 1024 * 1024
+"""Bytes waiting for all the table's clients together: past it, the slowest
+readers are let go, spectators before seats, until the rest fit. Without
+it, 64 connections that never read could hold 64 x ``SLOW_CLIENT``."""
 
 UNSEEN = "that action names a card you cannot see"
 """The one answer to an action naming a card its seat cannot see, whatever
@@ -370,6 +378,8 @@ class TableServer:
         max_per_user: int = MAX_PER_USER,
         byte_rate: float = BYTE_RATE,
         byte_burst: float = BYTE_BURST,
+        slow_client: int = SLOW_CLIENT,
+        table_buffers: int = TABLE_BUFFERS,
     ) -> None:
         self.session = session
         self.tally: Tally = tally_of(session.catalog, session.data()) or Tally()
@@ -393,6 +403,11 @@ class TableServer:
         self.byte_rate = byte_rate
         self.byte_burst = byte_burst
         self.save_retry = SAVE_RETRY
+        self.slow_client = slow_client
+        self.table_buffers = table_buffers
+        self.let_go: dict[str, str] = {}
+        """Why a user's connection was let go for reading too slowly, told
+        to them when they come back (one line a user)."""
         self.unsaved_seats = ""
         """Why the seats could not be saved, while they are not (``""``)."""
         self.quiet = _QuietLog(log, LOG_LINES, LOG_WINDOW)
@@ -763,18 +778,54 @@ class TableServer:
         return f"{went} seat {client.seat}{chars}{held}"
 
     async def _send(self, client: _Client, message: BaseModel) -> None:
-        """Queue a message for a client. The server never waits for one
-        client to read (two clients each waiting on the other would stall
-        the table): a client that falls too far behind is let go."""
+        """Queue a message for a client (see ``_send_line``)."""
+        self._send_line(client, encode(message))
+
+    def _send_line(self, client: _Client, line: bytes) -> None:
+        """Queue an encoded message for a client. The server never waits for
+        one client to read (two clients each waiting on the other would
+        stall the table): a client that falls too far behind is let go."""
         writer = client.writer
         if writer.is_closing():
             return
-        writer.write(encode(message))
-        if writer.transport.get_write_buffer_size() > SLOW_CLIENT:
-            self.quiet.warning("%s reads too slowly: disconnected", client.name)
-            writer.close()
-            if client in self.clients:
-                self.clients.remove(client)
+        writer.write(line)
+        if writer.transport.get_write_buffer_size() > self.slow_client:
+            self._let_go(
+                client,
+                f"{_mib(self.slow_client)} were waiting for this terminal, more than one may hold",
+            )
+
+    def _let_go(self, client: _Client, why: str) -> None:
+        """Let a client go that reads too slowly, freeing what waits for it
+        at once (closing would keep it until the client read it all); the
+        host's log says so, and the user is told when they come back."""
+        place = "a spectator" if client.seat is None else f"seat {client.seat}"
+        reason = f"{client.name} ({place}) was let go for reading too slowly: {why}"
+        self.quiet.warning("%s", reason)
+        if client.user and (client.user in self.let_go or len(self.let_go) < MAX_CONNECTIONS):
+            self.let_go[client.user] = reason
+        client.writer.transport.abort()
+        if client in self.clients:
+            self.clients.remove(client)
+
+    def _bound_buffers(self) -> None:
+        """Keep what waits for the table's clients within ``table_buffers``:
+        the slowest readers go first, spectators before seats."""
+        waiting = [(c, c.writer.transport.get_write_buffer_size()) for c in self.clients]
+        total = sum(size for _, size in waiting)
+        if total <= self.table_buffers:
+            return
+        # Spectators first (a seat is a player of the game), the most behind first.
+        waiting.sort(key=lambda cs: (cs[0].seat is not None, -cs[1]))
+        for client, size in waiting:
+            if total <= self.table_buffers:
+                return
+            self._let_go(
+                client,
+                f"the table's clients had {_mib(total)} waiting, more than the "
+                f"{_mib(self.table_buffers)} it holds, and this terminal was the furthest behind",
+            )
+            total -= size
 
     async def _refuse(self, client: _Client, reason: str, fatal: bool = False) -> None:
         await self._send(client, RefusalMessage(type="refusal", reason=reason, fatal=fatal))
@@ -846,6 +897,9 @@ class TableServer:
             ),
         )
         log.info("%s %s", client.name, self._place_words(client, "joined"))
+        if (was := self.let_go.pop(client.user, "")) and not client.writer.is_closing():
+            notice = ChatMessage(type="chat", text=printable(was, 500, spaces=True), sender=NOTICE)
+            await self._send(client, notice)
         if not saved:
             # Seated all the same (the game cannot go on without them), but
             # never silently: a restart would forget the claim.
@@ -883,9 +937,10 @@ class TableServer:
             # A newline or an escape sequence in a chat line would forge
             # lines or drive the others' terminals.
             text = printable(message.text, 500, spaces=True)
-            said = ChatMessage(type="chat", text=text, sender=client.name)
+            said = encode(ChatMessage(type="chat", text=text, sender=client.name))
             for other in list(self.clients):
-                await self._send(other, said)
+                self._send_line(other, said)
+            self._bound_buffers()
         elif isinstance(message, HostMessage):
             await self._host(client, message)
         elif isinstance(message, HelloMessage):
@@ -1128,45 +1183,59 @@ class TableServer:
         ]
 
     async def _broadcast_seats(self) -> None:
-        message = SeatsMessage(type="seats", seats=self.seat_infos())
+        line = encode(SeatsMessage(type="seats", seats=self.seat_infos()))
         for client in list(self.clients):
-            await self._send(client, message)
+            self._send_line(client, line)
+        self._bound_buffers()
         if self.announce:
             with contextlib.suppress(OSError):
                 write_entry(self.entry())
 
-    async def _send_view(self, client: _Client) -> None:
+    def _view_line(self, seat: int | None) -> bytes:
+        """The view message of ``seat`` (``None``: a spectator's), encoded."""
         game = self.session.game
-        plays = self.plays(client.seat)
-        offers = seat_offers(game, client.seat, plays=plays) if self.may_act(client.seat) else []
-        await self._send(
-            client,
+        plays = self.plays(seat)
+        offers = seat_offers(game, seat, plays=plays) if self.may_act(seat) else []
+        return encode(
             ViewMessage(
                 type="view",
                 version=self.version,
-                view=seat_view(game, client.seat, plays=plays).to_json(),
+                view=seat_view(game, seat, plays=plays).to_json(),
                 legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
                 votes={str(k): v for k, v in self.votes.items()},
                 tally=self.tally.to_json() if game.over else None,
-            ),
+            )
         )
 
+    async def _send_view(self, client: _Client) -> None:
+        self._send_line(client, self._view_line(client.seat))
+
     async def _broadcast_views(self) -> None:
+        # Built and encoded once per distinct view: every spectator shares
+        # one, each seat has its own (two terminals of one seat share too).
+        lines: dict[int | None, bytes] = {}
         for client in list(self.clients):
-            await self._send_view(client)
+            line = lines.get(client.seat)
+            if line is None:
+                line = lines[client.seat] = self._view_line(client.seat)
+            self._send_line(client, line)
+        self._bound_buffers()
 
     async def _broadcast(self, events: list[Event]) -> None:
         game = self.session.game
+        lines: dict[int | None, bytes] = {}
         for client in list(self.clients):
-            await self._send(
-                client,
-                EventsMessage(
-                    type="events",
-                    version=self.version,
-                    events=[asdict(line) for line in log_lines(events, game, client.seat)],
-                ),
-            )
+            line = lines.get(client.seat)
+            if line is None:
+                line = lines[client.seat] = encode(
+                    EventsMessage(
+                        type="events",
+                        version=self.version,
+                        events=[asdict(e) for e in log_lines(events, game, client.seat)],
+                    )
+                )
+            self._send_line(client, line)
         await self._broadcast_views()
 
 
@@ -1179,6 +1248,10 @@ def _names_unseen(game: Game, seat: int | None, plays: frozenset[str], action: A
         return False
     seen = {card.uid for card in seat_view(game, seat, plays=plays).cards()}
     return any(uid not in seen for uid in named)
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KiB"
 
 
 def _numbers(seats: list[Seat]) -> str:
