@@ -99,9 +99,10 @@ async def _watch(path: Path) -> int | None:
         await client.close()
 
 
-def _host_and_watch(args: list[str], tmp_path: Path) -> tuple[str, Path]:
+def _host_and_watch(args: list[str], tmp_path: Path) -> tuple[str, Path, os.stat_result]:
     """Run ``dbdeck host ARGS`` until it serves, watch its table over the
-    socket it printed, stop it; what it printed and the socket's path."""
+    socket it printed, stop it; what it printed, the socket's path and its
+    folder's status while it served."""
     process = subprocess.Popen(
         [_dbdeck(), "host", "--villain", "freezer", "--characters", "goku,krillin", *args],
         stdout=subprocess.PIPE,
@@ -122,13 +123,14 @@ def _host_and_watch(args: list[str], tmp_path: Path) -> tuple[str, Path]:
         join = next(line for line in printed.splitlines() if "dbdeck join --socket" in line)
         path = Path(join.split("--socket ", 1)[1].split()[0])
         assert asyncio.run(_watch(path)) is None
+        folder = os.stat(path.parent)
         process.send_signal(signal.SIGINT)
         printed += process.communicate(timeout=20)[0].decode()
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 0, printed
-    return printed, path
+    return printed, path, folder
 
 
 @pytest.mark.parametrize("squat", SQUATS, ids=[s.__name__.strip("_") for s in SQUATS])
@@ -137,7 +139,7 @@ def test_a_squatted_folder_does_not_stop_a_host_only_table(
 ) -> None:
     top = tmp_path / "tables"
     why = squat(top)
-    printed, path = _host_and_watch(["--name", "club"], tmp_path)
+    printed, path, _ = _host_and_watch(["--name", "club"], tmp_path)
     assert "Traceback" not in printed
     assert why in printed and "served but not listed by dbdeck tables" in printed
     assert "a table for you only" in printed
@@ -152,14 +154,13 @@ def test_a_squatted_folder_does_not_stop_a_group_table(
 ) -> None:
     top = tmp_path / "tables"
     why = squat(top)
-    printed, path = _host_and_watch(["--name", "club", "--group", GROUP], tmp_path)
+    printed, path, st = _host_and_watch(["--name", "club", "--group", GROUP], tmp_path)
     assert why in printed and "Traceback" not in printed
     assert f"Admits: {ME} and group {GROUP}" in printed
     folder = path.parent
     assert folder.name.startswith("dbdeck-club-") and top not in folder.parents
-    st = os.stat(folder)
     assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o750, os.getuid(), os.getgid())
-    shutil.rmtree(folder)
+    assert not folder.exists()  # removed once the table closed
 
 
 def test_the_shared_folders_parents_are_0755_under_any_umask(

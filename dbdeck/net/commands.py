@@ -175,6 +175,11 @@ def cmd_host(
     except OSError as exc:
         session.close()
         return _err(f"cannot serve the table: {exc}")
+    finally:
+        if unlisted and path.parent.name.startswith("dbdeck-"):
+            # The fresh folder made for an unlisted table's socket, now empty.
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
     print(f"The table is closed; the game is saved: dbdeck host --resume {session.id}")
     return 0
 

@@ -22,6 +22,12 @@ seconds; each user may hold ``MAX_PER_USER`` connections and the table
 and made ``printable`` before it reaches a log, the chat or a terminal, and
 warnings about clients are rate-limited (``LOG_LINES`` per ``LOG_WINDOW``
 seconds) so that a flood cannot fill the host's log.
+
+A busy table stays fast and bounded: each action builds and encodes one view
+per seat and one for all the spectators, whatever the number of clients,
+and what waits to be sent is bounded per client (``SLOW_CLIENT``) and for the
+whole table (``TABLE_BUFFERS``): the slowest readers are let go, spectators
+before seats, and told why when they come back.
 """
 
 from __future__ import annotations
