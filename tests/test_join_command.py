@@ -269,11 +269,23 @@ async def test_a_listed_table_is_checked_against_its_host(catalog: Catalog, tmp_
 def test_two_hosts_may_use_the_same_name(tmp_path: Path) -> None:
     alice = TableEntry("club", "/a.sock", "alice", 1)
     bob = TableEntry("club", "/b.sock", "bob", 1)
-    assert "several tables are named 'club' (hosts alice, bob)" in str(
-        commands._choose([alice, bob], "club")
-    )
-    assert commands._choose([alice, bob], "bob/club") is bob
+    refused = str(commands._choose([alice, bob], "club", user="carol"))
+    assert "several tables are named 'club', alice's and bob's" in refused
+    assert "use --table alice/club or --table bob/club" in refused
+    assert commands._choose([alice, bob], "bob/club", user="carol") is bob
     assert commands._label(alice, [alice, bob]) == "alice/club"
+
+
+def test_anothers_table_of_the_same_name_leaves_ours_chosen() -> None:
+    """bob naming a table as alice's does not make alice's --table ambiguous."""
+    alice = TableEntry("club", "/a.sock", "alice", 1)
+    bob = TableEntry("club", "/b.sock", "bob", 1)
+    notes: list[str] = []
+    assert commands._choose([bob, alice], "club", notes=notes, user="alice") is alice
+    assert notes == [
+        "club is your table; bob also has one named so: use --table bob/club for theirs"
+    ]
+    assert commands._choose([bob, alice], "bob/club", notes=notes, user="alice") is bob
 
 
 # --- resuming a table --------------------------------------------------------------------------

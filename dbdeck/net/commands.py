@@ -32,6 +32,7 @@ from dbdeck.net.tables import (
     socket_refusal,
     table_name_problem,
     tables_dir,
+    unlisted_socket,
     untrusted_by_others,
     user_folder,
     user_name,
@@ -110,11 +111,11 @@ def cmd_host(
             return _err(f"--group: no group named {group!r} on this box")
     if name and (problem := table_name_problem(name)):
         return _err(f"--name: {problem}")
+    unlisted = _unlisted_because()
     try:
-        # Before any save is made: an untrusted tables folder or a squatted
-        # name is told at once.
-        user_folder()
-        if name:
+        # Before any save is made: a name of ours already served is told
+        # at once.
+        if name and not unlisted:
             check_entry_free(name)
     except UnsafeFolder as exc:
         return _err(f"cannot host this table: {exc}")
@@ -139,11 +140,14 @@ def cmd_host(
     try:
         # Before listening: a squatted name or an untrusted folder is told
         # now, not after the socket is up.
-        check_entry_free(name)
-        if socket_text:
+        if not unlisted:
+            check_entry_free(name)
+        if socket_text and not (resumed and unlisted):
             path = Path(socket_text)
             if resumed:
                 prepare_socket_folder(path)
+        elif unlisted:
+            path = unlisted_socket(name, group, notes)
         else:
             path = default_socket(name, group, notes)
         if tcp is not None:
@@ -151,6 +155,8 @@ def cmd_host(
     except (UnsafeFolder, SaveFailed) as exc:
         session.close()
         return _err(f"cannot host this table: {exc}")
+    if unlisted:
+        notes.append(f"{unlisted}; this table is served but not listed by dbdeck tables")
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     server = TableServer(
@@ -161,6 +167,7 @@ def cmd_host(
         tcp=tcp,
         join_token=token,
         decide=args.decide,
+        announce=not unlisted,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     try:
@@ -168,8 +175,25 @@ def cmd_host(
     except OSError as exc:
         session.close()
         return _err(f"cannot serve the table: {exc}")
+    finally:
+        if unlisted and path.parent.name.startswith("dbdeck-"):
+            # The fresh folder made for an unlisted table's socket, now empty.
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
     print(f"The table is closed; the game is saved: dbdeck host --resume {session.id}")
     return 0
+
+
+def _unlisted_because() -> str:
+    """Why this user's tables cannot be listed (their folder in the shared
+    tables folder, or that folder, cannot be trusted: another user made
+    it), or ``""``. Never a reason not to host: such a table is served on
+    a socket of the host's own and joined by its path."""
+    try:
+        user_folder()
+    except UnsafeFolder as exc:
+        return str(exc)
+    return ""
 
 
 def _address(tcp: tuple[str, int]) -> str:
@@ -193,8 +217,13 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
     print(f"Admits: {admits}. Socket: {server.socket_path}")
     if server.group and (why := untrusted_by_others()) is not None:
         print(f"note: {why}", file=sys.stderr)
-    print(f"Join from a terminal on this box:  dbdeck join --table {server.name} [--seat N]")
-    print(f"Watch:                             dbdeck join --table {server.name} --spectate")
+    # An unlisted table (its host's tables folder squatted) is found by its
+    # socket's path alone.
+    where = f"--table {server.name}" if server.announce else f"--socket {server.socket_path}"
+    print(f"Join from a terminal on this box:  dbdeck join {where} [--seat N]")
+    print(f"Watch:                             dbdeck join {where} --spectate")
+    if not server.announce and not server.group:
+        print("  (a table for you only: give --group GROUP, or --tcp, to admit others)")
     if server.tcp is not None:
         # Never the token itself on a command line: ps shows it to everyone.
         address = _address(server.tcp)
@@ -253,10 +282,18 @@ def join_token(token_file: str | None, address: str) -> str:
 
 
 def _choose(
-    tables: list[TableEntry], wanted: str | None, refused: list[TableEntry] | None = None
+    tables: list[TableEntry],
+    wanted: str | None,
+    refused: list[TableEntry] | None = None,
+    notes: list[str] | None = None,
+    user: str | None = None,
 ) -> TableEntry | str:
     """The table to join, or why there is none (among ``refused``, the
-    tables this user may not join, one of that name says why)."""
+    tables this user may not join, one of that name says why).
+
+    Another user naming a table as one of ours must not make ``--table
+    NAME`` ambiguous: of several tables of that name, the user's own is
+    chosen, and a note in ``notes`` says whose the others are."""
     if wanted:
         owner, _, name = wanted.rpartition("/")
         tables = [t for t in tables if t.name == name and owner in ("", t.owner)]
@@ -265,15 +302,32 @@ def _choose(
                 if other.name == name and owner in ("", other.owner):
                     return refusal(other)
             return f"no table named {shown(wanted)!r} that you may join: see dbdeck tables"
+        me = user or user_name()
+        own = [t for t in tables if t.owner == me]
+        if len(tables) > 1 and len(own) == 1:
+            others = [t for t in tables if t is not own[0]]
+            if notes is not None:
+                notes.append(_also(own[0], others))
+            return own[0]
     if not tables:
         return "no table to join on this box: start one with dbdeck host"
     if len(tables) > 1:
         if wanted:
-            hosts = ", ".join(t.owner for t in tables)
-            return f"several tables are named {wanted!r} (hosts {hosts}): use --table HOST/{wanted}"
+            whose = " and ".join(f"{shown(t.owner)}'s" for t in tables)
+            choices = " or ".join(f"--table {shown(t.owner)}/{t.name}" for t in tables)
+            return f"several tables are named {shown(wanted)!r}, {whose}: use {choices}"
         names = ", ".join(_label(t, tables) for t in tables)
         return f"several tables are open ({names}): choose one with --table NAME"
     return tables[0]
+
+
+def _also(chosen: TableEntry, others: list[TableEntry]) -> str:
+    """Whose the other tables of the chosen one's name are (``club is your
+    table; bob also has one: use --table bob/club for theirs``)."""
+    who = ", ".join(shown(t.owner) for t in others)
+    has = "has" if len(others) == 1 else "have"
+    theirs = " or ".join(f"--table {shown(t.owner)}/{t.name}" for t in others)
+    return f"{chosen.name} is your table; {who} also {has} one named so: use {theirs} for theirs"
 
 
 def _label(table: TableEntry, tables: list[TableEntry]) -> str:
@@ -307,7 +361,7 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
             return _err(f"cannot join: {why}")
     else:
         notes: list[str] = []
-        chosen = _choose(list_tables(notes=notes), args.table, refused_tables())
+        chosen = _choose(list_tables(notes=notes), args.table, refused_tables(), notes)
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
         if isinstance(chosen, str):
@@ -351,26 +405,40 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> in
     return 0
 
 
+def _say(*parts: str, err: bool = False) -> None:
+    """Print one line of plain text: parts from another user's entry are
+    drawn as they are written (rich ``Text``, never markup), never wrapped."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(stderr=err, highlight=False, soft_wrap=True, emoji=False)
+    console.print(Text("".join(parts)))
+
+
 def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
     """List the tables on this box the user may join (what cannot be
-    trusted or read is skipped, with a note on stderr)."""
+    trusted or read is skipped, with a note on stderr).
+
+    Every field shown was typed, bounded and checked printable when the
+    entry was read (``list_tables``): an entry holding an escape sequence
+    or a bidi override is skipped with a note naming its file."""
     notes: list[str] = []
     tables = list_tables(notes=notes)
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+        _say("note: ", note, err=True)
     refused = refused_tables()
     if not tables:
-        print(f"No table to join on this box (looked in {tables_dir()}).")
+        _say(f"No table to join on this box (looked in {shown(str(tables_dir()), 200)}).")
     for t in refused:
-        print(f"Not for you: {refusal(t)}.")
+        _say("Not for you: ", refusal(t), ".")
     if not tables:
         return 0
     for t in tables:
         chars = ", ".join(t.characters or [])
         free = f"{t.free_seats} free seat(s)" if t.free_seats else "no free seat"
-        print(f"{t.name}: {t.villain} vs {chars} — host {t.owner}, {free}")
+        _say(t.name, ": ", t.villain, " vs ", chars, " — host ", t.owner, ", ", free)
         if t.socket:
-            print(f"    dbdeck join --table {_label(t, tables)}")
+            _say("    dbdeck join --table ", _label(t, tables))
         if t.tcp:
-            print(f"    dbdeck join --tcp {t.tcp}   (with the host's join token)")
+            _say("    dbdeck join --tcp ", t.tcp, "   (with the host's join token)")
     return 0

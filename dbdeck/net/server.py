@@ -22,6 +22,12 @@ seconds; each user may hold ``MAX_PER_USER`` connections and the table
 and made ``printable`` before it reaches a log, the chat or a terminal, and
 warnings about clients are rate-limited (``LOG_LINES`` per ``LOG_WINDOW``
 seconds) so that a flood cannot fill the host's log.
+
+A busy table stays fast and bounded: each action builds and encodes one view
+per seat and one for all the spectators, whatever the number of clients,
+and what waits to be sent is bounded per client (``SLOW_CLIENT``) and for the
+whole table (``TABLE_BUFFERS``): the slowest readers are let go, spectators
+before seats, and told why when they come back.
 """
 
 from __future__ import annotations
@@ -87,6 +93,8 @@ __all__ = [
     "HELLO_TIMEOUT",
     "MAX_CONNECTIONS",
     "MAX_PER_USER",
+    "SLOW_CLIENT",
+    "TABLE_BUFFERS",
     "Seat",
     "TableServer",
     "peer_user",
@@ -96,8 +104,14 @@ __all__ = [
 
 log = logging.getLogger("dbdeck.server")
 
-SLOW_CLIENT = 32 * 1024 * 1024
-"""Bytes waiting for one client before the server lets it go."""
+SLOW_CLIENT = 8 * 1024 * 1024
+"""Bytes waiting for one client before the server lets it go (a view is
+some 10 to 30 KiB: hundreds of views behind)."""
+
+TABLE_BUFFERS = 32 * 1024 * 1024
+"""Bytes waiting for all the table's clients together: past it, the slowest
+readers are let go, spectators before seats, until the rest fit. Without
+it, 64 connections that never read could hold 64 x ``SLOW_CLIENT``."""
 
 UNSEEN = "that action names a card you cannot see"
 """The one answer to an action naming a card its seat cannot see, whatever
@@ -370,6 +384,8 @@ class TableServer:
         max_per_user: int = MAX_PER_USER,
         byte_rate: float = BYTE_RATE,
         byte_burst: float = BYTE_BURST,
+        slow_client: int = SLOW_CLIENT,
+        table_buffers: int = TABLE_BUFFERS,
     ) -> None:
         self.session = session
         self.tally: Tally = tally_of(session.catalog, session.data()) or Tally()
@@ -393,6 +409,13 @@ class TableServer:
         self.byte_rate = byte_rate
         self.byte_burst = byte_burst
         self.save_retry = SAVE_RETRY
+        self.slow_client = slow_client
+        self.table_buffers = table_buffers
+        self.let_go: dict[str, str] = {}
+        """Why a user's connection was let go for reading too slowly, told
+        to them when they come back (one line a user)."""
+        self.unsaved_seats = ""
+        """Why the seats could not be saved, while they are not (``""``)."""
         self.quiet = _QuietLog(log, LOG_LINES, LOG_WINDOW)
         """Where warnings about clients go (rate-limited)."""
         self.clients: list[_Client] = []
@@ -477,13 +500,43 @@ class TableServer:
 
     def _keep_table(self) -> bool:
         """Save the table, or log why not: a full disk must not stop a seat
-        from being claimed (it is then held until the host stops)."""
+        from being claimed (it is then held while the host runs, and saved
+        again after the next action; ``unsaved_seats`` says why)."""
         try:
             self._save_table()
         except (SaveFailed, OSError) as exc:
-            log.error("the table's seats could not be saved: %s", exc)
+            reason = str(exc) if isinstance(exc, SaveFailed) else str(SaveFailed.from_os_error(exc))
+            log.error("the table's seats could not be saved: %s", reason)
+            self.unsaved_seats = reason
             return False
+        self.unsaved_seats = ""
         return True
+
+    async def _tell_unsaved_seat(self, client: _Client) -> None:
+        """Tell a player whose claim could not be saved, and the host, that
+        the seat holds only while this table runs."""
+        seat = f"seat {client.seat} ({client.name})"
+        text = (
+            f"{seat} could not be saved ({self.unsaved_seats}): it is held while this "
+            "table runs but will not survive a restart until it is saved; free space "
+            "(it is saved again after the next action)"
+        )
+        log.warning("%s", text)
+        notice = ChatMessage(type="chat", text=printable(text, 500, spaces=True), sender=NOTICE)
+        for other in list(self.clients):
+            if other is client or other.host:
+                await self._send(other, notice)
+
+    async def _retry_unsaved_seats(self) -> None:
+        """After an action is saved, save the seats that could not be; tell
+        the table once they are."""
+        if not self.unsaved_seats or not self._keep_table():
+            return
+        text = "the seats are saved now: they will survive a restart"
+        log.info("%s", text)
+        notice = ChatMessage(type="chat", text=text, sender=NOTICE)
+        for other in list(self.clients):
+            await self._send(other, notice)
 
     # --- running ---------------------------------------------------------------------
 
@@ -731,18 +784,54 @@ class TableServer:
         return f"{went} seat {client.seat}{chars}{held}"
 
     async def _send(self, client: _Client, message: BaseModel) -> None:
-        """Queue a message for a client. The server never waits for one
-        client to read (two clients each waiting on the other would stall
-        the table): a client that falls too far behind is let go."""
+        """Queue a message for a client (see ``_send_line``)."""
+        self._send_line(client, encode(message))
+
+    def _send_line(self, client: _Client, line: bytes) -> None:
+        """Queue an encoded message for a client. The server never waits for
+        one client to read (two clients each waiting on the other would
+        stall the table): a client that falls too far behind is let go."""
         writer = client.writer
         if writer.is_closing():
             return
-        writer.write(encode(message))
-        if writer.transport.get_write_buffer_size() > SLOW_CLIENT:
-            self.quiet.warning("%s reads too slowly: disconnected", client.name)
-            writer.close()
-            if client in self.clients:
-                self.clients.remove(client)
+        writer.write(line)
+        if writer.transport.get_write_buffer_size() > self.slow_client:
+            self._let_go(
+                client,
+                f"{_mib(self.slow_client)} were waiting for this terminal, more than one may hold",
+            )
+
+    def _let_go(self, client: _Client, why: str) -> None:
+        """Let a client go that reads too slowly, freeing what waits for it
+        at once (closing would keep it until the client read it all); the
+        host's log says so, and the user is told when they come back."""
+        place = "a spectator" if client.seat is None else f"seat {client.seat}"
+        reason = f"{client.name} ({place}) was let go for reading too slowly: {why}"
+        self.quiet.warning("%s", reason)
+        if client.user and (client.user in self.let_go or len(self.let_go) < MAX_CONNECTIONS):
+            self.let_go[client.user] = reason
+        client.writer.transport.abort()
+        if client in self.clients:
+            self.clients.remove(client)
+
+    def _bound_buffers(self) -> None:
+        """Keep what waits for the table's clients within ``table_buffers``:
+        the slowest readers go first, spectators before seats."""
+        waiting = [(c, c.writer.transport.get_write_buffer_size()) for c in self.clients]
+        total = sum(size for _, size in waiting)
+        if total <= self.table_buffers:
+            return
+        # Spectators first (a seat is a player of the game), the most behind first.
+        waiting.sort(key=lambda cs: (cs[0].seat is not None, -cs[1]))
+        for client, size in waiting:
+            if total <= self.table_buffers:
+                return
+            self._let_go(
+                client,
+                f"the table's clients had {_mib(total)} waiting, more than the "
+                f"{_mib(self.table_buffers)} it holds, and this terminal was the furthest behind",
+            )
+            total -= size
 
     async def _refuse(self, client: _Client, reason: str, fatal: bool = False) -> None:
         await self._send(client, RefusalMessage(type="refusal", reason=reason, fatal=fatal))
@@ -776,6 +865,7 @@ class TableServer:
             return await self._turn_away(client, f"this table admits {admits} only")
         client.host = client.user == self.owner and not client.tcp
         token = None
+        saved = True
         if not hello.spectate:
             seat, why = self._seat_for(client, hello)
             if seat is None:
@@ -784,7 +874,7 @@ class TableServer:
                 token = secrets.token_urlsafe(16)
                 seat.user = client.user
                 seat.token_hash = _digest(token)
-                self._keep_table()
+                saved = self._keep_table()
             elif hello.seat_token:
                 token = hello.seat_token
             else:
@@ -792,7 +882,7 @@ class TableServer:
                 # terminal): a fresh token replaces the old one.
                 token = secrets.token_urlsafe(16)
                 seat.token_hash = _digest(token)
-                self._keep_table()
+                saved = self._keep_table()
             client.seat = seat.number
             for other in [c for c in self.clients if c.seat == seat.number]:
                 await self._refuse(other, "your seat was taken up from another terminal", True)
@@ -813,6 +903,13 @@ class TableServer:
             ),
         )
         log.info("%s %s", client.name, self._place_words(client, "joined"))
+        if (was := self.let_go.pop(client.user, "")) and not client.writer.is_closing():
+            notice = ChatMessage(type="chat", text=printable(was, 500, spaces=True), sender=NOTICE)
+            await self._send(client, notice)
+        if not saved:
+            # Seated all the same (the game cannot go on without them), but
+            # never silently: a restart would forget the claim.
+            await self._tell_unsaved_seat(client)
         await self._broadcast_seats()
         await self._send_view(client)
         return True
@@ -846,9 +943,10 @@ class TableServer:
             # A newline or an escape sequence in a chat line would forge
             # lines or drive the others' terminals.
             text = printable(message.text, 500, spaces=True)
-            said = ChatMessage(type="chat", text=text, sender=client.name)
+            said = encode(ChatMessage(type="chat", text=text, sender=client.name))
             for other in list(self.clients):
-                await self._send(other, said)
+                self._send_line(other, said)
+            self._bound_buffers()
         elif isinstance(message, HostMessage):
             await self._host(client, message)
         elif isinstance(message, HelloMessage):
@@ -979,6 +1077,7 @@ class TableServer:
             return False
         self.votes.clear()
         self.tally.add(self.session.game, events)
+        await self._retry_unsaved_seats()
         await self._broadcast(events)
         self._schedule_bot()
         return True
@@ -1090,45 +1189,59 @@ class TableServer:
         ]
 
     async def _broadcast_seats(self) -> None:
-        message = SeatsMessage(type="seats", seats=self.seat_infos())
+        line = encode(SeatsMessage(type="seats", seats=self.seat_infos()))
         for client in list(self.clients):
-            await self._send(client, message)
+            self._send_line(client, line)
+        self._bound_buffers()
         if self.announce:
             with contextlib.suppress(OSError):
                 write_entry(self.entry())
 
-    async def _send_view(self, client: _Client) -> None:
+    def _view_line(self, seat: int | None) -> bytes:
+        """The view message of ``seat`` (``None``: a spectator's), encoded."""
         game = self.session.game
-        plays = self.plays(client.seat)
-        offers = seat_offers(game, client.seat, plays=plays) if self.may_act(client.seat) else []
-        await self._send(
-            client,
+        plays = self.plays(seat)
+        offers = seat_offers(game, seat, plays=plays) if self.may_act(seat) else []
+        return encode(
             ViewMessage(
                 type="view",
                 version=self.version,
-                view=seat_view(game, client.seat, plays=plays).to_json(),
+                view=seat_view(game, seat, plays=plays).to_json(),
                 legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
                 votes={str(k): v for k, v in self.votes.items()},
                 tally=self.tally.to_json() if game.over else None,
-            ),
+            )
         )
 
+    async def _send_view(self, client: _Client) -> None:
+        self._send_line(client, self._view_line(client.seat))
+
     async def _broadcast_views(self) -> None:
+        # Built and encoded once per distinct view: every spectator shares
+        # one, each seat has its own (two terminals of one seat share too).
+        lines: dict[int | None, bytes] = {}
         for client in list(self.clients):
-            await self._send_view(client)
+            line = lines.get(client.seat)
+            if line is None:
+                line = lines[client.seat] = self._view_line(client.seat)
+            self._send_line(client, line)
+        self._bound_buffers()
 
     async def _broadcast(self, events: list[Event]) -> None:
         game = self.session.game
+        lines: dict[int | None, bytes] = {}
         for client in list(self.clients):
-            await self._send(
-                client,
-                EventsMessage(
-                    type="events",
-                    version=self.version,
-                    events=[asdict(line) for line in log_lines(events, game, client.seat)],
-                ),
-            )
+            line = lines.get(client.seat)
+            if line is None:
+                line = lines[client.seat] = encode(
+                    EventsMessage(
+                        type="events",
+                        version=self.version,
+                        events=[asdict(e) for e in log_lines(events, game, client.seat)],
+                    )
+                )
+            self._send_line(client, line)
         await self._broadcast_views()
 
 
@@ -1141,6 +1254,10 @@ def _names_unseen(game: Game, seat: int | None, plays: frozenset[str], action: A
         return False
     seen = {card.uid for card in seat_view(game, seat, plays=plays).cards()}
     return any(uid not in seen for uid in named)
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KiB"
 
 
 def _numbers(seats: list[Seat]) -> str:

@@ -64,9 +64,12 @@ import stat
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from dbdeck.cards.printable import PRINTABLE_PATTERN, unprintable_in
 
 __all__ = [
     "TABLES_ENV",
@@ -91,6 +94,7 @@ __all__ = [
     "store_seat_token",
     "table_name_problem",
     "tables_dir",
+    "unlisted_socket",
     "untrusted_by_others",
     "user_folder",
     "user_name",
@@ -249,6 +253,22 @@ def _make_folder(path: Path, mode: int) -> None:
         os.close(fd)
 
 
+def _make_parents(folder: Path) -> None:
+    """Make ``folder`` and its missing parents, each 0755 whatever the umask
+    (``os.makedirs`` would give them the umask's mode: 0777 under umask
+    000, where anyone could rename the tables folder away). Not 0700 like
+    dbdeck's private folders: every user must reach the tables folder
+    through them. Folders already there are left as they are."""
+    missing: list[Path] = []
+    here = folder
+    while not os.path.lexists(here) and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            _make_folder(path, 0o755)
+
+
 def shared_folder(*, create: bool = False) -> Path | None:
     """The shared tables folder, checked (``UnsafeFolder`` if it cannot be
     trusted); made 01777 when missing and ``create``, else ``None``."""
@@ -261,8 +281,7 @@ def shared_folder(*, create: bool = False) -> Path | None:
             if not create:
                 return None
             try:
-                if not path.parent.exists():
-                    os.makedirs(path.parent, 0o755, exist_ok=True)
+                _make_parents(path.parent)
                 # Sticky and open to all, like /tmp: everyone makes their own folder in it.
                 _make_folder(path, 0o1777)
             except FileExistsError:
@@ -421,6 +440,31 @@ def default_socket(name: str, group: str, notes: list[str] | None = None) -> Pat
     if why and notes is not None:
         notes.append(f"{why}: not used; the socket goes to {fallback}")
     return fallback / f"{name}.sock"
+
+
+def unlisted_socket(name: str, group: str, notes: list[str] | None = None) -> Path:
+    """Where a table's socket goes when the host's tables folder cannot be
+    trusted (another user made it, or the shared folder): the table is then
+    not listed, and is joined by its socket's path. A host-only table's
+    socket goes to the runtime folder (or a fresh private folder); a group
+    table's to a fresh folder of the host's made 0750 and given the group,
+    so its members, and nobody else, reach the socket."""
+    if not group:
+        runtime, why = _runtime_folder()
+        if runtime is not None:
+            return runtime / f"{name}.sock"
+        fresh = Path(tempfile.mkdtemp(prefix="dbdeck-run-"))
+        if why and notes is not None:
+            notes.append(f"{why}: not used; the socket goes to {fresh}")
+        return fresh / f"{name}.sock"
+    fresh = Path(tempfile.mkdtemp(prefix=f"dbdeck-{name[:20]}-"))
+    fd = os.open(fresh, _DIR_FLAGS)
+    try:
+        os.fchown(fd, -1, grp.getgrnam(group).gr_gid)
+        os.fchmod(fd, 0o750)
+    finally:
+        os.close(fd)
+    return fresh / f"{name}.sock"
 
 
 def prepare_socket_folder(path: Path) -> None:
@@ -586,37 +630,96 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_STRINGS = ("name", "socket", "owner", "group", "tcp", "villain")
-_REQUIRED = ("name", "socket", "owner", "pid")
+MAX_SOCKET = 108
+"""The longest socket path (``sun_path`` holds 108 bytes)."""
+
+MAX_LOGIN = 32
+"""The longest login or group name (Linux's own limit)."""
+
+MAX_WORDS = 80
+"""The longest Villain or Character name an entry may carry."""
+
+MAX_CHARACTERS = 16
+"""The most Characters one entry may list."""
+
+MAX_SEATS = 64
+"""The most free seats an entry may claim."""
+
+_SocketPath = Annotated[str, StringConstraints(max_length=MAX_SOCKET, pattern=PRINTABLE_PATTERN)]
+_Login = Annotated[str, StringConstraints(max_length=MAX_LOGIN, pattern=PRINTABLE_PATTERN)]
+_Words = Annotated[str, StringConstraints(max_length=MAX_WORDS, pattern=PRINTABLE_PATTERN)]
+
+
+class _EntryFields(BaseModel):
+    """An entry file as another user wrote it, typed at the boundary:
+    strict types (no ``"1"`` for 1, no ``true`` for 1), every string
+    bounded and printable, so nothing in it can drive the terminal of
+    whoever lists the tables. Unknown fields are ignored (a newer dbdeck
+    may add some)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    name: Annotated[str, StringConstraints(pattern=f"^{_NAME.pattern}$")]
+    socket: _SocketPath
+    owner: _Login
+    pid: Annotated[int, Field(gt=0, lt=2**31)]
+    group: _Login = ""
+    tcp: _Words = ""
+    villain: _Words = ""
+    characters: Annotated[list[_Words], Field(max_length=MAX_CHARACTERS)] | None = None
+    free_seats: Annotated[int, Field(ge=0, le=MAX_SEATS)] = 0
+
+
+def _field_problem(error: Any) -> str:
+    """One pydantic error about an entry, in words (``has no 'pid'``)."""
+    loc = [part for part in error["loc"] if isinstance(part, str)]
+    key = loc[0] if loc else "?"
+    kind = error["type"]
+    article = "an" if key[:1] in "aeiou" else "a"
+    what = (
+        f"a name in {key!r}"
+        if key == "characters" and len(error["loc"]) > 1
+        else f"{article} {key!r}"
+    )
+    ctx = error.get("ctx") or {}
+    if kind == "missing":
+        return f"has no {key!r}"
+    if kind == "string_type":
+        return f"has {what} that is not text"
+    if kind in ("int_type", "int_parsing"):
+        return f"has {what} that is not a number"
+    if kind == "list_type" or (key == "characters" and kind != "too_long" and "name" not in what):
+        return "has 'characters' that are not a list of names"
+    if kind == "too_long":
+        return f"has more than {MAX_CHARACTERS} 'characters'"
+    if kind == "string_too_long":
+        return f"has {what} longer than {ctx.get('max_length')} characters"
+    if kind == "greater_than" and key == "pid":
+        return "has a 'pid' that is not a process"
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        return f"has {what} out of range"
+    if kind == "string_pattern_mismatch":
+        if key == "name":
+            return "has a 'name' that cannot name a table"
+        value = error.get("input")
+        where = unprintable_in(value) if isinstance(value, str) else ""
+        return f"has {what} holding {where or 'a character it may not hold'}"
+    return f"has {what} that is not valid"
 
 
 def _entry_from(data: Any) -> tuple[TableEntry | None, str]:
-    """The entry that ``data`` (parsed JSON) describes, each field of its
-    type, or ``None`` and what is wrong with it. Unknown fields are ignored
-    (a newer dbdeck may add some)."""
+    """The entry that ``data`` (parsed JSON) describes, each field typed,
+    bounded and printable, or ``None`` and what is wrong with it (the first
+    problem, in words)."""
     if not isinstance(data, dict):
         return None, "is not a JSON object"
-    for key in _REQUIRED:
-        if key not in data:
-            return None, f"has no {key!r}"
-    for key in _STRINGS:
-        if key in data and not isinstance(data[key], str):
-            return None, f"has a {key!r} that is not text"
-    for key in ("pid", "free_seats"):
-        value = data.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-            return None, f"has a {key!r} that is not a number"
-    if data["pid"] <= 0:
-        return None, "has a 'pid' that is not a process"
-    if data["socket"] and not os.path.isabs(data["socket"]):
+    try:
+        fields = _EntryFields.model_validate(data)
+    except ValidationError as exc:
+        return None, _field_problem(exc.errors()[0])
+    if fields.socket and not os.path.isabs(fields.socket):
         return None, "has a 'socket' that is not an absolute path"
-    characters = data.get("characters")
-    if characters is not None and (
-        not isinstance(characters, list) or not all(isinstance(c, str) for c in characters)
-    ):
-        return None, "has 'characters' that are not a list of names"
-    fields = {key: data[key] for key in TableEntry.__dataclass_fields__ if key in data}
-    return TableEntry(**fields), ""
+    return TableEntry(**fields.model_dump()), ""
 
 
 def _read_entry(
@@ -624,7 +727,8 @@ def _read_entry(
 ) -> tuple[TableEntry | None, str]:
     """The entry in ``folder/file`` of ``owner``'s folder, or ``None`` and a
     note (``""``: not an entry for this user to see, nothing to say)."""
-    path = folder / file
+    # Another user chose the file's and the folder's names: shown escaped.
+    path = shown(str(folder / file), 200)
     try:
         st, raw = _read_at(dir_fd, file)
     except PermissionError:
@@ -646,7 +750,7 @@ def _read_entry(
     if entry is None:
         return None, f"{path} {problem}: skipped"
     if entry.owner != owner:
-        return None, f"{path} names {entry.owner!r} as host but is {owner}'s: skipped"
+        return None, f"{path} names {entry.owner!r} as host but is {shown(owner)}'s: skipped"
     if f"{entry.name}.json" != file:
         return None, f"{path} names the table {entry.name!r}: skipped"
     return entry, ""
@@ -655,6 +759,7 @@ def _read_entry(
 def _host_entries(top: Path, owner: str, notes: list[str]) -> list[TableEntry]:
     """The well-formed entries in the folder of ``owner``."""
     folder = top / owner
+    where = shown(str(folder), 200)  # any user may make a folder of any name here
     uid = host_uid(owner)
     try:
         st = os.lstat(folder)
@@ -662,20 +767,20 @@ def _host_entries(top: Path, owner: str, notes: list[str]) -> list[TableEntry]:
         return []
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         what = "a symlink" if stat.S_ISLNK(st.st_mode) else "not a folder"
-        notes.append(f"{folder} is {what}, not a host's folder: skipped")
+        notes.append(f"{where} is {what}, not a host's folder: skipped")
         return []
     if uid is None:
-        notes.append(f"{folder} is named after no user of this box: skipped")
+        notes.append(f"{where} is named after no user of this box: skipped")
         return []
     try:
         dir_fd = os.open(folder, _DIR_FLAGS)
     except OSError as exc:
-        notes.append(f"{folder} cannot be opened ({exc.strerror}): skipped")
+        notes.append(f"{where} cannot be opened ({exc.strerror}): skipped")
         return []
     try:
         problem = _folder_problem(os.fstat(dir_fd), {uid}, shared=False)
         if problem:
-            notes.append(f"{folder} {problem}: its tables are skipped")
+            notes.append(f"{where} {problem}: its tables are skipped")
             return []
         found = []
         for file in sorted(os.listdir(dir_fd)):
@@ -688,7 +793,7 @@ def _host_entries(top: Path, owner: str, notes: list[str]) -> list[TableEntry]:
                 found.append(entry)
         return found
     except OSError as exc:
-        notes.append(f"{folder} cannot be listed ({exc.strerror}): skipped")
+        notes.append(f"{where} cannot be listed ({exc.strerror}): skipped")
         return []
     finally:
         os.close(dir_fd)
@@ -708,7 +813,9 @@ def _reachable(entry: TableEntry, notes: list[str]) -> bool:
         notes.append(f"table {entry.name} of {entry.owner}: its socket cannot be reached ({why})")
         return False
     if not stat.S_ISSOCK(st.st_mode):
-        notes.append(f"table {entry.name} of {entry.owner}: {entry.socket} is not a socket")
+        notes.append(
+            f"table {entry.name} of {entry.owner}: {shown(entry.socket, 200)} is not a socket"
+        )
         return False
     return True
 
@@ -726,7 +833,7 @@ def _running_tables(notes: list[str]) -> list[tuple[TableEntry, bool]]:
     try:
         hosts = sorted(os.listdir(top))
     except OSError as exc:
-        notes.append(f"the tables folder {top} cannot be listed ({exc.strerror})")
+        notes.append(f"the tables folder {shown(str(top), 200)} cannot be listed ({exc.strerror})")
         return []
     found = []
     for owner in hosts:
