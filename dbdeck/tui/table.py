@@ -32,7 +32,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Choose
 from dbdeck.engine.table_view import CardView, HandView, LogLine, MarketCard, Offer, TableView
 from dbdeck.tui.backend import Outcome, Seating, TableBackend
 from dbdeck.tui.dialogs import (
@@ -1239,7 +1239,7 @@ class TableScreen(Screen[None]):
             # Not asked again for this version while the answer travels (or a
             # vote waits for the other seats); asked again if it was refused.
             self._answered = version
-            if not self.play(Action("choose", option=option)).accepted:
+            if not self.play(Choose(option=option)).accepted:
                 self._answered = -1
                 self.refresh_table()
 
@@ -1283,7 +1283,7 @@ class TableScreen(Screen[None]):
             return
         self._answered = view.version
         self.say(Text(f"Not asked, as only one answer matters: {decision.prompt}", style="dim"))
-        self.play(Action("choose", option=decision.moot))
+        self.play(Choose(option=decision.moot))
 
     def _taken(self, _: None) -> None:
         if self.closing:
