@@ -145,6 +145,11 @@ class _KindMaker(type):
         ns["__match_args__"] = tuple(fields)
         ns["fields"] = tuple(fields)
         ns["required"] = tuple(f for f in fields if f not in defaults)
+        own: Mapping[str, Bound] = ns.get("bounds", {})
+        # What ``problem`` asks of each field, worked out once per kind.
+        ns["_checks"] = tuple(
+            (f, f not in defaults, _EMPTY[f], own.get(f) or BOUNDS[f]) for f in fields
+        )
         scope: dict[str, Any] = {"_set": _set, "_defaults": defaults}
         params = ", ".join(f"{f}=_defaults[{f!r}]" if f in defaults else f for f in fields)
         sets = "".join(f"\n    _set(self, {f!r}, {f})" for f in fields)
@@ -224,6 +229,7 @@ class ActionKind(_Reads, metaclass=_KindMaker):
     """The fields that must be given."""
     bounds: ClassVar[Mapping[str, Bound]] = {}
     """The kind's own bounds where they are narrower than the field's."""
+    _checks: ClassVar[tuple[tuple[str, bool, object, Bound], ...]] = ()
 
     def _values(self) -> tuple[Any, ...]:
         return ()
@@ -269,13 +275,12 @@ class ActionKind(_Reads, metaclass=_KindMaker):
         """What makes the action not one of the engine's own shape (a field of
         the wrong type, or out of bounds), naming the kind and the field; or
         ``None``."""
-        optional = type(self).optional_values()
-        for name, value in zip(self.fields, self._values(), strict=True):
-            if name not in self.required and value == optional.get(name, ...):
-                continue
-            if value is None:
+        for (name, required, empty, bound), value in zip(self._checks, self._values(), strict=True):
+            if not required and value == empty:
+                continue  # left out
+            if value is None and required:
                 return f"{self.type}: {name!r} is missing"
-            wanted = self.bound(name).problem(value)
+            wanted = bound.problem(value)
             if wanted:
                 return f"{self.type}: {name!r} must be {wanted}, not {_brief(value)}"
         return None
@@ -300,8 +305,6 @@ class ActionKind(_Reads, metaclass=_KindMaker):
         for name, value in values.items():
             if isinstance(value, list):
                 values[name] = tuple(value)  # JSON has lists; actions hold tuples
-            elif name in _EMPTY and value is None and name not in cls.required:
-                values[name] = _EMPTY[name]  # an empty field written out as null
         action = cls(**values)
         problem = action.problem()
         if problem:
