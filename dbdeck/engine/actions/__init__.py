@@ -242,6 +242,8 @@ Action: TypeAlias = (
 KINDS: Mapping[str, type[Action]] = {kind.type: kind for kind in get_args(Action)}
 """Each kind of action, by its type."""
 
+_KIND_SET = frozenset(KINDS.values())
+
 ActionType = Literal[
     "choose",
     "play-energy",
@@ -287,9 +289,10 @@ def action_from_json(data: object) -> Action:
 def shape_problem(action: object) -> str | None:
     """What makes ``action`` not an action of the engine's own shape (not an
     action, a field of the wrong type or out of bounds), or ``None``."""
-    if not isinstance(action, ActionKind) or KINDS.get(action.type) is not type(action):
+    if type(action) not in _KIND_SET:
         return f"not an action: {_brief(action)}"
-    return action.problem()
+    assert isinstance(action, ActionKind)
+    return None if action._fits() else action.problem()
 
 
 def _brief(value: object) -> str:

@@ -81,7 +81,6 @@ def perform(g: Game, ch: CharacterState, a: Avoid) -> None:
 
 def label(game: Game, action: Avoid) -> str:
     """The action in plain words, with the red text."""
-    assert action.card is not None
     avoid = getattr(game.card(action.card), "avoid", None)
     return f"Avoid {game.name(action.card)}" + (f": {avoid.text}" if avoid else "")
 

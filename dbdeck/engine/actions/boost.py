@@ -40,7 +40,6 @@ def check(g: Game, ch: CharacterState, a: Boost) -> str | None:
     """An Energy card with a booster icon, on a prepared Technique with room."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if not isinstance(card, Energy | ConcentratedEnergy) or card.booster is None:
         return f"{card.name} has no booster icon"
@@ -56,7 +55,6 @@ def check(g: Game, ch: CharacterState, a: Boost) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Boost) -> None:
     """Set the card beneath the Technique."""
-    assert a.card is not None
     prepared = next(p for p in ch.time_track if p is not None and p.uid == a.on)
     ch.hand.remove(a.card)
     prepared.boosters.append(a.card)
@@ -71,8 +69,7 @@ def perform(g: Game, ch: CharacterState, a: Boost) -> None:
 
 def label(game: Game, action: Boost) -> str:
     """The action in plain words."""
-    assert action.on is not None
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Boost {game.name(action.on)} with {card}"
 
 

@@ -114,7 +114,7 @@ def check(g: Game, ch: CharacterState, a: Buy) -> str | None:
     if a.card not in row:
         return "that card is not face up in the market"
     card = g.card(a.card)
-    market = a.market or ""
+    market = a.market
     cost = buy_cost(g, ch, a.card, market)
     if cost is None:
         return cannot_buy_there(g.name(CharacterRef(ch.id)), market)
@@ -167,7 +167,6 @@ def _pay(ch: CharacterState, cost: int, market: str | None) -> None:
 def perform(g: Game, ch: CharacterState, a: Buy) -> None:
     """Pay, take the card from its row (the row restocks) and put it where
     the Character's race says: the discard pile, the hand or into play."""
-    assert a.card is not None and a.market is not None
     s = g.state
     card = g.card(a.card)
     cost = buy_cost(g, ch, a.card, a.market) or 0
@@ -208,7 +207,7 @@ def label(game: Game, action: Buy) -> str:
     """The action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
-    assert action.card is not None and action.market is not None and active is not None
+    assert active is not None
     cost = rules.buy_cost(game, active, action.card, action.market)
     what = game.card(action.card)
     price = (

@@ -40,7 +40,6 @@ def check(g: Game, ch: CharacterState, a: Destroy) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Destroy) -> None:
     """Destroy the card, then resolve its destroy effect."""
-    assert a.card is not None
     card = g.card(a.card)
     owner = AllyRef(a.card) if card.kind == "ally" else CharacterRef(ch.id)
     # The effect belongs to the card's owner even though the card leaves play
@@ -59,7 +58,7 @@ def perform(g: Game, ch: CharacterState, a: Destroy) -> None:
 
 def label(game: Game, action: Destroy) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Destroy {card} for its effect"
 
 

@@ -49,7 +49,6 @@ def check(g: Game, ch: CharacterState, a: DuoInvest) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: DuoInvest) -> None:
     """The card waits beside the Duo card."""
-    assert a.card is not None and a.on is not None
     ch.hand.remove(a.card)
     ch.duo_energy.setdefault(a.on, []).append(a.card)
     ch.duo_invested = True
@@ -58,6 +57,5 @@ def perform(g: Game, ch: CharacterState, a: DuoInvest) -> None:
 
 def label(game: Game, action: DuoInvest) -> str:
     """The action in plain words."""
-    assert action.on is not None
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Set {card} beside {game.name(action.on)}"

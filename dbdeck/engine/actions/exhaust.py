@@ -62,7 +62,7 @@ def perform(g: Game, ch: CharacterState, a: Exhaust) -> None:
 
 def label(game: Game, action: Exhaust) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Exhaust {card}"
 
 

@@ -74,6 +74,21 @@ class Bound(NamedTuple):
     high: int = MAX_ID
     """The largest integer, or the most uids, or the longest key."""
 
+    def test(self, v: str) -> str:
+        """A Python expression of the variable ``v``, true when its value
+        fits: the same test as ``problem``'s, inlined into a kind's
+        ``_fits`` (one call per action on the engine's hot path)."""
+        if self.shape == "int":
+            return f"(type({v}) is int and {self.low} <= {v} <= {self.high})"
+        if self.shape == "ints":
+            return f"(type({v}) is tuple and {self.low} <= len({v}) <= {self.high} and _uids({v}))"
+        if self.shape == "key":
+            return (
+                f"(type({v}) is str and {self.low} <= len({v}) <= {self.high}"
+                f" and {v}.isascii() and {v}.isprintable() and ' ' not in {v})"
+            )
+        return f"(type({v}) is str and {v} in _MARKETS)"
+
     def problem(self, value: object) -> str | None:
         """What is wrong with ``value``, or ``None``."""
         if self.shape == "int":
@@ -127,6 +142,15 @@ _EMPTY: Mapping[str, object] = {
 _set = object.__setattr__
 
 
+def _uids(uids: tuple[Any, ...]) -> bool:
+    """Whether each of ``uids`` is a card uid an action may hold."""
+    # A loop, not ``all()``: no generator for the one or two uids of most actions.
+    for uid in uids:  # noqa: SIM110
+        if type(uid) is not int or not HIDDEN_ID <= uid <= MAX_ID:
+            return False
+    return True
+
+
 @dataclass_transform(kw_only_default=True, frozen_default=True, eq_default=True)
 class _KindMaker(type):
     """Builds a kind from its annotations: the slots, the constructor, the
@@ -150,15 +174,26 @@ class _KindMaker(type):
         ns["_checks"] = tuple(
             (f, f not in defaults, _EMPTY[f], own.get(f) or BOUNDS[f]) for f in fields
         )
-        scope: dict[str, Any] = {"_set": _set, "_defaults": defaults}
+        scope: dict[str, Any] = {
+            "_set": _set,
+            "_defaults": defaults,
+            "_uids": _uids,
+            "_MARKETS": frozenset(MARKET_NAMES),
+        }
         params = ", ".join(f"{f}=_defaults[{f!r}]" if f in defaults else f for f in fields)
         sets = "".join(f"\n    _set(self, {f!r}, {f})" for f in fields)
         values = "".join(f"self.{f}, " for f in fields)
         source = f"def _values(self):\n    return ({values})\n"
+        tests = []
+        for f, required, empty, bound in ns["_checks"]:
+            test = bound.test(f"self.{f}")
+            tests.append(test if required else f"(self.{f} == {empty!r} or {test})")
+        source += f"def _fits(self):\n    return {' and '.join(tests) or 'True'}\n"
         if fields:
             source += f"def __init__(self, *, {params}):{sets}\n"
         exec(source, scope)  # the fastest constructor: no loop, no keyword dict
         ns["_values"] = scope["_values"]
+        ns["_fits"] = scope["_fits"]
         if fields:
             ns["__init__"] = scope["__init__"]
         return super().__new__(mcs, name, bases, ns)
@@ -234,6 +269,11 @@ class ActionKind(_Reads, metaclass=_KindMaker):
     def _values(self) -> tuple[Any, ...]:
         return ()
 
+    def _fits(self) -> bool:
+        """Whether every field is of its type and in bounds (``problem`` says
+        which is not, more slowly)."""
+        return True
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an action is frozen: {self.type} cannot change {name!r}")
 
@@ -275,6 +315,8 @@ class ActionKind(_Reads, metaclass=_KindMaker):
         """What makes the action not one of the engine's own shape (a field of
         the wrong type, or out of bounds), naming the kind and the field; or
         ``None``."""
+        if self._fits():
+            return None
         for (name, required, empty, bound), value in zip(self._checks, self._values(), strict=True):
             if not required and value == empty:
                 continue  # left out
@@ -283,7 +325,7 @@ class ActionKind(_Reads, metaclass=_KindMaker):
             wanted = bound.problem(value)
             if wanted:
                 return f"{self.type}: {name!r} must be {wanted}, not {_brief(value)}"
-        return None
+        return f"{self.type}: not of its own shape"  # ``_fits`` and this loop disagree
 
     @classmethod
     def optional_values(cls) -> Mapping[str, object]:

@@ -56,7 +56,6 @@ def check(g: Game, ch: CharacterState, a: MarketDiscard) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: MarketDiscard) -> None:
     """The card goes beneath its deck and the row restocks."""
-    assert a.market is not None and a.card is not None
     m = g.state.markets[a.market]
     m.row.remove(a.card)
     m.deck.insert(0, a.card)
@@ -73,7 +72,7 @@ def perform(g: Game, ch: CharacterState, a: MarketDiscard) -> None:
 
 def label(game: Game, action: MarketDiscard) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     market = MARKET_TITLES.get(action.market or "", action.market or "")
     return f"Send {card} to the bottom of the {market} deck"
 

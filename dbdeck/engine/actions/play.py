@@ -47,7 +47,6 @@ def check(g: Game, ch: CharacterState, a: Play) -> str | None:
     """The card is in hand and the Character may put it into play."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind == "capsule":
         # A Capsule is used up, not put into play: it makes no room.
@@ -57,7 +56,6 @@ def check(g: Game, ch: CharacterState, a: Play) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Play) -> None:
     """Use the Capsule, or make room and put the card into play."""
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind == "capsule":
         ch.hand.remove(a.card)
@@ -76,10 +74,9 @@ def perform(g: Game, ch: CharacterState, a: Play) -> None:
 
 def label(game: Game, action: Play) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     if action.cards:
         return f"Play {card}, destroying {game.name(action.cards[0])}"
-    assert action.card is not None
     return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
 
 

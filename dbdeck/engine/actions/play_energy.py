@@ -41,7 +41,6 @@ def check(g: Game, ch: CharacterState, a: PlayEnergy) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: PlayEnergy) -> None:
     """Add the card's value to the turn's Energy (Training Energy apart)."""
-    assert a.card is not None
     ch.hand.remove(a.card)
     ch.played.append(a.card)
     value = g.energy_value(a.card)
@@ -55,7 +54,6 @@ def perform(g: Game, ch: CharacterState, a: PlayEnergy) -> None:
 
 def label(game: Game, action: PlayEnergy) -> str:
     """The action in plain words."""
-    assert action.card is not None
     return f"Play {game.name(action.card)} (+{game.energy_value(action.card)} Energy)"
 
 

@@ -57,7 +57,6 @@ def check(g: Game, ch: CharacterState, a: Prepare) -> str | None:
     """An Energy Technique of the hand, in the first free slot it may take."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind != "technique" or card.technique_type != "energy":
         return f"{card.name} is not an Energy Technique"
@@ -87,7 +86,6 @@ def check(g: Game, ch: CharacterState, a: Prepare) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Prepare) -> None:
     """Put the Technique on its Time slot (paying for the cut)."""
-    assert a.card is not None and a.slot is not None
     if a.amount:
         ch.energy -= 2
     ch.hand.remove(a.card)
@@ -97,7 +95,7 @@ def perform(g: Game, ch: CharacterState, a: Prepare) -> None:
 
 def label(game: Game, action: Prepare) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     cut = " (pay 2 Energy: Time -1)" if action.amount else ""
     return f"Prepare {card} at Time {action.slot}{cut}"
 

@@ -52,7 +52,6 @@ def check(g: Game, ch: CharacterState, a: Steal) -> str | None:
 
 def perform(g: Game, ch: CharacterState, a: Steal) -> None:
     """Pay for the dice and leave the roll to the ``steal`` task."""
-    assert a.amount is not None
     ch.energy -= a.amount
     g.push(combat.Steal(ch.id, a.amount, holder_of(a.target)))
 
