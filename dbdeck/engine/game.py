@@ -22,7 +22,14 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import MARKET_OF_KIND, Difficulty
 from dbdeck.cards.plain import Card, Character, Enemy, MarketCard, Villain
 from dbdeck.engine import combat, effects, flow, rules, villains, zones
-from dbdeck.engine.actions import Action, Choose, IllegalAction, registry, shape_problem
+from dbdeck.engine.actions import (
+    KIND_SET,
+    Action,
+    Choose,
+    IllegalAction,
+    registry,
+    shape_problem,
+)
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event, Word
 from dbdeck.engine.holders import (
@@ -509,9 +516,8 @@ class Game:
         """Why ``action`` is illegal now, or ``None`` if it is legal: first
         whether it is an action of the engine's own shape at all (exactly its
         kind's fields, each of its type and in bounds), then the rules."""
-        shape = shape_problem(action)
-        if shape is not None:
-            return shape
+        if type(action) not in KIND_SET or not action._fits():
+            return shape_problem(action)  # which field, of which kind
         if self.over:
             return f"the game is over: {self.state.reason}"
         if self.state.paused:

@@ -25,6 +25,7 @@ from dbdeck.engine.actions.kind import MAX_CARDS, ActionKind, BadAction, Bound
 __all__ = [
     "ACTION_TYPES",
     "KINDS",
+    "KIND_SET",
     "Ability",
     "Action",
     "ActionType",
@@ -242,7 +243,8 @@ Action: TypeAlias = (
 KINDS: Mapping[str, type[Action]] = {kind.type: kind for kind in get_args(Action)}
 """Each kind of action, by its type."""
 
-_KIND_SET = frozenset(KINDS.values())
+KIND_SET: frozenset[type[Action]] = frozenset(KINDS.values())
+"""Every kind of action (a set, for the engine's quick test of an action)."""
 
 ActionType = Literal[
     "choose",
@@ -289,7 +291,7 @@ def action_from_json(data: object) -> Action:
 def shape_problem(action: object) -> str | None:
     """What makes ``action`` not an action of the engine's own shape (not an
     action, a field of the wrong type or out of bounds), or ``None``."""
-    if type(action) not in _KIND_SET:
+    if type(action) not in KIND_SET:
         return f"not an action: {_brief(action)}"
     assert isinstance(action, ActionKind)
     return None if action._fits() else action.problem()
