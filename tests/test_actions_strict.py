@@ -14,6 +14,7 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
+from dbdeck.action_models import ACTION_MODELS, read_action
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import (
@@ -32,7 +33,6 @@ from dbdeck.engine.actions import (
     shape_problem,
 )
 from dbdeck.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID
-from dbdeck.engine.actions.models import ACTION_MODELS, read_action
 from dbdeck.engine.game import Game, Setup
 from dbdeck.net.protocol import ProtocolError, decode_client
 from dbdeck.saves import SaveError, Session

@@ -50,9 +50,9 @@ from pydantic import (
     field_serializer,
 )
 
+from dbdeck.action_models import ActionModel
 from dbdeck.engine.actions import ActionType
 from dbdeck.engine.actions.kind import MAX_CARDS
-from dbdeck.engine.actions.models import ActionModel
 from dbdeck.engine.table_view import MARKET_ORDER
 
 __all__ = [

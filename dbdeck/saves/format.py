@@ -29,7 +29,7 @@ from pydantic import (
     field_validator,
 )
 
-from dbdeck.engine.actions.models import read_action
+from dbdeck.action_models import read_action
 from dbdeck.engine.game import Setup
 from dbdeck.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
