@@ -32,7 +32,7 @@ from dbdeck.engine.actions import (
     action_from_json,
     shape_problem,
 )
-from dbdeck.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID
+from dbdeck.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID, ActionKind
 from dbdeck.engine.game import Game, Setup
 from dbdeck.net.protocol import ProtocolError, decode_client
 from dbdeck.saves import SaveError, Session
@@ -177,6 +177,18 @@ def test_a_kind_reads_empty_for_a_field_it_lacks_and_never_changes() -> None:
     # Two kinds with the same values are two different actions.
     assert Exhaust(card=3) != Destroy(card=3)
     assert len({Exhaust(card=3), Destroy(card=3), Exhaust(card=3)}) == 2
+
+
+def test_a_kind_is_made_of_known_fields_left_out_only_as_empty() -> None:
+    with pytest.raises(TypeError, match="no action field may be called 'dice'"):
+
+        class Roll(ActionKind):
+            dice: int
+
+    with pytest.raises(TypeError, match="'amount' may default to None only"):
+
+        class Steal2(ActionKind):
+            amount: int = 1
 
 
 def test_the_wire_and_save_models_agree_with_the_kinds() -> None:

@@ -165,6 +165,10 @@ class _KindMaker(type):
         # The kind's fields in ``to_json``'s order, whatever their order in the class.
         fields.sort(key=FIELD_ORDER.index)
         defaults = {f: ns.pop(f) for f in fields if f in ns}
+        odd = [f for f, value in defaults.items() if value != _EMPTY[f]]
+        if odd:
+            # ``to_json`` leaves out, and ``problem`` lets pass, only the empty value.
+            raise TypeError(f"{name}: {odd[0]!r} may default to {_EMPTY[odd[0]]!r} only")
         ns["__slots__"] = tuple(fields)
         ns["__match_args__"] = tuple(fields)
         ns["fields"] = tuple(fields)
