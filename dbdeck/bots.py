@@ -15,7 +15,7 @@ from typing import Any
 
 from dbdeck.cards.plain import Minion
 from dbdeck.engine import combat, rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Choose
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import grim_option
 from dbdeck.engine.holders import (
@@ -53,7 +53,7 @@ def greedy(
     refuses the moves that waste something).
     """
     if game.state.pending is not None:
-        return Action("choose", option=_decide(game))
+        return Choose(option=_decide(game))
     villain_balls = combat.side_balls(game, "villain")
 
     def score(action: Action) -> float:

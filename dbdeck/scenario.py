@@ -60,7 +60,7 @@ from dbdeck.cards.catalog import (
 )
 from dbdeck.cards.effects import Duration
 from dbdeck.engine import combat, rules, zones
-from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction
+from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction, action_from_json
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.game import Game, Setup, SetupError
 from dbdeck.engine.holders import (
@@ -745,7 +745,7 @@ def resolve_action(g: Game, spec: dict[str, Any]) -> Action:
     for name in ("target", "source"):
         if isinstance(data.get(name), str):
             data[name] = _key(g, data[name])
-    return Action.from_json(data)
+    return action_from_json(data)
 
 
 def _find(g: Game, ch: Any, card_id: str, kind: str, exclude: Iterable[int] = ()) -> int:

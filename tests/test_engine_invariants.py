@@ -10,7 +10,17 @@ import pytest
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine import audit
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.actions import (
+    Action,
+    Attack,
+    Buy,
+    Choose,
+    GiveBall,
+    IllegalAction,
+    Prepare,
+    Steal,
+    action_from_json,
+)
 from dbdeck.engine.game import Game, Setup
 
 TABLES = [
@@ -66,13 +76,13 @@ def test_random_play_keeps_invariants(
 def test_illegal_actions_change_nothing(catalog: Catalog) -> None:
     game = new_game(catalog, "freezer", ["goku", "krillin"], 4)
     rng = random.Random(4)
-    wrong = [
-        Action("buy", market="allies", card=-5),
-        Action("attack", cards=(999,), target="v"),
-        Action("steal", amount=9),
-        Action("choose", option=7),
-        Action("prepare", card=0, slot=4),
-        Action("give-ball", source="v", target="c:goku"),
+    wrong: list[Action] = [
+        Buy(market="allies", card=-5),
+        Attack(cards=(999,), target="v"),
+        Steal(amount=9),
+        Choose(option=7),
+        Prepare(card=0, slot=4),
+        GiveBall(source="v", target="c:goku"),
     ]
     refused = 0
     while not game.over and game.state.actions < 300:
@@ -120,7 +130,7 @@ def test_seed_and_actions_replay_the_same_game(catalog: Catalog) -> None:
         game.apply(action)
     replay = new_game(catalog, "vegeta-nappa", ["krillin", "yamcha"], 12)
     for data in json.loads(json.dumps(log)):
-        replay.apply(Action.from_json(data))
+        replay.apply(action_from_json(data))
     assert replay.fingerprint() == game.fingerprint()
     assert replay.state.winner == game.state.winner
 

@@ -333,12 +333,24 @@ SETUP = '[setup]\nvillain = "freezer"\ncharacters = ["krillin"]\n'
             ("step 1: action.cards.0: unknown card 'nope'"),
         ),
         (
-            SETUP + '[[steps]]\naction = {type = "attack", cards = [99999]}\n',
+            SETUP + '[[steps]]\naction = {type = "attack", cards = [99999], target = "v"}\n',
             ("step 1: no card instance 99999"),
         ),
         (
+            SETUP + '[[steps]]\naction = {type = "attack", cards = [1]}\n',
+            ("step 1: attack: 'target' is missing"),
+        ),
+        (
             SETUP + '[[steps]]\naction = {type = "end-turn", label = "x"}\n',
-            ("step 1: unknown action fields: ['label']"),
+            ("step 1: end-turn has no field 'label' (it has none)"),
+        ),
+        (
+            SETUP + '[[steps]]\naction = {type = "end-turn", amount = 3, on = 2}\n',
+            ("step 1: end-turn has no field 'amount' (it has none)"),
+        ),
+        (
+            SETUP + '[[steps]]\naction = {type = "steal", amount = 1, slot = 2}\n',
+            ("step 1: steal has no field 'slot' (its fields: target, amount)"),
         ),
         (SETUP + "[[steps]]\nexpect = 3\n", "step 1: expect: expected a table"),
         (SETUP + "[[steps]]\nexpected = {}\n", "step 1: expected: unknown field"),

@@ -12,7 +12,7 @@ from screen_text import widget_texts
 from tables import quiet_table
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import EndTurn
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.view import seat_view
 from dbdeck.scenario import lay_table
@@ -74,7 +74,7 @@ async def test_hand_offs_hide_every_hand_and_block_every_action(catalog: Catalog
         text = widget_texts(app)
         assert not [name for name in ann | bob if name in text]
         assert table.offers == [] and backend.legal_actions() == []
-        refused = backend.send(Action("end-turn"))
+        refused = backend.send(EndTurn())
         assert not refused.accepted and "Enter" in refused.message
         for key in ("e", "p", "a", "space", "i", "ctrl+p"):
             await pilot.press(key)

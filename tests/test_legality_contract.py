@@ -29,7 +29,28 @@ from dbdeck.bots import BOTS
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.plain import Technique
 from dbdeck.engine import combat
-from dbdeck.engine.actions import ACTION_TYPES, Action
+from dbdeck.engine.actions import (
+    ACTION_TYPES,
+    Ability,
+    Action,
+    Attack,
+    Avoid,
+    Boost,
+    Buy,
+    BuyDragonBall,
+    Destroy,
+    DuoInvest,
+    EndTurn,
+    EnterRoom,
+    Exhaust,
+    GiveBall,
+    MarketDiscard,
+    Play,
+    PlayEnergy,
+    Prepare,
+    Steal,
+    VillainAction,
+)
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.holders import VILLAIN
 from dbdeck.engine.state import CharacterState
@@ -77,17 +98,16 @@ def space(g: Game, ch: CharacterState) -> list[Action]:
     holders = _holders(g)
     units = [u.uid for u in ch.units()]
     prepared = [p.uid for c in s.characters for p in c.time_track if p is not None]
-    out = [Action(t) for t in ("end-turn", "buy-dragon-ball", "ability", "enter-room")]
-    out.append(Action("villain-action"))
+    out: list[Action] = [EndTurn(), BuyDragonBall(), Ability(), EnterRoom(), VillainAction()]
     for uid in ch.hand:
-        out.append(Action("play-energy", card=uid))
-        out += [Action("boost", card=uid, on=p) for p in prepared]
-        out += [Action("duo-invest", card=uid, on=d) for d in s.markets["allies"].row]
-        out.append(Action("play", card=uid))
-        out += [Action("play", card=uid, cards=(u,)) for u in units]
-        out += [Action("prepare", card=uid, slot=slot) for slot in range(1, 6)]
-        out += [Action("prepare", card=uid, slot=slot, amount=1) for slot in range(1, 6)]
-        out += [Action(t, card=uid) for t in ("exhaust", "destroy")]
+        out.append(PlayEnergy(card=uid))
+        out += [Boost(card=uid, on=p) for p in prepared]
+        out += [DuoInvest(card=uid, on=d) for d in s.markets["allies"].row]
+        out.append(Play(card=uid))
+        out += [Play(card=uid, cards=(u,)) for u in units]
+        out += [Prepare(card=uid, slot=slot) for slot in range(1, 6)]
+        out += [Prepare(card=uid, slot=slot, amount=1) for slot in range(1, 6)]
+        out += [Exhaust(card=uid), Destroy(card=uid)]
     physical = [
         u
         for u in ch.hand
@@ -96,29 +116,29 @@ def space(g: Game, ch: CharacterState) -> list[Action]:
     combos = {c for size in range(1, len(physical) + 1) for c in combinations(physical, size)}
     combos |= {c for size in (1, 2) for c in combinations(ch.hand, size)}
     for combo in sorted(combos):
-        out += [Action("attack", cards=combo, target=t) for t in holders]
+        out += [Attack(cards=combo, target=t) for t in holders]
     gifts = _best_gifts(g, ch)
     for market in (*MARKETS, "sixth"):
         row = s.sixth[-1:] if market == "sixth" else s.markets[market].row
         for uid in row:
-            out += [Action("buy", market=market, card=uid, amount=n) for n in (None, 1)]
+            out += [Buy(market=market, card=uid, amount=n) for n in (None, 1)]
             if gifts and market == "allies":
-                out.append(Action("buy", market=market, card=uid, cards=gifts))
-            out.append(Action("market-discard", market=market, card=uid))
+                out.append(Buy(market=market, card=uid, cards=gifts))
+            out.append(MarketDiscard(market=market, card=uid))
     sources = combat.steal_sources(g)
     aims: list[str | None] = [None] if len(sources) <= 1 else list(holders)
     for dice in range(MAX_STEAL_DICE + 2):
-        out += [Action("steal", amount=dice, target=aim) for aim in aims]
+        out += [Steal(amount=dice, target=aim) for aim in aims]
     for uid in units:
-        out += [Action(t, card=uid) for t in ("exhaust", "destroy")]
+        out += [Exhaust(card=uid), Destroy(card=uid)]
     for slot in s.villain.time_track:
         for attack in slot:
             owner = f"e:{attack.owner}" if attack.owner else None
-            out.append(Action("avoid", card=attack.uid, source=owner))
+            out.append(Avoid(card=attack.uid, source=owner))
     own = [f"c:{c.id}" for c in s.characters] + [
         f"a:{u.uid}" for c in s.characters for u in c.allies
     ]
-    out += [Action("give-ball", source=a, target=b) for a in own for b in holders]
+    out += [GiveBall(source=a, target=b) for a in own for b in holders]
     return out
 
 
@@ -186,4 +206,4 @@ def test_a_pruning_that_drops_a_legal_action_is_caught(
         for game in _positions(catalog, TABLES[0], "greedy", 0)
         for breach in breaches(game, Counter())
     ]
-    assert any(b.startswith("accepted but not listed: Action(type='buy'") for b in found)
+    assert any(b.startswith("accepted but not listed: Buy(") for b in found)

@@ -29,7 +29,7 @@ from textual.widgets import RichLog, Static
 
 from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import BuyDragonBall
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import Offer, TableView
 from dbdeck.engine.tally import Tally
@@ -168,7 +168,7 @@ async def test_refusals_leave_the_game_as_it_was(
     assert "bad 'action' message" in (await goku.until(RefusalMessage)).reason
     await goku.client.send_raw(b'{"type": "action", "version": 0, "action": {"type": "fly"}}\n')
     assert "not an action" in (await goku.until(RefusalMessage)).reason
-    illegal = Action("buy-dragon-ball")
+    illegal = BuyDragonBall()
     await goku.act(illegal, version=server.version)
     refusal = await goku.until(RefusalMessage)
     assert refusal.reason == game.check(illegal)

@@ -28,7 +28,7 @@ from table_clients import SETUP, Seat, Users, play_to_the_end, start, watch_to_t
 
 from dbdeck import bots, saves
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Boost, Buy, Play, PlayEnergy, action_from_json
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import HIDDEN, Offer
 from dbdeck.engine.view import seat_offers, seat_view
@@ -83,7 +83,7 @@ class Truth:
         game = Game.new(catalog, setup)
         self.games = [game.clone()]
         for data in actions:
-            game.apply(Action.from_json(data))
+            game.apply(action_from_json(data))
             self.games.append(game.clone())
         # Any number of the generator's state at any moment of the game (a
         # superset of "at that version"); seven digits or more, so that small
@@ -298,7 +298,8 @@ async def test_a_card_of_another_hand_is_offered_masked_and_bought_for_real(
         offers = [Offer.from_json(o) for o in view.legal]
         (masked,) = [o for o in offers if HIDDEN in o.action.cards]
         assert masked.action.cards == (HIDDEN,) and "with an Energy card from Goku" in masked.label
-        (real,) = [a for a in truth if a._replace(cards=(HIDDEN,)) == masked.action]
+        buys = [a for a in truth if a.type == "buy"]
+        (real,) = [a for a in buys if a._replace(cards=(HIDDEN,)) == masked.action]
         gift = real.cards[0]
         assert gift in server.session.game.state.character("goku").hand
         sent = {v for k, v in _leaves(view.model_dump()) if k in UID_KEYS and isinstance(v, int)}
@@ -332,15 +333,15 @@ async def test_a_seat_cannot_probe_the_cards_it_cannot_see(
             len(s.card_ids) + 1000,
         ]
         duo = s.markets["allies"].row[0]
-        probes = [Action("play-energy", card=u) for u in unseen]
-        probes += [Action("buy", card=duo, market="allies", cards=(u,)) for u in unseen]
-        probes += [Action("boost", card=u, on=u) for u in unseen]
+        probes: list[Action] = [PlayEnergy(card=u) for u in unseen]
+        probes += [Buy(card=duo, market="allies", cards=(u,)) for u in unseen]
+        probes += [Boost(card=u, on=u) for u in unseen]
         for probe in probes:
             await goku.act(probe, view.version)
             assert (await goku.until(RefusalMessage)).reason == UNSEEN, probe
         assert server.session.game.fingerprint() == before and server.version == 0
         # A card it sees still gets the engine's own reason.
-        visible = Action("play", card=s.character("goku").hand[0], cards=(duo,))
+        visible = Play(card=s.character("goku").hand[0], cards=(duo,))
         await goku.act(visible, view.version)
         reason = (await goku.until(RefusalMessage)).reason
         assert reason != UNSEEN and reason == server.session.game.check(visible)

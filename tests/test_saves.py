@@ -20,7 +20,7 @@ from dbdeck import saves
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Choose, Exhaust, PlayEnergy, action_from_json
 from dbdeck.engine.game import Game, Setup
 from dbdeck.saves import SaveError, SaveInUse, Session, read_save
 
@@ -147,15 +147,15 @@ def test_undo_stops_at_revealed_information(catalog: Catalog, tmp_path: Path) ->
     goku = session.game.state.character("goku")
     before = session.game.fingerprint()
     energy = next(u for u in goku.hand if session.game.state.card_ids[u] == "energy")
-    session.apply(Action("play-energy", card=energy))
+    session.apply(PlayEnergy(card=energy))
     assert session.undoable() == 1
     assert session.undo()
     assert session.game.fingerprint() == before
     # Flying Nimbus draws a card when exhausted: that reveals hidden information.
     nimbus = next(u.uid for u in goku.equipment)
-    session.apply(Action("exhaust", card=nimbus))
+    session.apply(Exhaust(card=nimbus))
     while session.game.state.pending is not None:
-        session.apply(Action("choose", option=0))  # after the draw: may be undone
+        session.apply(Choose(option=0))  # after the draw: may be undone
     while session.undoable():
         assert session.undo()
     assert not session.undo()
@@ -213,7 +213,7 @@ def test_random_saves_restores_and_undos(
         # The save always replays to the game on the table.
         replayed = Game.new(catalog, setup(seed))
         for data in session.actions:
-            replayed.apply(Action.from_json(data))
+            replayed.apply(action_from_json(data))
         assert replayed.fingerprint() == session.game.fingerprint()
     session.close()
 
@@ -279,7 +279,7 @@ def test_killed_at_random_moments_always_resumes(catalog: Catalog, tmp_path: Pat
         data = read_save(tmp_path, "game")  # never torn
         game = Game.new(catalog, Setup(**data["setup"]))
         for action in data["actions"]:
-            game.apply(Action.from_json(action))
+            game.apply(action_from_json(action))
         assert json.dumps(game.to_json(), sort_keys=True) == json.dumps(
             data["snapshot"], sort_keys=True
         )

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import action_from_json
 from dbdeck.engine.game import Game, Setup
 from dbdeck.saves import Session
 
@@ -101,7 +101,7 @@ def test_kill_9_loses_no_acknowledged_action(catalog: Catalog, tmp_path: Path) -
             # The save is the uninterrupted game after that many actions.
             replayed = truth.clone()
             for data in session.actions:
-                replayed.apply(Action.from_json(data))
+                replayed.apply(action_from_json(data))
             assert replayed.fingerprint() == session.game.fingerprint()
             assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
         finally:

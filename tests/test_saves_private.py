@@ -24,7 +24,7 @@ import pytest
 from dbdeck import saves
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import PlayEnergy
 from dbdeck.engine.game import Setup
 from dbdeck.saves import SaveError, SaveFailed, Session, read_save, write_private
 from dbdeck.tui.app import DbdeckApp
@@ -232,7 +232,7 @@ def test_undo_and_the_villains_step_commit_only_once_saved(
     session = Session.start(catalog, setup(characters=("goku",)), tmp_path)
     goku = session.game.state.character("goku")
     energy = next(u for u in goku.hand if session.game.state.card_ids[u] == "energy")
-    session.apply(Action("play-energy", card=energy))
+    session.apply(PlayEnergy(card=energy))
     assert session.undoable() == 1
     before = session.game.fingerprint()
     healed = disk_full_after(monkeypatch)

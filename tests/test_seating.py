@@ -14,7 +14,7 @@ from textual.widgets import OptionList
 
 from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import build_parser
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Choose, EndTurn
 from dbdeck.engine.game import Game, Setup
 from dbdeck.saves import SaveError, Session
 from dbdeck.scenario import lay_table
@@ -185,13 +185,13 @@ def test_after_the_wildcard_the_chosen_players_hand_waits_for_the_hand_off(
     assert backend.handoff() is not None
     backend.take_keyboard()
     assert backend.keyboard == 0 and backend.view().hand("goku") is not None
-    assert backend.send(Action("end-turn")).accepted
+    assert backend.send(EndTurn()).accepted
     assert game.actor() == "players"  # the Wildcard: the whole table chooses
     assert backend.keyboard is None and backend.view().hands == ()
     decision = backend.view().decision
     assert decision is not None
     goku = [o.label for o in decision.options].index("Goku")
-    assert backend.send(Action("choose", option=goku)).accepted
+    assert backend.send(Choose(option=goku)).accepted
     assert game.state.pending is not None and "Ki Wave" in game.state.pending.prompt
     handoff = backend.handoff()
     assert handoff is not None and handoff.player == "Ann"

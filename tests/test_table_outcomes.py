@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import PlayEnergy
 from dbdeck.engine.events import starts_turn
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import LogLine
@@ -95,7 +95,7 @@ async def test_the_card_line_is_said_again_after_every_change(catalog: Catalog) 
             await pilot.press("right")
             await pilot.pause()
         assert "you have 0" in card_line(screen), card_line(screen)
-        screen.play(Action("play-energy", card=_an_energy(game)))
+        screen.play(PlayEnergy(card=_an_energy(game)))
         await pilot.pause()
         assert "you have 0" not in card_line(screen)
         assert "you have 1" in card_line(screen) or "Enter: Buy" in card_line(screen)

@@ -16,7 +16,7 @@ from golden_games import TABLES
 from dbdeck import scenario
 from dbdeck.bots import BOTS
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Choose
 from dbdeck.engine.attacks import AttackUsed, Fire, HealTechnique, Room, Used, VillainAttack, Wish
 from dbdeck.engine.combat import Damage, Death, MinionActivates, Steal
 from dbdeck.engine.effects import Op, Ops
@@ -387,7 +387,7 @@ def test_a_clone_mid_decision_answers_its_own_task(decisions: list[tuple[str, Ga
         assert pending.task is twin.state.stack[-1], name
         assert pending.task is not original.task, name
         before = game.fingerprint()
-        twin.apply(Action("choose", option=0))
+        twin.apply(Choose(option=0))
         assert game.fingerprint() == before, f"{name}: answering the clone changed the original"
 
 

@@ -19,7 +19,7 @@ from hidden_cards import hidden_uids
 from dbdeck import bots
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine import rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Buy, EndTurn
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.state import to_data
 from dbdeck.engine.table_view import HIDDEN, TableView
@@ -167,7 +167,7 @@ def test_numbers_come_computed(catalog: Catalog) -> None:
         for offered in market.row:
             uid = offered.card.uid
             assert offered.cost == rules.buy_cost(game, active, uid, market.market)
-            why = game.check(Action("buy", card=uid, market=market.market))
+            why = game.check(Buy(card=uid, market=market.market))
             assert offered.buyable == (why is None) and offered.why_not == (why or "")
     assert any(not m.buyable for market in view.markets for m in market.row)
 
@@ -213,4 +213,4 @@ def test_a_coop_duo_purchase_masks_the_other_hand(catalog: Catalog) -> None:
     assert [o.action.cards for o in offered] == [(HIDDEN,)]
     assert "Krillin" in offered[0].label and "Pure Energy" not in offered[0].label
     assert unmask(game, 0, offered[0].action) == real[0]
-    assert unmask(game, 0, Action("end-turn")) == Action("end-turn")
+    assert unmask(game, 0, EndTurn()) == EndTurn()

@@ -16,7 +16,7 @@ import pytest
 
 from dbdeck.bots import greedy
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Choose
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.preview import attack_preview, moot_answer, steal_odds
 from dbdeck.engine.why import KINDS, card_notes, why_none
@@ -123,7 +123,7 @@ def test_a_moot_question_leaves_the_same_game_whatever_the_answer(catalog: Catal
         outcomes = set()
         for option in range(options):
             twin = game.clone()
-            twin.apply(Action("choose", option=option))
+            twin.apply(Choose(option=option))
             outcomes.add(twin.fingerprint())
         assert len(outcomes) == 1
     assert asked > 0

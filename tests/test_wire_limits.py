@@ -24,7 +24,7 @@ import pytest
 from table_clients import SETUP, STEP_CAP, Seat, Users, start, view_player
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import ACTION_TYPES, Action
+from dbdeck.engine.actions import ACTION_TYPES, Action, Choose
 from dbdeck.engine.game import MARKETS
 from dbdeck.engine.table_view import Offer, TableView
 from dbdeck.net import server as server_module
@@ -404,17 +404,20 @@ async def test_names_and_chat_are_made_printable(
 # --- typed input --------------------------------------------------------------------------
 
 WRONG = [
-    b'{"type": "buy", "cards": [[1]]}',
+    b'{"type": "buy", "card": 1, "market": "allies", "cards": [[1]]}',
     b'{"type": "steal", "amount": "x"}',
-    b'{"type": "buy", "market": ["allies"]}',
-    b'{"type": "buy", "market": "bank"}',
+    b'{"type": "buy", "card": 1, "market": ["allies"]}',
+    b'{"type": "buy", "card": 1, "market": "bank"}',
     b'{"type": "play", "card": true}',
     b'{"type": "choose", "option": 1.5}',
     b'{"type": "play", "card": 10000000}',
-    b'{"type": "attack", "cards": [' + b",".join([b"1"] * 17) + b"]}",
-    b'{"type": "attack", "target": "v\\u001b[2J"}',
-    b'{"type": "attack", "target": "' + b"v" * 65 + b'"}',
+    b'{"type": "attack", "target": "v", "cards": [' + b",".join([b"1"] * 17) + b"]}",
+    b'{"type": "attack", "cards": [1], "target": "v\\u001b[2J"}',
+    b'{"type": "attack", "cards": [1], "target": "' + b"v" * 65 + b'"}',
     b'{"type": "end-turn", "why": 1}',
+    b'{"type": "end-turn", "amount": 1000000, "on": -1, "cards": [-1, -1]}',
+    b'{"type": "buy", "card": 1, "market": "allies", "slot": 1}',
+    b'{"type": "buy", "market": "allies"}',
     b'{"type": "fly"}',
     b'{"type": "end-turn", "card": {"$gt": 1}}',
     b'{"type": "end-turn", "card": 1e400}',
@@ -449,7 +452,11 @@ async def test_wrong_typed_actions_never_reach_the_engine(
     reasons = [(await goku.until(RefusalMessage)).reason for _ in range(500)]
     starts = ("bad 'action' message", "a number too long", "nested too deeply")
     assert all(reason.startswith(starts) for reason in reasons), set(reasons)
-    assert any("not an action: cards.0" in reason for reason in reasons)
+    assert any("not an action: buy.cards.0" in reason for reason in reasons)
+    # Each kind takes exactly its own fields (a field it does not use is refused).
+    assert any("not an action: end-turn.amount: Extra inputs" in reason for reason in reasons)
+    assert any("not an action: buy.slot: Extra inputs" in reason for reason in reasons)
+    assert any("not an action: buy.card: Field required" in reason for reason in reasons)
     assert not calls and not crash_reports(tmp_path)
     assert server.session.game.fingerprint() == before and server.version == 0
     assert not any(r.exc_info for r in caplog.records)
@@ -579,7 +586,7 @@ async def test_a_vote_completes_when_a_seat_leaves(catalog: Catalog, tmp_path: P
         goku, krillin = await Seat.pair(server, users)
         await reach_players_decision(server, [goku, krillin])
         decided = server.version
-        await goku.act(Action("choose", option=0), decided)
+        await goku.act(Choose(option=0), decided)
         voted = await goku.until(ViewMessage)
         while not voted.votes:
             voted = await goku.until(ViewMessage)
@@ -600,7 +607,7 @@ async def test_a_vote_waits_when_nobody_is_left(catalog: Catalog, tmp_path: Path
         goku, krillin = await Seat.pair(server, users)
         await reach_players_decision(server, [goku, krillin])
         decided = server.version
-        await goku.act(Action("choose", option=0), decided)
+        await goku.act(Choose(option=0), decided)
         await wait_for(lambda: server.votes == {0: 0})
         # Goku first: with Krillin alone left, the vote would be complete.
         goku.client.writer.transport.abort()
@@ -614,7 +621,7 @@ async def test_a_vote_waits_when_nobody_is_left(catalog: Catalog, tmp_path: Path
         back = await Seat.join(server, users, "bob", seat=1)
         assert server.version == decided
         await back.until(ViewMessage)
-        await back.act(Action("choose", option=0), decided)
+        await back.act(Choose(option=0), decided)
         await wait_for(lambda: server.version == decided + 1)
     finally:
         await server.close()

@@ -22,7 +22,14 @@ from dbdeck.cards.catalog import Catalog
 from dbdeck.cards.kinds import MARKET_OF_KIND, Difficulty
 from dbdeck.cards.plain import Card, Character, Enemy, MarketCard, Villain
 from dbdeck.engine import combat, effects, flow, rules, villains, zones
-from dbdeck.engine.actions import Action, IllegalAction, registry
+from dbdeck.engine.actions import (
+    KIND_SET,
+    Action,
+    Choose,
+    IllegalAction,
+    registry,
+    shape_problem,
+)
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event, Word
 from dbdeck.engine.holders import (
@@ -487,7 +494,7 @@ class Game:
         if self.over or self.state.paused:
             return []
         if self.state.pending is not None:
-            return [Action("choose", option=i) for i in range(len(self.state.pending.options))]
+            return [Choose(option=i) for i in range(len(self.state.pending.options))]
         return registry.legal(self)
 
     def best_action(
@@ -506,7 +513,11 @@ class Game:
         return registry.best_first(self, score, beats_rows)
 
     def check(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or ``None`` if it is legal."""
+        """Why ``action`` is illegal now, or ``None`` if it is legal: first
+        whether it is an action of the engine's own shape at all (exactly its
+        kind's fields, each of its type and in bounds), then the rules."""
+        if type(action) not in KIND_SET or not action._fits():
+            return shape_problem(action)  # which field, of which kind
         if self.over:
             return f"the game is over: {self.state.reason}"
         if self.state.paused:
@@ -515,7 +526,7 @@ class Game:
         if pending is not None:
             if action.type != "choose":
                 return f"a decision is pending: {pending.prompt}"
-            if action.option is None or not 0 <= action.option < len(pending.options):
+            if not 0 <= action.option < len(pending.options):
                 return f"choose an option from 0 to {len(pending.options) - 1}"
             return None
         if action.type == "choose":
@@ -535,7 +546,7 @@ class Game:
         self.state.actions += 1
         if action.type == "choose":
             pending = self.state.pending
-            assert pending is not None and action.option is not None
+            assert pending is not None
             assert pending.task is not None, "a decision answers the task that asked it"
             option = pending.options[action.option]
             pending.task.answer(option.value)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Choose
 from dbdeck.engine.attacks import VillainAttack
 from dbdeck.engine.chance import TableRandom
 from dbdeck.engine.events import Event
@@ -265,7 +265,7 @@ def moot_answer(game: Game) -> int | None:
     outcomes = set()
     for option in range(len(pending.options)):
         twin = game.clone()
-        twin.apply(Action("choose", option=option))
+        twin.apply(Choose(option=option))
         outcomes.add(twin.fingerprint())
         if len(outcomes) > 1:
             return None
@@ -300,7 +300,7 @@ def decision_stakes(game: Game) -> tuple[str, list[str]]:
     if pending is None or pending.kind != "target" or len(pending.options) > MOOT_OPTIONS:
         return "", []
     hits = [
-        _observe(game, Action("choose", option=i), key, _to(key))
+        _observe(game, Choose(option=i), key, _to(key))
         for i, key in enumerate(to_key_text(o.value) for o in pending.options)
     ]
     previews = [h.words(game) if h.taker or h.waits else "" for h in hits]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from dbdeck.cards.kinds import MARKET_OF_KIND
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, action_from_json
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -432,7 +432,7 @@ class Offer:
         preview, waste = data.get("preview", ""), data.get("waste", "")
         if not isinstance(preview, str) or not isinstance(waste, str):
             raise ValueError("an offer's preview and waste are text")
-        return cls(Action.from_json(action), label, group, preview, waste)
+        return cls(action_from_json(action), label, group, preview, waste)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.cards.describe import describe_effects
 from dbdeck.engine import combat, labels, preview, rules, waste, why
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Buy
 from dbdeck.engine.events import Event
 from dbdeck.engine.holders import (
     VILLAIN,
@@ -332,7 +332,7 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
         cost = printed if by_balls else rules.buy_cost(game, active, uid, market)
         race = rules.race_of(game, CharacterRef(active.id))
         forbidden = cost is None or bool(rules.can_buy_exclusive(race, active.id, card, market))
-        why = game.check(Action("buy", card=uid, market=market)) or ""
+        why = game.check(Buy(card=uid, market=market)) or ""
     if cost is None and active is not None:
         price = cannot_buy_there(game.name(CharacterRef(active.id)), market)
     elif cost is None:

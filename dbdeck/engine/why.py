@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.engine.actions import (
     Action,
+    Destroy,
+    Exhaust,
+    Play,
     ability,
     attack,
     avoid,
@@ -157,14 +160,14 @@ def card_notes(game: Game, legal: Iterable[Action] | None = None) -> list[CardRe
         elif _energy_technique(card):
             note(uid, "prepare", first_reason, game, list(prepare.tries(game, [uid])))
         elif card.kind in UNIT_KINDS:
-            note(uid, "play", check, Action("play", card=uid))
+            note(uid, "play", check, Play(card=uid))
         elif card.kind in ENERGY_KINDS:
             note(uid, "boost", boost.why_not_card, game, ch, uid, prepared)
     for p in prepared:
         note(p.uid, "boost", boost.why_none, game, ch)
     for unit in ch.units():
-        note(unit.uid, "exhaust", check, Action("exhaust", card=unit.uid))
-        note(unit.uid, "destroy", check, Action("destroy", card=unit.uid))
+        note(unit.uid, "exhaust", check, Exhaust(card=unit.uid))
+        note(unit.uid, "destroy", check, Destroy(card=unit.uid))
     for market in s.markets:
         for uid in s.markets[market].row:
             note(uid, "market-discard", market_discard.why_none, game, ch)

@@ -23,7 +23,8 @@ refused with a reason; it never reaches the game.
 Everything a client sends is untrusted (another user of the box wrote it):
 client messages are strict (no coercion: ``"1"`` is not a number, ``true``
 is not 1), every number and string is bounded, and the action inside an
-``action`` message is an ``ActionModel`` whose fields mirror ``Action``. The
+``action`` message is an ``ActionModel``: the model of its kind, generated
+from the engine's action kinds, with exactly that kind's fields. The
 raw line is checked before ``json.loads`` sees it: valid UTF-8, at most
 ``MAX_DEPTH`` levels of nesting, numbers of at most ``MAX_NUMBER`` characters.
 Text from a client that is shown to anyone (a user name, a chat line, a
@@ -49,8 +50,10 @@ from pydantic import (
     field_serializer,
 )
 
-from dbdeck.engine.actions import Action, ActionType
-from dbdeck.engine.table_view import MARKET_ORDER, MarketName
+from dbdeck.action_models import ActionModel
+from dbdeck.engine.actions import ActionType
+from dbdeck.engine.actions.kind import MAX_CARDS
+from dbdeck.engine.table_view import MARKET_ORDER
 
 __all__ = [
     "BOT",
@@ -118,9 +121,6 @@ bare ``ValueError``."""
 MAX_INT = 10**6
 """The largest integer in a client message (uids, options, versions are far
 below it); the smallest is -1 (``HIDDEN`` and ``BOT``)."""
-
-MAX_CARDS = 16
-"""The most cards one action names (a Combo, a Duo's Energy)."""
 
 MAX_NAME = 64
 """The longest user name, Character id or target a client may send."""
@@ -199,39 +199,6 @@ def printable(text: object, limit: int = MAX_NAME, *, spaces: bool = False) -> s
         out.append(piece)
         size += len(piece)
     return "".join(out)
-
-
-class ActionModel(_ClientMessage):
-    """An ``Action`` as a client may send it: the same JSON as
-    ``Action.to_json()``, every field typed and bounded, so that nothing but
-    an action of the engine's own shape gets past the wire (the engine then
-    judges whether it is legal)."""
-
-    type: ActionType
-    card: _Int | None = None
-    cards: list[_Int] = Field(default_factory=list, max_length=MAX_CARDS)
-    target: _Name | None = None
-    source: _Name | None = None
-    market: MarketName | None = None
-    slot: _Int | None = None
-    on: _Int | None = None
-    amount: _Int | None = None
-    option: _Int | None = None
-
-    def to_action(self) -> Action:
-        """The engine's ``Action``."""
-        return Action(
-            self.type,
-            card=self.card,
-            cards=tuple(self.cards),
-            target=self.target,
-            source=self.source,
-            market=self.market,
-            slot=self.slot,
-            on=self.on,
-            amount=self.amount,
-            option=self.option,
-        )
 
 
 # --- client to server ---------------------------------------------------------------------
@@ -452,7 +419,11 @@ def _reason(data: dict[str, Any], exc: ValidationError) -> str:
     if loc[:1] == [kind]:
         loc = loc[1:]  # the message type pydantic tells apart by
     if kind == "action" and loc[:1] == ["action"] and len(loc) > 1:
+        # ``action.buy.card``: the kind of action, then its field.
         return f"bad 'action' message: not an action: {'.'.join(loc[1:])}: {first['msg']}"
+    if kind == "action" and loc == ["action"] and first["type"] == "union_tag_invalid":
+        tag = printable(first.get("ctx", {}).get("tag"), 40)
+        return f"bad 'action' message: not an action: unknown action type {tag!r}"
     where = f"{'.'.join(loc)}: " if loc else ""
     return f"bad '{kind}' message: {where}{first['msg']}"
 

@@ -55,7 +55,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dbdeck import bots
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.actions import Action, Choose, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.grim import break_tie
@@ -1045,7 +1045,7 @@ class TableServer:
         best = max(counts.values())
         tied = sorted(o for o, n in counts.items() if n == best)
         # A tie is a table that cannot agree: the Grim Rule (rules note N43).
-        await self._apply(Action("choose", option=break_tie(pending, tied)), None)
+        await self._apply(Choose(option=break_tie(pending, tied)), None)
         return True
 
     async def _apply(self, action: Action, client: _Client | None) -> bool:

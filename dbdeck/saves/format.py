@@ -29,7 +29,7 @@ from pydantic import (
     field_validator,
 )
 
-from dbdeck.engine.actions import ACTION_TYPES, Action
+from dbdeck.action_models import read_action
 from dbdeck.engine.game import Setup
 from dbdeck.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
@@ -124,9 +124,6 @@ def _setup_defaults() -> dict[str, Any]:
 
 
 _SETUP_MODEL = _model_of("SavedSetup", typing.get_type_hints(Setup), _setup_defaults())
-_ACTION_MODEL = _model_of(
-    "SavedAction", typing.get_type_hints(Action), dict(Action._field_defaults)
-)
 
 _Word = Annotated[int, Field(ge=0, lt=2**32)]
 
@@ -278,13 +275,9 @@ def _check(path: Path, data: dict[str, Any]) -> tuple[SaveFile, Setup, list[dict
         raise _Unreadable(f"{path}: {_problem(exc, 'setup')}") from None
     actions: list[dict[str, Any]] = []
     for index, raw in enumerate(top.actions):
+        # The wire's models of the action kinds: exactly each kind's fields.
         try:
-            checked = _ACTION_MODEL.model_validate(raw).model_dump()
-            if checked["type"] not in ACTION_TYPES:
-                raise _Unreadable(f"{path}: actions.{index}: unknown action {checked['type']!r}")
-            if checked.get("cards") is not None:
-                checked["cards"] = tuple(checked["cards"])
-            actions.append(Action(**checked).to_json())
+            actions.append(read_action(raw).to_json())
         except ValidationError as exc:
             raise _Unreadable(f"{path}: {_problem(exc, f'actions.{index}')}") from None
     floor = len(actions) if top.undo_floor is None else top.undo_floor

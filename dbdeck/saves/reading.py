@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.actions import IllegalAction, action_from_json
 from dbdeck.engine.game import Game, Setup, SetupError
 from dbdeck.saves.errors import SaveError, _brief, _one_line, _Unreadable
 from dbdeck.saves.files import _pending, _read_bytes
@@ -117,7 +117,7 @@ def _rebuild(catalog: Catalog, path: Path, loaded: Loaded) -> None:
     for index, data in enumerate(loaded.actions):
         last = index == count - 1
         try:
-            game.apply(Action.from_json(data))
+            game.apply(action_from_json(data))
             # A paused last action: stop where the save was written.
             while game.state.paused and not (last and _same(game, snapshot)):
                 game.resume()

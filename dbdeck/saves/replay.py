@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import action_from_json
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.tally import Tally
@@ -28,7 +28,7 @@ def replay_events(
     game.step_mode = steps
     yield {}, game, list(game.events)
     for action in data["actions"]:
-        events = game.apply(Action.from_json(action))
+        events = game.apply(action_from_json(action))
         while game.state.paused:
             if steps:
                 yield action, game, events

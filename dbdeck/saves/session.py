@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, action_from_json
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.holders import VILLAIN, CharacterRef
@@ -266,7 +266,7 @@ class Session:
         game = Game.from_json(self.catalog, self.floor_snapshot)
         game.step_mode = self.game.step_mode
         for data in actions[self.undo_floor :]:
-            game.apply(Action.from_json(data))
+            game.apply(action_from_json(data))
         self._commit(
             game,
             actions,

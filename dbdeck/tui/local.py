@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action, IllegalAction
+from dbdeck.engine.actions import Action, Choose, IllegalAction
 from dbdeck.engine.events import Event
 from dbdeck.engine.game import Game
 from dbdeck.engine.holders import CharacterRef
@@ -109,7 +109,7 @@ class LocalBackend:
             prompt = pending.prompt
             apply = self.session.apply if self.session is not None else self.game.apply
             try:
-                events = apply(Action("choose", option=option))
+                events = apply(Choose(option=option))
             except (IllegalAction, SaveFailed):
                 return
             if self.session is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Ability, Action
 from dbdeck.engine.actions.base import affordable, sentence
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
@@ -27,10 +27,10 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         return
     if ability.uses != "passive" and ch.ability_tokens <= 0:
         return
-    yield Action(TYPE)
+    yield Ability()
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Ability) -> str | None:
     """An action ability, unused this turn, with a token left, paid for."""
     ability = g.character_card(ch.id).special_ability
     if ability is None or ability.trigger != "action":
@@ -42,7 +42,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return affordable(g, ch, ability.cost)
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Ability) -> None:
     """Spend the token; pay the cost, then resolve the effects."""
     ability = g.character_card(ch.id).special_ability
     assert ability is not None  # check allowed it
@@ -55,7 +55,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.push_ops(ch.id, "special_ability.cost", ctx)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Ability) -> str:
     """The action in plain words."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -66,4 +66,4 @@ def label(game: Game, action: Action) -> str:
 
 def why_none(game: Game, ch: CharacterState) -> str:
     """Why the ability cannot be used."""
-    return sentence(game.check(Action(TYPE)) or "No ability can be used now")
+    return sentence(game.check(Ability()) or "No ability can be used now")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import Technique
 from dbdeck.engine import attacks, combat, rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Attack
 from dbdeck.engine.actions.base import (
     first_reason,
     hand_cards,
@@ -41,10 +41,10 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     for size in range(1, len(hand) + 1):
         for combo in combinations(hand, size):
             for target in friends if g.card_as(combo[0], Technique).healing else targets:
-                yield Action(TYPE, cards=combo, target=target.key)
+                yield Attack(cards=combo, target=target.key)
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Attack) -> str | None:
     """Physical Techniques of the hand, on a target in play."""
     if not a.cards:
         return "choose the Physical Techniques to attack with"
@@ -71,7 +71,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Attack) -> None:
     """Play the Techniques and attack."""
     target = holder_of(a.target)
     assert target is not None
@@ -94,7 +94,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     attacks.character_attack(g, ch, list(a.cards), target, "physical", combo=combo)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Attack) -> str:
     """The action in plain words."""
     names = " + ".join(game.name(u) for u in action.cards)
     combo = " (Combo)" if len(action.cards) > 1 else ""
@@ -119,16 +119,14 @@ def why_none(game: Game, ch: CharacterState) -> str:
             "Physical Techniques from the hand."
         )
     targets = combat.enemies_of(game, "players") or [VILLAIN]
-    reason = first_reason(
-        game, (Action(TYPE, cards=(u,), target=t.key) for u in hand for t in targets)
-    )
+    reason = first_reason(game, (Attack(cards=(u,), target=t.key) for u in hand for t in targets))
     return sentence(reason or "No attack is possible now")
 
 
 def why_not_card(game: Game, ch: CharacterState, uid: int) -> str:
     """Why this Physical Technique of the hand cannot attack."""
     targets = combat.enemies_of(game, "players") or [VILLAIN]
-    reason = first_reason(game, (Action(TYPE, cards=(uid,), target=t.key) for t in targets))
+    reason = first_reason(game, (Attack(cards=(uid,), target=t.key) for t in targets))
     if reason and "cannot be attacked" in reason:
         return why_none(game, ch)
     return reason or ""

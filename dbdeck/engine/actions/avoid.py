@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards import plain as fx
 from dbdeck.engine import attacks
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Avoid
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef
@@ -32,16 +32,16 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
             if body is None or body.avoid is None:
                 continue
             owner = EnemyRef(villain_attack.owner).key if villain_attack.owner else None
-            yield Action(TYPE, card=villain_attack.uid, source=owner)
+            yield Avoid(card=villain_attack.uid, source=owner)
 
 
-def meant(a: Action, prepared: Any) -> bool:
+def meant(a: Avoid, prepared: Any) -> bool:
     """Whether an ``avoid`` action means this prepared attack: its card, and
     for one enemy's half of a split card, that enemy (``source``)."""
     return bool(prepared.uid == a.card and a.source in (None, EnemyRef(prepared.owner).key))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Avoid) -> str | None:
     """A prepared attack with red text the Character can pay."""
     for slot in g.state.villain.time_track:
         for prepared in slot:
@@ -61,7 +61,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return "that attack is not on the Villain's Time Track"
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Avoid) -> None:
     """Discard the attack from the Time Track and pay its red text."""
     v = g.state.villain
     for slot in v.time_track:
@@ -79,9 +79,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
                 return
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Avoid) -> str:
     """The action in plain words, with the red text."""
-    assert action.card is not None
     avoid = getattr(game.card(action.card), "avoid", None)
     return f"Avoid {game.name(action.card)}" + (f": {avoid.text}" if avoid else "")
 
@@ -93,9 +92,6 @@ def why_none(game: Game, ch: CharacterState) -> str:
         return f"{game.name(VILLAIN)} has no attack prepared on the Time Track to avoid."
     reason = first_reason(
         game,
-        (
-            Action(TYPE, card=uid, source=EnemyRef(owner).key if owner else None)
-            for uid, owner in prepared
-        ),
+        (Avoid(card=uid, source=EnemyRef(owner).key if owner else None) for uid, owner in prepared),
     )
     return sentence(reason or "No prepared attack can be avoided now")

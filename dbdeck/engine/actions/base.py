@@ -8,12 +8,13 @@ per action type.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dbdeck.cards import plain as fx
 from dbdeck.cards.plain import Equipment
 from dbdeck.engine import rules, words
 from dbdeck.engine.actions import Action
+from dbdeck.engine.actions.kind import ActionKind
 from dbdeck.engine.effects import condition_holds
 from dbdeck.engine.holders import AllyRef, CharacterRef, Holder, HolderError, parse
 from dbdeck.engine.rules import can_use_exclusive, limit
@@ -42,8 +43,13 @@ __all__ = [
 ]
 
 
-class ActionRules(Protocol):
-    """One action type's rules: an action module has these names."""
+Kind = TypeVar("Kind", bound=ActionKind, contravariant=True)
+"""The kind of action one module's rules answer for."""
+
+
+class ActionRules(Protocol[Kind]):
+    """One action type's rules: an action module has these names, each
+    function taking the module's own kind of action."""
 
     TYPE: str
     """The action type (``Action.type``) the module answers for."""
@@ -51,13 +57,13 @@ class ActionRules(Protocol):
     """Whether taking it ends the phases before the Actions phase (the Market
     discard and the giving of Dragon Balls come first; rules note N46)."""
 
-    def check(self, g: Game, ch: CharacterState, a: Action, /) -> str | None:
+    def check(self, g: Game, ch: CharacterState, a: Kind, /) -> str | None:
         """Why the active Character may not take ``a`` now, or ``None``."""
 
-    def perform(self, g: Game, ch: CharacterState, a: Action, /) -> None:
+    def perform(self, g: Game, ch: CharacterState, a: Kind, /) -> None:
         """Carry out ``a``, which ``check`` accepted."""
 
-    def label(self, game: Game, action: Action, /) -> str:
+    def label(self, game: Game, action: Kind, /) -> str:
         """The action in plain words."""
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import ConcentratedEnergy, Energy, Technique
 from dbdeck.engine import words
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Boost
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
@@ -33,14 +33,13 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
     if card.kind in ENERGY_KINDS and card.booster is not None:
         for prepared in ch.time_track:
             if prepared is not None:
-                out.append(Action(TYPE, card=uid, on=prepared.uid))
+                out.append(Boost(card=uid, on=prepared.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Boost) -> str | None:
     """An Energy card with a booster icon, on a prepared Technique with room."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if not isinstance(card, Energy | ConcentratedEnergy) or card.booster is None:
         return f"{card.name} has no booster icon"
@@ -54,9 +53,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Boost) -> None:
     """Set the card beneath the Technique."""
-    assert a.card is not None
     prepared = next(p for p in ch.time_track if p is not None and p.uid == a.on)
     ch.hand.remove(a.card)
     prepared.boosters.append(a.card)
@@ -69,10 +67,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     )
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Boost) -> str:
     """The action in plain words."""
-    assert action.on is not None
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Boost {game.name(action.on)} with {card}"
 
 
@@ -96,9 +93,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
             "Basic "
             "Energy card produces no effect as a booster)."
         )
-    reason = first_reason(
-        game, (Action(TYPE, card=u, on=p.uid) for u in boosters for p in prepared)
-    )
+    reason = first_reason(game, (Boost(card=u, on=p.uid) for u in boosters for p in prepared))
     return sentence(reason or "No boost is possible now")
 
 
@@ -106,4 +101,4 @@ def why_not_card(game: Game, ch: CharacterState, uid: int, prepared: list[Prepar
     """Why this Energy card of the hand cannot boost."""
     if not prepared:
         return _no_technique(game, ch)
-    return first_reason(game, (Action(TYPE, card=uid, on=p.uid) for p in prepared)) or ""
+    return first_reason(game, (Boost(card=uid, on=p.uid) for p in prepared)) or ""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dbdeck.cards.plain import Ally
 from dbdeck.engine import combat, rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Buy
 from dbdeck.engine.actions.base import can_equip, market_row, own_balls, sentence, spendable
 from dbdeck.engine.holders import AllyRef, CharacterRef, Holder
 from dbdeck.engine.rules import buy_cost, can_buy_exclusive
@@ -81,9 +81,9 @@ def from_market(
     else:
         out_of_reach = priced_out(card, terms.change, terms.spendable)
     if not out_of_reach:
-        out.append(Action(TYPE, market=market, card=uid))
+        out.append(Buy(market=market, card=uid))
         if terms.equips_at_once:
-            out.append(Action(TYPE, market=market, card=uid, amount=1))
+            out.append(Buy(market=market, card=uid, amount=1))
     if market == "allies" and card.kind == "ally" and card.duo:
         out.extend(duo_contributions(g, ch, uid))
 
@@ -103,10 +103,10 @@ def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]
     cost = buy_cost(g, ch, uid, "allies")
     if cost is None or spendable(ch, "allies") + sum(map(g.energy_value, gifts)) < cost:
         return
-    yield Action(TYPE, market="allies", card=uid, cards=tuple(gifts))
+    yield Buy(market="allies", card=uid, cards=tuple(gifts))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Buy) -> str | None:
     """The card is face up, the Character may buy there, and can pay."""
     row = market_row(g, a.market)
     if row is None:
@@ -114,7 +114,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     if a.card not in row:
         return "that card is not face up in the market"
     card = g.card(a.card)
-    market = a.market or ""
+    market = a.market
     cost = buy_cost(g, ch, a.card, market)
     if cost is None:
         return cannot_buy_there(g.name(CharacterRef(ch.id)), market)
@@ -164,10 +164,9 @@ def _pay(ch: CharacterState, cost: int, market: str | None) -> None:
     ch.energy -= cost
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Buy) -> None:
     """Pay, take the card from its row (the row restocks) and put it where
     the Character's race says: the discard pile, the hand or into play."""
-    assert a.card is not None and a.market is not None
     s = g.state
     card = g.card(a.card)
     cost = buy_cost(g, ch, a.card, a.market) or 0
@@ -204,11 +203,11 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         ch.discard.append(a.card)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Buy) -> str:
     """The action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
-    assert action.card is not None and action.market is not None and active is not None
+    assert active is not None
     cost = rules.buy_cost(game, active, action.card, action.market)
     what = game.card(action.card)
     price = (
@@ -240,7 +239,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     s = game.state
     rows = [(m, list(s.markets[m].row)) for m in s.markets]
     rows.append(("sixth", s.sixth[-1:]))
-    reasons = [(game.check(Action(TYPE, card=u, market=m)), u, m) for m, row in rows for u in row]
+    reasons = [(game.check(Buy(card=u, market=m)), u, m) for m, row in rows for u in row]
     if not reasons:
         return "Every market is empty."
     costs = [

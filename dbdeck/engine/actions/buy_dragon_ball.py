@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, rules, words
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, BuyDragonBall
 from dbdeck.engine.actions.base import sentence
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
@@ -29,7 +29,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         and ch.dragon_balls_bought < 1 + rules.card_bonus(g, ch, "extra-dragon-ball")
         and ch.energy >= _cost(g, ch)
     ):
-        yield Action(TYPE)
+        yield BuyDragonBall()
 
 
 def _cost(g: Game, ch: CharacterState) -> int:
@@ -40,7 +40,7 @@ def _cost(g: Game, ch: CharacterState) -> int:
     return cost
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: BuyDragonBall) -> str | None:
     """A ball is unclaimed, this turn's allowance is not spent, the Character
     can pay."""
     if None not in g.state.balls:
@@ -54,7 +54,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: BuyDragonBall) -> None:
     """Pay the board's cost and take an unclaimed ball."""
     cost = _cost(g, ch)
     ch.energy -= cost
@@ -63,7 +63,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.log("balls", "{} buys an unclaimed Dragon Ball ({} Energy).", CharacterRef(ch.id), cost)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: BuyDragonBall) -> str:
     """The action in plain words."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -73,7 +73,7 @@ def label(game: Game, action: Action) -> str:
 
 def why_none(game: Game, ch: CharacterState) -> str:
     """Why no Dragon Ball can be bought, with the rulebook's limit."""
-    reason = game.check(Action(TYPE)) or ""
+    reason = game.check(BuyDragonBall()) or ""
     if "unclaimed" in reason:
         return "No Dragon Ball is unclaimed: only an unclaimed Dragon Ball can be bought."
     if "per turn" in reason:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Destroy
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
 from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
@@ -23,10 +23,10 @@ def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
     """Destroying a card in play that has a destroy effect (``check``
     refuses the others, whatever else holds)."""
     if getattr(g.card(unit.uid), "destroy_effects", None):
-        out.append(Action(TYPE, card=unit.uid))
+        out.append(Destroy(card=unit.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Destroy) -> str | None:
     """A card in play with a destroy effect the Character can pay."""
     unit = next((u for u in ch.units() if u.uid == a.card), None)
     if unit is None:
@@ -38,9 +38,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return affordable(g, ch, effects)
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Destroy) -> None:
     """Destroy the card, then resolve its destroy effect."""
-    assert a.card is not None
     card = g.card(a.card)
     owner = AllyRef(a.card) if card.kind == "ally" else CharacterRef(ch.id)
     # The effect belongs to the card's owner even though the card leaves play
@@ -57,9 +56,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     )
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Destroy) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Destroy {card} for its effect"
 
 
@@ -68,5 +67,5 @@ def why_none(game: Game, ch: CharacterState) -> str:
     units = ch.units()
     if not units:
         return f"{game.name(CharacterRef(ch.id))} has no card in play to destroy."
-    reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
+    reason = first_reason(game, (Destroy(card=u.uid) for u in units))
     return sentence(reason or "No card in play has a destroy effect")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import Ally
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, DuoInvest
 from dbdeck.engine.actions.base import in_hand
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
@@ -30,10 +30,10 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
     if card.kind in ENERGY_KINDS and len(g.state.characters) == 1:
         for duo in g.state.markets["allies"].row:
             if g.card_as(duo, Ally).duo:
-                out.append(Action(TYPE, card=uid, on=duo))
+                out.append(DuoInvest(card=uid, on=duo))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: DuoInvest) -> str | None:
     """Solo, an Energy card of the hand, a Duo card of the row, once a turn."""
     if len(g.state.characters) != 1:
         return "Energy is set beside a Duo card only when playing solo"
@@ -47,17 +47,15 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: DuoInvest) -> None:
     """The card waits beside the Duo card."""
-    assert a.card is not None and a.on is not None
     ch.hand.remove(a.card)
     ch.duo_energy.setdefault(a.on, []).append(a.card)
     ch.duo_invested = True
     g.log("duo", "{} sets {} beside {}.", CharacterRef(ch.id), Name(a.card), Name(a.on))
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: DuoInvest) -> str:
     """The action in plain words."""
-    assert action.on is not None
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Set {card} beside {game.name(action.on)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, EndTurn
 from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
@@ -18,20 +18,20 @@ ACTS = False
 
 def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """Ending the turn is always offered first."""
-    yield Action(TYPE)
+    yield EndTurn()
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: EndTurn) -> str | None:
     """The turn may always end in the Actions phase."""
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: EndTurn) -> None:
     """Go on to the end of the Character's turn."""
     g.state.step = "char_end"
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: EndTurn) -> str:
     """The action in plain words."""
     return "End the turn"
 

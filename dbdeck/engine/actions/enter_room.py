@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, EnterRoom
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
 
@@ -22,7 +22,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """The one way in, before acting and with the Room in play (``check``
     refuses it else)."""
     if not ch.acted and ch.training and _room(g, ch) is not None:
-        yield Action(TYPE)
+        yield EnterRoom()
 
 
 def _room(g: Game, ch: CharacterState) -> Unit | None:
@@ -36,7 +36,7 @@ def _room(g: Game, ch: CharacterState) -> Unit | None:
     )
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: EnterRoom) -> str | None:
     """Before acting, with the Room in play."""
     if ch.acted:
         return "the Room is entered instead of the Actions phase"
@@ -45,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: EnterRoom) -> None:
     """Take the Room's token; the turn goes on to its end."""
     room = _room(g, ch)
     assert room is not None
@@ -55,6 +55,6 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.state.step = "char_end"
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: EnterRoom) -> str:
     """The action in plain words."""
     return "Enter the Room of Spirit and Time (skip the Actions phase)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Exhaust
 from dbdeck.engine.actions.base import affordable, first_reason, sentence
 from dbdeck.engine.holders import AllyRef, CharacterRef
 from dbdeck.engine.state import CharacterState, Unit
@@ -26,10 +26,10 @@ def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
         return
     card = g.card(unit.uid)
     if getattr(card, "exhaust_effects", None) or "search" in getattr(card, "keywords", ()):
-        out.append(Action(TYPE, card=unit.uid))
+        out.append(Exhaust(card=unit.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Exhaust) -> str | None:
     """A ready card in play with an exhaust effect the Character can pay."""
     unit = next((u for u in ch.units() if u.uid == a.card), None)
     if unit is None:
@@ -45,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return affordable(g, ch, effects)
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Exhaust) -> None:
     """Exhaust the card; Search, then its exhaust effect."""
     unit = next(u for u in ch.units() if u.uid == a.card)
     unit.exhausted = True
@@ -60,9 +60,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         )
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Exhaust) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     return f"Exhaust {card}"
 
 
@@ -71,7 +71,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     units = ch.units()
     if not units:
         return f"{game.name(CharacterRef(ch.id))} has no card in play to exhaust."
-    reason = first_reason(game, (Action(TYPE, card=u.uid) for u in units))
+    reason = first_reason(game, (Exhaust(card=u.uid) for u in units))
     if all(u.exhausted for u in units):
         return "Every card in play is exhausted: a card is readied at the start of its turn."
     return sentence(reason or "No card can be exhausted now")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, GiveBall
 from dbdeck.engine.actions.base import holder_name, holder_of
 from dbdeck.engine.holders import AllyRef, CharacterRef, Holder
 from dbdeck.engine.state import CharacterState
@@ -28,10 +28,10 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     for source in () if ch.acted else own:
         if combat.balls_of(g, source):
             for target in combat.enemies_of(g, "villain"):
-                yield Action(TYPE, source=source.key, target=target.key)
+                yield GiveBall(source=source.key, target=target.key)
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: GiveBall) -> str | None:
     """Before acting, from a holder of the Character's with a ball, to another
     Character or Ally in play."""
     if ch.acted:
@@ -45,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: GiveBall) -> None:
     """Move one ball."""
     source, target = holder_of(a.source), holder_of(a.target)
     assert source is not None and target is not None
@@ -54,7 +54,7 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.log("balls", "{} gives a Dragon Ball to {}.", source, target)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: GiveBall) -> str:
     """The action in plain words."""
     return (
         f"Give a Dragon Ball from {holder_name(game, action.source)} to "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, MarketDiscard
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
 from dbdeck.engine.state import CharacterState
@@ -41,10 +41,10 @@ def offered(ch: CharacterState, market: str) -> bool:
 
 def of_card(market: str, uid: int) -> Action:
     """Discarding one face-up card of a market."""
-    return Action(TYPE, market=market, card=uid)
+    return MarketDiscard(market=market, card=uid)
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: MarketDiscard) -> str | None:
     """Phase 3 lasts, and the card is face up in one of the five markets."""
     why = over(ch)
     if why is not None:
@@ -54,9 +54,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: MarketDiscard) -> None:
     """The card goes beneath its deck and the row restocks."""
-    assert a.market is not None and a.card is not None
     m = g.state.markets[a.market]
     m.row.remove(a.card)
     m.deck.insert(0, a.card)
@@ -71,9 +70,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     )
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: MarketDiscard) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     market = MARKET_TITLES.get(action.market or "", action.market or "")
     return f"Send {card} to the bottom of the {market} deck"
 

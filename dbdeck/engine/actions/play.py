@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Play
 from dbdeck.engine.actions.base import (
     can_equip,
     first_reason,
@@ -36,18 +36,17 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
     """An Ally, Equipment or Training as it is or destroying one card of its
     kind in play; a Capsule."""
     if card.kind in UNIT_KINDS:
-        out.append(Action(TYPE, card=uid))
+        out.append(Play(card=uid))
         for unit in units_list(ch, card.kind):
-            out.append(Action(TYPE, card=uid, cards=(unit.uid,)))
+            out.append(Play(card=uid, cards=(unit.uid,)))
     elif card.kind == "capsule":
-        out.append(Action(TYPE, card=uid))
+        out.append(Play(card=uid))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Play) -> str | None:
     """The card is in hand and the Character may put it into play."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind == "capsule":
         # A Capsule is used up, not put into play: it makes no room.
@@ -55,9 +54,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return can_equip(g, ch, card, set(a.cards))
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Play) -> None:
     """Use the Capsule, or make room and put the card into play."""
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind == "capsule":
         ch.hand.remove(a.card)
@@ -74,12 +72,11 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.log("play", "{} puts {} into play.", CharacterRef(ch.id), card.name, card=card.id)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Play) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     if action.cards:
         return f"Play {card}, destroying {game.name(action.cards[0])}"
-    assert action.card is not None
     return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
 
 
@@ -91,5 +88,5 @@ def why_none(game: Game, ch: CharacterState) -> str:
             f"There is no Ally, Equipment or Training card in {game.name(CharacterRef(ch.id))}'s "
             "hand to put into play."
         )
-    reason = first_reason(game, (Action(TYPE, card=u) for u in cards))
+    reason = first_reason(game, (Play(card=u) for u in cards))
     return sentence(reason or "No card can be put into play now")

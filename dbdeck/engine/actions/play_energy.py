@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, PlayEnergy
 from dbdeck.engine.actions.base import in_hand
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
@@ -27,10 +27,10 @@ HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
 def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand may be played."""
     if card.kind in ENERGY_KINDS:
-        out.append(Action(TYPE, card=uid))
+        out.append(PlayEnergy(card=uid))
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: PlayEnergy) -> str | None:
     """Only an Energy card of the hand is played for Energy."""
     return (
         None
@@ -39,9 +39,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     )
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: PlayEnergy) -> None:
     """Add the card's value to the turn's Energy (Training Energy apart)."""
-    assert a.card is not None
     ch.hand.remove(a.card)
     ch.played.append(a.card)
     value = g.energy_value(a.card)
@@ -53,9 +52,8 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
         g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: PlayEnergy) -> str:
     """The action in plain words."""
-    assert action.card is not None
     return f"Play {game.name(action.card)} (+{game.energy_value(action.card)} Energy)"
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.cards.plain import Technique
 from dbdeck.engine import rules
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Prepare
 from dbdeck.engine.actions.base import first_reason, hand_cards, in_hand, sentence
 from dbdeck.engine.events import Name
 from dbdeck.engine.holders import CharacterRef
@@ -36,12 +36,12 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
         # check allows only the first free slot of the two.
         slot = first_free(ch, time)
         if slot is not None:
-            out.append(Action(TYPE, card=uid, slot=slot))
+            out.append(Prepare(card=uid, slot=slot))
         # Only a Namekian pays to cut the Time: check refuses anyone else.
         if time >= 2 and rules.race_of(g, CharacterRef(ch.id)) == "namekian":
             slot = first_free(ch, time - 1)
             if slot is not None:
-                out.append(Action(TYPE, card=uid, slot=slot, amount=1))
+                out.append(Prepare(card=uid, slot=slot, amount=1))
 
 
 def first_free(ch: CharacterState, time: int) -> int | None:
@@ -53,11 +53,10 @@ def first_free(ch: CharacterState, time: int) -> int | None:
     return None
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Prepare) -> str | None:
     """An Energy Technique of the hand, in the first free slot it may take."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
-    assert a.card is not None
     card = g.card(a.card)
     if card.kind != "technique" or card.technique_type != "energy":
         return f"{card.name} is not an Energy Technique"
@@ -85,9 +84,8 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Prepare) -> None:
     """Put the Technique on its Time slot (paying for the cut)."""
-    assert a.card is not None and a.slot is not None
     if a.amount:
         ch.energy -= 2
     ch.hand.remove(a.card)
@@ -95,9 +93,9 @@ def perform(g: Game, ch: CharacterState, a: Action) -> None:
     g.log("prepare", "{} prepares {} at Time {}.", CharacterRef(ch.id), Name(a.card), a.slot)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Prepare) -> str:
     """The action in plain words."""
-    card = game.name(action.card) if action.card is not None else ""
+    card = game.name(action.card)
     cut = " (pay 2 Energy: Time -1)" if action.amount else ""
     return f"Prepare {card} at Time {action.slot}{cut}"
 
@@ -110,8 +108,8 @@ def tries(game: Game, techniques: list[int]) -> Iterable[Action]:
     """The preparations ``why`` asks the engine about, per Technique."""
     for uid in techniques:
         time = int(game.card_as(uid, Technique).time or 1)
-        yield Action(TYPE, card=uid, slot=time)
-        yield Action(TYPE, card=uid, slot=time + 1)
+        yield Prepare(card=uid, slot=time)
+        yield Prepare(card=uid, slot=time + 1)
 
 
 def why_none(game: Game, ch: CharacterState) -> str:

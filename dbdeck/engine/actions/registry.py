@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RULES", "best_first", "check", "label", "legal", "perform"]
 
-RULES: dict[str, ActionRules] = {
+RULES: dict[str, ActionRules[Any]] = {
     end_turn.TYPE: end_turn,
     play_energy.TYPE: play_energy,
     boost.TYPE: boost,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.engine import combat, words
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Steal
 from dbdeck.engine.actions.base import holder_name, holder_of, sentence
 from dbdeck.engine.holders import VILLAIN, CharacterRef
 from dbdeck.engine.state import CharacterState
@@ -32,10 +32,10 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     aims: list[str | None] = [None] if len(sources) <= 1 else [h.key for h in sources]
     for dice in range(1, min(MAX_STEAL_DICE, ch.energy) + 1):
         for aim in aims:
-            yield Action(TYPE, amount=dice, target=aim)
+            yield Steal(amount=dice, target=aim)
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: Steal) -> str | None:
     """1 to 7 dice, paid for, against a side that holds a Dragon Ball."""
     dice = a.amount or 0
     if not 1 <= dice <= MAX_STEAL_DICE:
@@ -50,14 +50,13 @@ def check(g: Game, ch: CharacterState, a: Action) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: Steal) -> None:
     """Pay for the dice and leave the roll to the ``steal`` task."""
-    assert a.amount is not None
     ch.energy -= a.amount
     g.push(combat.Steal(ch.id, a.amount, holder_of(a.target)))
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: Steal) -> str:
     """The action in plain words."""
     dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
     aim = f" from {holder_name(game, action.target)}" if action.target else ""
@@ -78,4 +77,4 @@ def why_none(game: Game, ch: CharacterState) -> str:
             "Energy "
             "(play Energy cards first)."
         )
-    return sentence(game.check(Action(TYPE, amount=1)) or "No Steal is possible now")
+    return sentence(game.check(Steal(amount=1)) or "No Steal is possible now")

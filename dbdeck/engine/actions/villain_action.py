@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, VillainAction
 from dbdeck.engine.state import CharacterState
 
 if TYPE_CHECKING:
@@ -21,21 +21,21 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     """The one Villain action, when the Villain's rules have one (the
     others refuse it whatever holds)."""
     if g.hooks.OFFERS_ACTION:
-        yield Action(TYPE)
+        yield VillainAction()
 
 
-def check(g: Game, ch: CharacterState, a: Action) -> str | None:
+def check(g: Game, ch: CharacterState, a: VillainAction) -> str | None:
     """The Villain's rules say."""
     reason: str | None = g.hooks.villain_action(g, ch)[1]
     return reason
 
 
-def perform(g: Game, ch: CharacterState, a: Action) -> None:
+def perform(g: Game, ch: CharacterState, a: VillainAction) -> None:
     """The Villain's rules carry it out."""
     g.hooks.take_villain_action(g, ch)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Game, action: VillainAction) -> str:
     """The Villain's name for it."""
     s = game.state
     if s.active in ("", "villain"):

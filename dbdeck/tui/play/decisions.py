@@ -8,7 +8,7 @@ from typing import Protocol
 
 from rich.text import Text
 
-from dbdeck.engine.actions import Action
+from dbdeck.engine.actions import Action, Choose
 from dbdeck.engine.table_view import Offer
 from dbdeck.tui.backend import Outcome, TableBackend
 from dbdeck.tui.dialogs import DecisionDialog
@@ -84,7 +84,7 @@ class Decisions:
             # Not asked again for this version while the answer travels (or a
             # vote waits for the other seats); asked again if it was refused.
             self.answered = version
-            if not screen.play(Action("choose", option=option)).accepted:
+            if not screen.play(Choose(option=option)).accepted:
                 self.answered = -1
                 screen.refresh_table()
 
@@ -129,4 +129,4 @@ class Decisions:
         self.screen.say(
             Text(f"Not asked, as only one answer matters: {decision.prompt}", style="dim")
         )
-        self.screen.play(Action("choose", option=decision.moot))
+        self.screen.play(Choose(option=decision.moot))

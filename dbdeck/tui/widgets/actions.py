@@ -70,7 +70,7 @@ def entries(offers: list[Offer]) -> list[Entry]:
     lines: dict[tuple[str, str], list[Offer]] = {}
     prompts: dict[tuple[str, str], str] = {}
     for offer in offers:
-        kind = offer.action.type
+        kind: str = offer.action.type
         if kind == "choose":
             continue
         if kind in COLLAPSED:
