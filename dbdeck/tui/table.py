@@ -33,7 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import CardView, HandView, LogLine, MarketCard, Offer, TableView
+from dbdeck.engine.table_view import HandView, LogLine, MarketCard, Offer, TableView
 from dbdeck.tui.backend import Outcome, Seating, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,
@@ -53,16 +53,20 @@ from dbdeck.tui.widgets import (
     CardChosen,
     CardFocused,
     CharacterBoard,
+    CharacterShown,
     DragonBallTracker,
     Entry,
     HandBoard,
+    HandShown,
     KeyBar,
     MarketRows,
+    MarketsShown,
     StatusBar,
+    StatusShown,
     TableLog,
     TurnOrderBoard,
+    TurnOrderShown,
     VillainBoard,
-    card_facts,
     glyphs,
     show_fitted,
 )
@@ -122,10 +126,6 @@ KIND_WORDS = {
 ONE_WAY = ("prepare", "boost")
 """The action kinds whose one remaining way is taken without asking (the
 Time slot, the booster): the key already said what to do."""
-
-
-_SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
-"""The action kinds that spend the Energy played this turn."""
 
 
 OUTCOMES = frozenset(
@@ -277,7 +277,6 @@ class TableScreen(Screen[None]):
         return found
 
     def compose(self) -> ComposeResult:
-        catalog = self.backend.catalog
         # The layout's classes before the widgets mount: set afterwards, each
         # would restyle every widget of the screen once more.
         size = self.layout_size = _size_of(self.app.size.width, self.app.size.height)
@@ -288,7 +287,7 @@ class TableScreen(Screen[None]):
 
         yield StatusBar(id="status")
         with Horizontal(id="top"):
-            yield VillainBoard(catalog, id="villain", classes="box")
+            yield VillainBoard(id="villain", classes="box")
             with Horizontal(id="side"):
                 yield TurnOrderBoard(id="turn-order", classes="box")
                 yield DragonBallTracker(id="balls", classes="box")
@@ -298,11 +297,11 @@ class TableScreen(Screen[None]):
                 yield MarketRows(id="market-rows", classes="box")
             with VerticalScroll(id="characters", classes=panel("characters")):
                 for ch in self.view.characters:
-                    yield CharacterBoard(ch.id, catalog, id=f"char-{ch.id}", classes="box")
+                    yield CharacterBoard(ch.id, id=f"char-{ch.id}", classes="box")
             with Vertical(id="actions", classes=panel("actions")):
                 yield ActionPanel(id="action-list")
             yield TableLog(id="log", classes=panel("log"))
-        yield HandBoard(catalog, id="hand", classes="box")
+        yield HandBoard(id="hand", classes="box")
         yield Static("", id="prompt")
         yield Static("", id="card-line")
         yield KeyBar(id="keys")
@@ -409,20 +408,20 @@ class TableScreen(Screen[None]):
 
     def _draw(self, view: TableView) -> None:
         self._one(VillainBoard).panel = view.villain
-        self._one(TurnOrderBoard).show(view.turn_order, view.characters)
+        self._one(TurnOrderBoard).shown = TurnOrderShown.of(view.turn_order, view.characters)
         self._one(DragonBallTracker).balls = view.balls
-        self._one(StatusBar).show(
+        self._one(StatusBar).shown = StatusShown(
             view.turn_order.round, view.turn_order.left, self._whose_turn(view), view.balls
         )
-        self._one(MarketRows).show(view.markets, self._ball_purchase(view))
+        self._one(MarketRows).shown = MarketsShown(view.markets, self._ball_purchase(view))
         for panel in view.characters:
-            self._one(f"#char-{panel.id}", CharacterBoard).show(
+            self._one(f"#char-{panel.id}", CharacterBoard).shown = CharacterShown(
                 panel,
                 self.seating.player(panel.id) if self.seating.players else "",
                 bool(view.villain.aggro) and view.villain.aggro == panel.name,
                 away=panel.id in self.seating.away,
             )
-        self._one(HandBoard).show(
+        self._one(HandBoard).shown = HandShown(
             self.shown_hand(view),
             self._hand_note(view),
             frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid)),
@@ -540,7 +539,7 @@ class TableScreen(Screen[None]):
         # said before this change may no longer hold.
         self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
         self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
-        self._one(ActionPanel).show([] if self.view.decision is not None else self.offers)
+        self._one(ActionPanel).offers = () if self.view.decision is not None else tuple(self.offers)
 
     # --- the log -------------------------------------------------------------------------
 
@@ -678,45 +677,10 @@ class TableScreen(Screen[None]):
             return
         self.end_turn(offers[0].action)
 
-    def left_undone(self) -> list[str]:
-        """What the active Character could still do this turn, in words (the
-        end-turn confirmation lists it)."""
-        left: list[str] = []
-        hand = self.view.hand(self.view.active)
-        # Unspent Energy is lost at the end of the turn: worth a word only
-        # when something legal now would spend it.
-        if hand is not None and hand.energy and any(self._of_kind(k) for k in _SPENDS_ENERGY):
-            left.append(f"{hand.energy} Energy unspent")
-        energy = self._of_kind("play-energy")
-        if energy:
-            cards = len({o.action.card for o in energy})
-            left.append(f"{cards} Energy card{'s' if cards > 1 else ''} still in hand")
-        for kind, verb in (("play", "put into play"), ("prepare", "prepare")):
-            names = sorted(
-                {
-                    self._card_name(o.action.card)
-                    for o in self._of_kind(kind)
-                    if o.action.card is not None
-                }
-            )
-            if names:
-                left.append(f"{verb} {', '.join(names)}")
-        attacks = sorted(
-            {self._card_name(u) for o in self._of_kind("attack") for u in o.action.cards}
-        )
-        if attacks:
-            left.append(f"attack with {', '.join(attacks)}")
-        if self._of_kind("boost"):
-            left.append("boost a prepared Technique")
-        # An ability is once a turn: unused now, it is lost for this turn.
-        for offer in self._of_kind("ability")[:1]:
-            left.append(offer.label[:1].lower() + offer.label[1:])
-        return left
-
     def end_turn(self, action: Action) -> None:
         """End the turn; with something left undone, ask first (unless the
         player turned the question off)."""
-        left = self.left_undone()
+        left = self.view.left_undone
         if not left or not self._asks():
             self.play(action)
             return
@@ -1020,9 +984,8 @@ class TableScreen(Screen[None]):
         if card is None:
             return ""
         said = [card.name]
-        facts = card_facts(self.backend.catalog, card)
-        if facts:
-            said[0] += f" ({facts})"
+        if card.facts:
+            said[0] += f" ({card.facts})"
         if where.startswith("market:"):
             offered = next(
                 (m for market in view.markets for m in market.row if m.card.uid == uid), None
@@ -1037,7 +1000,7 @@ class TableScreen(Screen[None]):
         if not where.startswith("market:"):
             for note in view.notes_for(uid):
                 said.append(note.reason)
-        if where == "hand" and self._is_physical(card):
+        if where == "hand" and card.physical:
             said.append("Space: select for a Combo")
         return ". ".join(s.rstrip(".") for s in said if s) + "."
 
@@ -1046,10 +1009,6 @@ class TableScreen(Screen[None]):
             (m for market in self.view.markets for m in market.row if m.card.uid == uid), None
         )
 
-    def _is_physical(self, card: CardView) -> bool:
-        printed = self.backend.catalog.cards.get(card.card)
-        return getattr(printed, "technique_type", "") == "physical"
-
     @on(HandBoard.Selected)
     def _hand_selected(self, event: HandBoard.Selected) -> None:
         """Space on a hand card: select it for a Combo (Physical Techniques only)."""
@@ -1057,7 +1016,7 @@ class TableScreen(Screen[None]):
         card = self.view.card(event.uid)
         if card is None:
             return
-        if not self._is_physical(card):
+        if not card.physical:
             self.notify(
                 f"{card.name} is not a Physical Technique: only Physical Techniques form a Combo.",
                 severity="warning",
