@@ -3,7 +3,9 @@
 Each widget holds what it shows in one reactive, a frozen value (its panel
 of the seat's ``TableView``, built by ``dbdeck.engine.view``, with what the
 table knows of the seats), and redraws in that reactive's watcher: a widget
-changes in that one way, and setting an equal value again draws nothing. No
+changes in that one way, and setting an equal value again draws nothing. (The
+hand has a second one, the cards the player selected for a Combo: the
+player's own choice, not the view's.) No
 widget sees a ``Game`` or the card catalog: every number shown (health left
 and maximum, Armor, costs, whether a card can be bought) and every printed
 fact (a Technique's Damage and Time, a card's kind) was worked out by the
