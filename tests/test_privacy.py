@@ -28,6 +28,7 @@ from table_clients import SETUP, Seat, Users, play_to_the_end, start, watch_to_t
 
 from dbdeck import bots, saves
 from dbdeck.cards.catalog import Catalog
+from dbdeck.cards.facts import card_words
 from dbdeck.engine.actions import Action, Boost, Buy, Play, PlayEnergy, action_from_json
 from dbdeck.engine.game import Game, Setup
 from dbdeck.engine.table_view import HIDDEN, Offer
@@ -347,3 +348,43 @@ async def test_a_seat_cannot_probe_the_cards_it_cannot_see(
         assert reason != UNSEEN and reason == server.session.game.check(visible)
     finally:
         await server.close()
+
+
+LEFT_UNDONE = re.compile(
+    r"^(?:\d+ Energy unspent|\d+ Energy cards? still in hand|boost a prepared Technique"
+    r"|(?P<verb>prepare|put into play|attack with) (?P<names>.+)|use .+|exhaust .+)$"
+)
+"""The shapes of what a view says is left undone; the names after a verb
+are cards."""
+
+
+def test_the_words_a_view_adds_tell_nothing_of_another_hand(catalog: Catalog) -> None:
+    """A card's printed words come from its card id alone (a card the seat
+    sees), and what is left undone at the end of a turn is told only to the
+    seat that plays the active Character, naming only cards of its hand."""
+    told = 0
+    for villain, seed in GAMES:
+        setup = Setup(characters=["goku", "krillin"], villain=villain, seed=seed)
+        game = Game.new(catalog, setup)
+        rng = random.Random(seed)
+        while not game.over and game.state.actions < 300:
+            for seat in (0, 1, None):
+                view = seat_view(game, seat)
+                for card in view.cards():
+                    printed = card_words(catalog.cards[card.card])
+                    assert (card.kind, card.facts, card.attack, card.physical) == printed
+                if not view.left_undone:
+                    continue
+                own = {c.id for c in game.state.characters if c.seat == seat}
+                assert view.active in own and game.actor() == view.active
+                hand = view.hand(view.active)
+                assert hand is not None
+                names = {c.name for c in hand.cards}
+                for line in view.left_undone:
+                    shape = LEFT_UNDONE.match(line)
+                    assert shape is not None, line
+                    if shape["verb"]:
+                        assert set(shape["names"].split(", ")) <= names, (line, names)
+                told += 1
+            game.apply(bots.greedy(game, rng))
+    assert told > 30

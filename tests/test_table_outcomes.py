@@ -208,10 +208,12 @@ def test_an_ability_that_only_heals_its_user_is_wasted_at_full_health(catalog: C
     assert game.state.active == "piccolo"
     regeneration = next(a for a in game.legal_actions() if a.type == "ability")
     assert "no damage to heal" in waste_of(game, regeneration)
+    assert not any("Regeneration" in line for line in seat_view(game, 0).left_undone)
     hint = suggest(game)
     assert hint.action is not None and hint.action.type != "ability"
     game.state.character("piccolo").damage = 1
     assert waste_of(game, regeneration) == ""
+    assert "use Regeneration" in seat_view(game, 0).left_undone
     # An ability that does more than heal its user is never called wasted.
     goku = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
     assert all(waste_of(goku, a) == "" for a in goku.legal_actions() if a.type == "ability")

@@ -16,6 +16,7 @@ import dataclasses
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -33,15 +34,19 @@ from dbdeck.tui.widgets import (
     CardChosen,
     CardFocused,
     CharacterBoard,
+    CharacterShown,
     DragonBallTracker,
     HandBoard,
+    HandShown,
     MarketRows,
+    MarketsShown,
     TurnOrderBoard,
+    TurnOrderShown,
     VillainBoard,
     glyphs,
     health_bar,
 )
-from dbdeck.tui.widgets.board import Items
+from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import pack
 from dbdeck.tui.widgets.time_track import slot_widths, track_line
 
@@ -72,31 +77,29 @@ def points_of(catalog: Catalog, villain: str) -> Iterator[Game]:
 class Boards(App[None]):
     """A bare table: one of each board, and the cards chosen on them."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.catalog = catalog
         self.chosen: list[CardChosen] = []
         self.focused_cards: list[CardFocused] = []
 
     def compose(self) -> ComposeResult:
-        yield VillainBoard(self.catalog, id="villain")
+        yield VillainBoard(id="villain")
         yield TurnOrderBoard(id="turn-order")
         yield DragonBallTracker(id="balls")
         yield MarketRows(id="market-rows")
         for character in CHARACTERS:
-            yield CharacterBoard(character, self.catalog, id=f"char-{character}")
-        yield HandBoard(self.catalog, id="hand")
+            yield CharacterBoard(character, id=f"char-{character}")
+        yield HandBoard(id="hand")
 
     def show(self, view: TableView) -> None:
         """Give every board its panel, as the table screen does."""
         self.query_one(VillainBoard).panel = view.villain
-        self.query_one(TurnOrderBoard).order = view.turn_order
-        self.query_one(TurnOrderBoard).characters = view.characters
+        self.query_one(TurnOrderBoard).shown = TurnOrderShown.of(view.turn_order, view.characters)
         self.query_one(DragonBallTracker).balls = view.balls
-        self.query_one(MarketRows).markets = view.markets
+        self.query_one(MarketRows).shown = MarketsShown(view.markets)
         for panel in view.characters:
-            self.query_one(f"#char-{panel.id}", CharacterBoard).panel = panel
-        self.query_one(HandBoard).hand = view.hands[0] if view.hands else None
+            self.query_one(f"#char-{panel.id}", CharacterBoard).shown = CharacterShown(panel)
+        self.query_one(HandBoard).shown = HandShown(view.hands[0] if view.hands else None)
 
     def on_card_chosen(self, message: CardChosen) -> None:
         self.chosen.append(message)
@@ -148,7 +151,7 @@ def tile(offered: MarketCard) -> str:
 
 
 async def test_every_board_reads_its_panel_of_the_view(catalog: Catalog) -> None:
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(120, 80)) as pilot:
         for villain in catalog.villains():
             for game in points_of(catalog, villain.id):
@@ -223,13 +226,13 @@ async def test_a_defeated_character_reads_defeated(catalog: Catalog) -> None:
     game = Game.new(catalog, Setup(characters=list(CHARACTERS), villain="freezer", seed=7))
     goku = seat_view(game, 0).character("goku")
     assert goku is not None
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(100, 70)) as pilot:
         board = app.query_one("#char-goku", CharacterBoard)
-        board.panel = goku
+        board.shown = CharacterShown(goku)
         await pilot.pause()
         assert "Health ████████████ 10/10 " in text_of(board)
-        board.panel = dataclasses.replace(goku, defeated=True, health=Health(0, 10))
+        board.shown = CharacterShown(dataclasses.replace(goku, defeated=True, health=Health(0, 10)))
         await pilot.pause()
         shown = text_of(board)
         assert "Health ░░░░░░░░░░░░ 0/10" in shown and "DEFEATED" in shown
@@ -238,14 +241,13 @@ async def test_a_defeated_character_reads_defeated(catalog: Catalog) -> None:
 async def test_a_hidden_hand_shows_the_note_and_no_card(catalog: Catalog) -> None:
     game = next(points_of(catalog, "freezer"))
     every = seat_view(game, 0, every_hand=True)
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(100, 70)) as pilot:
         hand = app.query_one(HandBoard)
-        hand.hand = every.hands[0]
-        hand.note = NOTE
+        hand.shown = HandShown(every.hands[0], NOTE)
         await pilot.pause()
         assert NOTE not in text_of(hand)
-        hand.hand = None
+        hand.shown = HandShown(None, NOTE)
         await pilot.pause()
         shown = text_of(hand)
         assert shown.replace("╭", "").replace("╰", "").strip("─│╮╯ ") == NOTE or NOTE in shown
@@ -254,11 +256,45 @@ async def test_a_hidden_hand_shows_the_note_and_no_card(catalog: Catalog) -> Non
                 assert card.name not in shown
 
 
+async def test_each_board_draws_once_for_each_new_value(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board changes in one way, its one reactive: a new value draws it
+    once (not once for each of its parts), an equal one not at all."""
+    games = points_of(catalog, "freezer")
+    first, later = seat_view(next(games), 0), seat_view(next(games), 0)
+    app = Boards()
+    async with app.run_test(size=(100, 70)) as pilot:
+        app.show(first)
+        await pilot.pause()
+        drawn: Counter[str] = Counter()
+        for board in app.query(Board):
+
+            def counted(focused: bool | None = None, board: Board = board) -> None:
+                drawn[board.id or ""] += 1
+                Board.redraw(board, focused)
+
+            monkeypatch.setattr(board, "redraw", counted)
+        app.show(first)
+        assert drawn == Counter()
+        app.show(later)
+        assert drawn and set(drawn.values()) == {1}, drawn
+        # A new hand that lost the card selected for a Combo: the selection
+        # follows the hand in the same drawing.
+        hand = app.query_one(HandBoard)
+        shown = hand.shown.hand
+        assert shown is not None and len(shown.cards) > 1
+        hand.selected = frozenset({shown.cards[0].uid})
+        drawn.clear()
+        hand.shown = HandShown(dataclasses.replace(shown, cards=shown.cards[1:]))
+        assert drawn == Counter({"hand": 1}) and hand.selected == frozenset()
+
+
 async def test_an_equal_panel_draws_nothing(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = next(points_of(catalog, "freezer"))
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(100, 70)) as pilot:
         board = app.query_one(VillainBoard)
         board.panel = seat_view(game, 0).villain
@@ -283,7 +319,7 @@ async def test_clicking_or_entering_a_card_chooses_it(catalog: Catalog) -> None:
     # Freezer's Guard is in play from his first activation.
     game = next(g for g in points_of(catalog, "freezer") if g.state.villain.minions)
     view = seat_view(game, 0)
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(100, 70)) as pilot:
         app.show(view)
         await pilot.pause()
@@ -384,7 +420,7 @@ async def test_ascii_mode_draws_only_ascii(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(glyphs, "ASCII", True)
-    app = Boards(catalog)
+    app = Boards()
     async with app.run_test(size=(120, 80)) as pilot:
         for game in points_of(catalog, "freezer"):
             app.show(seat_view(game, 0))

@@ -106,11 +106,23 @@ class Health:
 @dataclass(frozen=True, slots=True)
 class CardView:
     """A face-up card: its instance uid (what actions name), its card id
-    (for the catalog's printed text) and its name."""
+    (for the catalog's printed text), its name, and its printed facts in
+    the few words a tile shows (from the card alone: a seat is given them
+    only for a card it sees)."""
 
     uid: int
     card: str
     name: str
+    kind: str = ""
+    """The card's kind (``technique``, ``energy``, ``ally``,
+    ``villain-card`` …): which market's colour it wears."""
+    facts: str = ""
+    """Its printed facts, short: ``P1``, ``E2 T1``, ``+1``, ``Ally``."""
+    attack: str = ""
+    """Its printed Damage and kind as a Time Track shows it: ``3E``, ``2P
+    PIERCING``; empty for a card that deals no damage."""
+    physical: bool = False
+    """Whether it is a Physical Technique (one that may join a Combo)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,6 +483,12 @@ class TableView:
     card_notes: tuple[CardNote, ...] = ()
     """For the cards the acting seat can touch, what each cannot do now and
     why; empty for the other seats."""
+    left_undone: tuple[str, ...] = ()
+    """What the active Character could still do before ending the turn, in
+    words (``2 Energy unspent``, ``prepare Kamehameha``): what the end-turn
+    question lists. Moves that would waste something are left out. Filled
+    only for the seat that plays the active Character while it may end its
+    turn (the words name cards of its hand)."""
 
     def why(self, kind: str) -> str:
         """Why no action of ``kind`` can be taken now; empty if one can (or

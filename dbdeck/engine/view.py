@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dbdeck.cards.describe import describe_effects
-from dbdeck.engine import combat, labels, preview, rules, waste, why
+from dbdeck.cards.facts import card_words
+from dbdeck.engine import combat, labels, preview, rules, undone, waste, why
 from dbdeck.engine.actions import Action, Buy
 from dbdeck.engine.events import Event
 from dbdeck.engine.holders import (
@@ -144,6 +145,9 @@ def seat_view(
         card_notes=tuple(CardNote(n.uid, n.kind, n.reason) for n in why.card_notes(game, legal))
         if acting
         else (),
+        # The words name cards of the active Character's hand: told only to
+        # the seat that plays it.
+        left_undone=undone.left_undone(game, legal) if s.active in own and acting else (),
     )
 
 
@@ -164,7 +168,9 @@ def log_lines(
 
 
 def _card(game: Game, uid: int) -> CardView:
-    return CardView(uid, game.state.card_ids[uid], str(game.card(uid).name))
+    card = game.card(uid)
+    kind, facts, attack, physical = card_words(card)
+    return CardView(uid, game.state.card_ids[uid], str(card.name), kind, facts, attack, physical)
 
 
 def _health(game: Game, key: Holder) -> Health:

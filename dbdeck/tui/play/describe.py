@@ -3,11 +3,10 @@ not (said under the prompt while a board's cursor is on it)."""
 
 from __future__ import annotations
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.table_view import CardView, MarketCard, Offer, TableView
-from dbdeck.tui.widgets import BUY_BALL, card_facts
+from dbdeck.engine.table_view import MarketCard, Offer, TableView
+from dbdeck.tui.widgets import BUY_BALL
 
-__all__ = ["card_name", "card_offers", "describe", "is_physical", "market_card"]
+__all__ = ["card_name", "card_offers", "describe", "market_card"]
 
 
 def card_offers(offers: list[Offer], uid: int) -> list[Offer]:
@@ -38,13 +37,7 @@ def market_card(view: TableView, uid: int) -> MarketCard | None:
     return next((m for market in view.markets for m in market.row if m.card.uid == uid), None)
 
 
-def is_physical(catalog: Catalog, card: CardView) -> bool:
-    """Whether a card is a Physical Technique (only those form a Combo)."""
-    printed = catalog.cards.get(card.card)
-    return getattr(printed, "technique_type", "") == "physical"
-
-
-def describe(view: TableView, offers: list[Offer], catalog: Catalog, uid: int, where: str) -> str:
+def describe(view: TableView, offers: list[Offer], uid: int, where: str) -> str:
     """One line on a card of the table: what it is, what it can do, why not."""
     if uid == BUY_BALL:
         board = view.character(view.active)
@@ -55,9 +48,8 @@ def describe(view: TableView, offers: list[Offer], catalog: Catalog, uid: int, w
     if card is None:
         return ""
     said = [card.name]
-    facts = card_facts(catalog, card)
-    if facts:
-        said[0] += f" ({facts})"
+    if card.facts:
+        said[0] += f" ({card.facts})"
     if where.startswith("market:"):
         offered = market_card(view, uid)
         if offered is not None:
@@ -70,6 +62,6 @@ def describe(view: TableView, offers: list[Offer], catalog: Catalog, uid: int, w
     if not where.startswith("market:"):
         for note in view.notes_for(uid):
             said.append(note.reason)
-    if where == "hand" and is_physical(catalog, card):
+    if where == "hand" and card.physical:
         said.append("Space: select for a Combo")
     return ". ".join(s.rstrip(".") for s in said if s) + "."

@@ -8,17 +8,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.engine.table_view import Offer
 from dbdeck.tui.backend import Outcome
 from dbdeck.tui.dialogs import DecisionDialog
-from dbdeck.tui.play.describe import card_name
 from dbdeck.tui.play.shown import Shown
 from dbdeck.tui.settings import Settings, save_settings
 
-__all__ = ["SPENDS_ENERGY", "Asking", "asks", "confirm_waste", "end_turn", "left_undone"]
-
-SPENDS_ENERGY = ("buy", "buy-dragon-ball", "steal", "villain-action")
-"""The action kinds that spend the Energy played this turn."""
+__all__ = ["Asking", "asks", "confirm_waste", "end_turn"]
 
 
 class Asking(Shown, Protocol):
@@ -40,48 +36,12 @@ def asks(screen: Asking) -> bool:
     return screen.settings.confirm_end_turn and screen.seating.confirm_end_turn
 
 
-def left_undone(view: TableView, offers: list[Offer]) -> list[str]:
-    """What the active Character could still do this turn, in words (the
-    end-turn confirmation lists it). A move the engine says would waste
-    something (a Technique prepared with no target when it is used, an
-    attack for no damage) is not worth doing, so it is not listed."""
-    worth = [o for o in offers if not o.waste]
-
-    def of_kind(kind: str) -> list[Offer]:
-        return [o for o in worth if o.action.type == kind]
-
-    left: list[str] = []
-    hand = view.hand(view.active)
-    # Unspent Energy is lost at the end of the turn: worth a word only
-    # when something legal now would spend it.
-    if hand is not None and hand.energy and any(of_kind(k) for k in SPENDS_ENERGY):
-        left.append(f"{hand.energy} Energy unspent")
-    energy = of_kind("play-energy")
-    if energy:
-        cards = len({o.action.card for o in energy})
-        left.append(f"{cards} Energy card{'s' if cards > 1 else ''} still in hand")
-    for kind, verb in (("play", "put into play"), ("prepare", "prepare")):
-        names = sorted(
-            {card_name(view, o.action.card) for o in of_kind(kind) if o.action.card is not None}
-        )
-        if names:
-            left.append(f"{verb} {', '.join(names)}")
-    attacks = sorted({card_name(view, u) for o in of_kind("attack") for u in o.action.cards})
-    if attacks:
-        left.append(f"attack with {', '.join(attacks)}")
-    if of_kind("boost"):
-        left.append("boost a prepared Technique")
-    # An ability is once a turn: unused now, it is lost for this turn.
-    for offer in of_kind("ability")[:1]:
-        left.append(offer.label[:1].lower() + offer.label[1:])
-    return left
-
-
 def end_turn(screen: Asking, action: Action) -> None:
     """End the turn; with something left undone, ask first (unless the
-    player turned the question off)."""
+    player turned the question off). What is left undone comes with the
+    seat's view, worked out by the engine."""
     view = screen.view
-    left = left_undone(view, screen.offers)
+    left = view.left_undone
     if not left or not asks(screen):
         screen.play(action)
         return

@@ -60,14 +60,19 @@ from dbdeck.tui.widgets import (
     CardChosen,
     CardFocused,
     CharacterBoard,
+    CharacterShown,
     DragonBallTracker,
     Entry,
     HandBoard,
+    HandShown,
     KeyBar,
     MarketRows,
+    MarketsShown,
     StatusBar,
+    StatusShown,
     TableLog,
     TurnOrderBoard,
+    TurnOrderShown,
     VillainBoard,
     show_fitted,
 )
@@ -152,7 +157,6 @@ class TableScreen(Screen[None]):
         return found
 
     def compose(self) -> ComposeResult:
-        catalog = self.backend.catalog
         # The layout's classes before the widgets mount: set afterwards, each
         # would restyle every widget of the screen once more.
         size = self.layout_size = layout.size_of(self.app.size.width, self.app.size.height)
@@ -163,7 +167,7 @@ class TableScreen(Screen[None]):
 
         yield StatusBar(id="status")
         with Horizontal(id="top"):
-            yield VillainBoard(catalog, id="villain", classes="box")
+            yield VillainBoard(id="villain", classes="box")
             with Horizontal(id="side"):
                 yield TurnOrderBoard(id="turn-order", classes="box")
                 yield DragonBallTracker(id="balls", classes="box")
@@ -173,11 +177,11 @@ class TableScreen(Screen[None]):
                 yield MarketRows(id="market-rows", classes="box")
             with VerticalScroll(id="characters", classes=panel("characters")):
                 for ch in self.view.characters:
-                    yield CharacterBoard(ch.id, catalog, id=f"char-{ch.id}", classes="box")
+                    yield CharacterBoard(ch.id, id=f"char-{ch.id}", classes="box")
             with Vertical(id="actions", classes=panel("actions")):
                 yield ActionPanel(id="action-list")
             yield TableLog(id="log", classes=panel("log"))
-        yield HandBoard(catalog, id="hand", classes="box")
+        yield HandBoard(id="hand", classes="box")
         yield Static("", id="prompt")
         yield Static("", id="card-line")
         yield KeyBar(id="keys")
@@ -274,23 +278,23 @@ class TableScreen(Screen[None]):
 
     def _draw(self, view: TableView) -> None:
         self.one(VillainBoard).panel = view.villain
-        self.one(TurnOrderBoard).show(view.turn_order, view.characters)
+        self.one(TurnOrderBoard).shown = TurnOrderShown.of(view.turn_order, view.characters)
         self.one(DragonBallTracker).balls = view.balls
-        self.one(StatusBar).show(
+        self.one(StatusBar).shown = StatusShown(
             view.turn_order.round,
             view.turn_order.left,
             prompt.whose_turn(view, self.seating),
             view.balls,
         )
-        self.one(MarketRows).show(view.markets, self._ball_purchase(view))
+        self.one(MarketRows).shown = MarketsShown(view.markets, self._ball_purchase(view))
         for panel in view.characters:
-            self.one(f"#char-{panel.id}", CharacterBoard).show(
+            self.one(f"#char-{panel.id}", CharacterBoard).shown = CharacterShown(
                 panel,
                 self.seating.player(panel.id) if self.seating.players else "",
                 bool(view.villain.aggro) and view.villain.aggro == panel.name,
                 away=panel.id in self.seating.away,
             )
-        self.one(HandBoard).show(
+        self.one(HandBoard).shown = HandShown(
             self.shown_hand(view),
             prompt.hand_note(view, self.backend.handoff(), self.backend.shared),
             frozenset(n.uid for n in view.card_notes if not self._card_offers(n.uid)),
@@ -340,7 +344,7 @@ class TableScreen(Screen[None]):
         # said before this change may no longer hold.
         self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
         self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
-        self.one(ActionPanel).show([] if self.view.decision is not None else self.offers)
+        self.one(ActionPanel).offers = () if self.view.decision is not None else tuple(self.offers)
 
     def keys_now(self, passing: bool) -> Keys:
         """The key bar now: only the keys that work (a hand-off's, a
@@ -598,7 +602,7 @@ class TableScreen(Screen[None]):
 
     def describe(self, uid: int, where: str) -> str:
         """One line on a card of the table: what it is, what it can do, why not."""
-        return describe.describe(self.view, self.offers, self.catalog, uid, where)
+        return describe.describe(self.view, self.offers, uid, where)
 
     @on(HandBoard.Selected)
     def _hand_selected(self, event: HandBoard.Selected) -> None:
@@ -607,7 +611,7 @@ class TableScreen(Screen[None]):
         card = self.view.card(event.uid)
         if card is None:
             return
-        if not describe.is_physical(self.catalog, card):
+        if not card.physical:
             self.notify(
                 f"{card.name} is not a Physical Technique: only Physical Techniques form a Combo.",
                 severity="warning",

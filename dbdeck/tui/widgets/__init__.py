@@ -1,11 +1,16 @@
 """One widget per board element. Widgets render the table; they never rule.
 
-Each widget holds its panel of the seat's ``TableView`` (``dbdeck.engine.view``)
-in a reactive and redraws in the reactive's watcher. A panel is a frozen value,
-so setting an equal panel again draws nothing. No widget sees a ``Game``: every
-number shown (health left and maximum, Armor, costs, whether a card can be
-bought) was worked out by the engine when it built the view; the only other
-source is the card catalog, for printed facts such as a Technique's Damage.
+Each widget holds what it shows in one reactive, a frozen value (its panel
+of the seat's ``TableView``, built by ``dbdeck.engine.view``, with what the
+table knows of the seats), and redraws in that reactive's watcher: a widget
+changes in that one way, and setting an equal value again draws nothing. (The
+hand has a second one, the cards the player selected for a Combo: the
+player's own choice, not the view's.) No
+widget sees a ``Game`` or the card catalog: every number shown (health left
+and maximum, Armor, costs, whether a card can be bought) and every printed
+fact (a Technique's Damage and Time, a card's kind) was worked out by the
+engine when it built the view. Only ``card``, which draws a catalog card in
+full for the inspector, reads the catalog, to name the cards its text names.
 
 Every card drawn is touchable: the focused board's cursor and a click both
 post ``CardChosen`` with the card's uid and where it lies, and the screen
@@ -26,14 +31,14 @@ from __future__ import annotations
 from dbdeck.tui.widgets.actions import ActionPanel, Entry, entries
 from dbdeck.tui.widgets.balls import DragonBallTracker, ball_summary
 from dbdeck.tui.widgets.board import BUY_BALL, Board, CardChosen, CardFocused, show_fitted
-from dbdeck.tui.widgets.character import CharacterBoard
+from dbdeck.tui.widgets.character import CharacterBoard, CharacterShown
 from dbdeck.tui.widgets.glyphs import ball, health_bar
-from dbdeck.tui.widgets.hand import HandBoard, card_facts
+from dbdeck.tui.widgets.hand import HandBoard, HandShown
 from dbdeck.tui.widgets.keys import KeyBar
 from dbdeck.tui.widgets.log import LOG_STYLES, TableLog
-from dbdeck.tui.widgets.market import BallPurchase, MarketRows
-from dbdeck.tui.widgets.status import StatusBar
-from dbdeck.tui.widgets.turn_order import TurnOrderBoard
+from dbdeck.tui.widgets.market import BallPurchase, MarketRows, MarketsShown
+from dbdeck.tui.widgets.status import StatusBar, StatusShown
+from dbdeck.tui.widgets.turn_order import TurnOrderBoard, TurnOrderShown
 from dbdeck.tui.widgets.villain import VillainBoard
 
 __all__ = [
@@ -45,18 +50,22 @@ __all__ = [
     "CardChosen",
     "CardFocused",
     "CharacterBoard",
+    "CharacterShown",
     "DragonBallTracker",
     "Entry",
     "HandBoard",
+    "HandShown",
     "KeyBar",
     "MarketRows",
+    "MarketsShown",
     "StatusBar",
+    "StatusShown",
     "TableLog",
     "TurnOrderBoard",
+    "TurnOrderShown",
     "VillainBoard",
     "ball",
     "ball_summary",
-    "card_facts",
     "entries",
     "health_bar",
     "show_fitted",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -129,10 +130,14 @@ class ActionPanel(ChoiceList):
         self.lines: list[Entry] = []
         """The lines shown, in order (headings excepted)."""
 
-    def show(self, offers: list[Offer]) -> None:
-        """List ``offers``; nothing is highlighted, so that a stray Enter
-        plays nothing."""
-        lines = entries(offers)
+    offers: reactive[tuple[Offer, ...]] = reactive((), always_update=True, init=False)
+    """The legal actions listed. Every assignment, even of the same
+    actions, leaves nothing highlighted, so that a stray Enter plays
+    nothing."""
+
+    def watch_offers(self, offers: tuple[Offer, ...]) -> None:
+        """List the new actions, nothing highlighted."""
+        lines = entries(list(offers))
         if lines == self.lines and self.option_count:
             self.highlighted = None
             return  # the same list: drawing it again costs more than the rest

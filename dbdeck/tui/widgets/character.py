@@ -4,13 +4,13 @@ limits), its piles and ability, and its states (defeated, in the Room)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.table_view import CharacterPanel, UnitView
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import (
@@ -25,14 +25,23 @@ from dbdeck.tui.widgets.glyphs import (
 )
 from dbdeck.tui.widgets.time_track import prepared_cells, track_line
 
-__all__ = ["CharacterBoard"]
+__all__ = ["CharacterBoard", "CharacterShown"]
 
-UNIT_ROWS = (
-    ("Allies", "allies", "ally_limit", "allies"),
-    ("Equipment", "equipment", "equipment_limit", "equipment"),
-    ("Training", "training", "training_limit", "training"),
-)
-"""The cards in play beside a board: label, panel field, limit field, market."""
+
+@dataclass(frozen=True, slots=True)
+class CharacterShown:
+    """What a Character board shows: its panel of the view, and what the
+    table knows of its player."""
+
+    panel: CharacterPanel
+    """This Character's board of the view."""
+    player: str = ""
+    """The name of the Character's player, for the title."""
+    aggro: bool = False
+    """Whether this Character holds the Villain's aggro (Broly)."""
+    away: bool = False
+    """A shared table: whether this Character's player has left (the seat
+    is held)."""
 
 
 class CharacterBoard(Board):
@@ -40,73 +49,52 @@ class CharacterBoard(Board):
     and level; the cursor visits the prepared Techniques and the cards in
     play."""
 
-    panel: reactive[CharacterPanel | None] = reactive(None)
-    """This Character's board of the view."""
-    player: reactive[str] = reactive("")
-    """The name of the Character's player, for the title."""
-    aggro: reactive[bool] = reactive(False)
-    """Whether this Character holds the Villain's aggro (Broly)."""
-    away: reactive[bool] = reactive(False)
-    """A shared table: whether this Character's player has left (the seat
-    is held)."""
+    shown: reactive[CharacterShown | None] = reactive(None)
+    """The board shown, with its player."""
 
-    def __init__(self, character: str, catalog: Catalog, **kwargs: Any) -> None:
+    def __init__(self, character: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.character = character
         """The Character id this board shows."""
-        self.catalog = catalog
         self.where = f"character:{character}"
 
-    def watch_panel(self, panel: CharacterPanel | None) -> None:
-        """Redraw from a new panel."""
-        self._titles()
-        self.redraw()
+    @property
+    def panel(self) -> CharacterPanel | None:
+        """This Character's board of the view, once shown."""
+        return self.shown.panel if self.shown is not None else None
 
-    def watch_player(self) -> None:
-        """A new player name in the title."""
-        self._titles()
-
-    def watch_away(self) -> None:
-        """The player left or came back: the title and the board say so."""
-        self._titles()
-        self.redraw()
-
-    def show(self, panel: CharacterPanel, player: str, aggro: bool, *, away: bool = False) -> None:
-        """A new panel, player, aggro and absence, drawn once (not once each)."""
-        if (panel, player, aggro, away) == (self.panel, self.player, self.aggro, self.away):
-            return
-        self.set_reactive(CharacterBoard.panel, panel)
-        self.set_reactive(CharacterBoard.player, player)
-        self.set_reactive(CharacterBoard.aggro, aggro)
-        self.set_reactive(CharacterBoard.away, away)
+    def watch_shown(self) -> None:
+        """Redraw from a new board, player or absence."""
         self._titles()
         self.redraw()
 
     def _titles(self) -> None:
-        ch = self.panel
-        if ch is None:
+        shown = self.shown
+        if shown is None:
             return
+        ch = shown.panel
         parts = [f"#{ch.order} {ch.name}"]
-        if self.player:
-            parts[0] += f" ({self.player})"
+        if shown.player:
+            parts[0] += f" ({shown.player})"
         parts.append(f"{ch.race.capitalize()} L{ch.level}")
         if ch.active:
-            parts.append("PLAYING, player AWAY" if self.away else "PLAYING")
-        elif self.away:
+            parts.append("PLAYING, player AWAY" if shown.away else "PLAYING")
+        elif shown.away:
             parts.append("player AWAY")
         self.border_title = Text(f" {f' {sep()} '.join(parts)} ")
         self.set_class(ch.active, "-active")
         self.set_class(ch.defeated, "-defeated")
-        self.set_class(self.away, "-away")
+        self.set_class(shown.away, "-away")
 
     def picture(self, width: int, items: Items) -> RenderableType:
         """The board's picture."""
-        ch = self.panel
-        if ch is None:
+        shown = self.shown
+        if shown is None:
             return Text()
+        ch = shown.panel
         gauge = max(6, min(12, width // 6))
         # First on the line, where no width cuts it.
-        line = styled("AWAY ", "bold yellow") if self.away else Text()
+        line = styled("AWAY ", "bold yellow") if shown.away else Text()
         line.append("Health ", style="dim")
         line.append_text(health_bar(ch.health, gauge))
         line.append(f"  Armor {ch.armor}  DR {ch.damage_reduction}")
@@ -116,17 +104,21 @@ class CharacterBoard(Board):
             line.append("  DEFEATED", style="bold red")
         elif ch.room_tokens >= 0:
             line.append(f"  in the Room of Spirit and Time ({ch.room_tokens}/4)", style="italic")
-        if self.aggro:
+        if shown.aggro:
             line.append("  Aggro", style="bold red")
 
         lines = [fit(line, width)]
-        cells = prepared_cells(ch.time_track, self.catalog, items, self.where)
+        cells = prepared_cells(ch.time_track, items, self.where)
         lines.append(track_line(cells, width))
         units: list[Text] = []
-        for label, field, limit_field, market in UNIT_ROWS:
-            held: tuple[UnitView, ...] = getattr(ch, field)
-            lead = styled(f"{label} {len(held)}/{getattr(ch, limit_field)}", "dim")
-            units.append(lead)
+        # The cards in play beside the board, each row with its limit.
+        rows: tuple[tuple[str, tuple[UnitView, ...], int, str], ...] = (
+            ("Allies", ch.allies, ch.ally_limit, "allies"),
+            ("Equipment", ch.equipment, ch.equipment_limit, "equipment"),
+            ("Training", ch.training, ch.training_limit, "training"),
+        )
+        for label, held, limit, market in rows:
+            units.append(styled(f"{label} {len(held)}/{limit}", "dim"))
             units += [self._unit(u, market, items) for u in held]
         lines.append(pack(units, width))
         piles = Text(

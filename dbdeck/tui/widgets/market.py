@@ -23,7 +23,7 @@ from dbdeck.engine.table_view import MarketCard, MarketPanel
 from dbdeck.tui.widgets.board import BUY_BALL, Board, Items
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS, ball, card_text, exclusive_mark, pack, styled
 
-__all__ = ["BallPurchase", "MarketRows"]
+__all__ = ["BallPurchase", "MarketRows", "MarketsShown"]
 
 TITLE_WIDTH = 16
 """Cells of a row's title (``Techniques 61``): tiles line up after it."""
@@ -43,34 +43,31 @@ class BallPurchase:
     """Why not, in the engine's words."""
 
 
+@dataclass(frozen=True, slots=True)
+class MarketsShown:
+    """What the market rows show."""
+
+    markets: tuple[MarketPanel, ...] = ()
+    """The six markets, in the order the table shows them."""
+    ball_purchase: BallPurchase | None = None
+    """The Dragon Ball purchase of the active Character; ``None`` hides it."""
+
+
 class MarketRows(Board):
     """The five market rows, the sixth pile and the Dragon Ball purchase."""
 
-    markets: reactive[tuple[MarketPanel, ...]] = reactive(())
-    """The six markets, in the order the table shows them."""
-    ball_purchase: reactive[BallPurchase | None] = reactive(None)
-    """The Dragon Ball purchase of the active Character; ``None`` hides it."""
+    shown: reactive[MarketsShown] = reactive(MarketsShown)
+    """The markets and the Dragon Ball purchase shown."""
 
-    def watch_markets(self) -> None:
-        """Redraw from new markets."""
-        self.redraw()
-
-    def watch_ball_purchase(self) -> None:
-        """Redraw with a new Dragon Ball purchase."""
-        self.redraw()
-
-    def show(self, markets: tuple[MarketPanel, ...], purchase: BallPurchase | None) -> None:
-        """New markets and Dragon Ball purchase, drawn once."""
-        if markets == self.markets and purchase == self.ball_purchase:
-            return
-        self.set_reactive(MarketRows.markets, markets)
-        self.set_reactive(MarketRows.ball_purchase, purchase)
+    def watch_shown(self) -> None:
+        """Redraw from new markets or a new Dragon Ball purchase."""
         self.redraw()
 
     def picture(self, width: int, items: Items) -> RenderableType:
         """The rows' picture."""
         lines: list[Text] = []
-        for row, market in enumerate(self.markets):
+        markets = self.shown.markets
+        for row, market in enumerate(markets):
             colour = TILE_COLOURS.get(market.market, "white")
             title = SHORT_TITLES.get(market.market, market.title)
             lead = styled(f"{title} ", f"bold {colour}")
@@ -82,7 +79,7 @@ class MarketRows(Board):
             if market.closed:
                 tiles.append(styled(f"{market.closed}.", "italic"))
             lines.append(pack(tiles, width, lead=lead, indent=TITLE_WIDTH))
-        buy = self.ball_purchase
+        buy = self.shown.ball_purchase
         if buy is not None:
             lead = styled("Dragon Ball", "bold yellow")
             lead.pad_right(TITLE_WIDTH - lead.cell_len)
@@ -90,7 +87,7 @@ class MarketRows(Board):
                 f"[Buy an unclaimed one {buy.cost}]",
                 style=Style(meta={"uid": BUY_BALL, "where": "balls"}, dim=not buy.possible),
             )
-            tile = items.add(tile, BUY_BALL, "balls", row=len(self.markets))
+            tile = items.add(tile, BUY_BALL, "balls", row=len(markets))
             lines.append(pack([tile], width, lead=lead, indent=TITLE_WIDTH))
         return Text("\n").join(lines)
 

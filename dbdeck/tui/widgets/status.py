@@ -19,7 +19,7 @@ from textual.widgets import Static
 from dbdeck.engine.table_view import BallView
 from dbdeck.tui.widgets.glyphs import ball, fit, sep, styled
 
-__all__ = ["SHORTENINGS", "Shortening", "StatusBar", "status_line"]
+__all__ = ["SHORTENINGS", "Shortening", "StatusBar", "StatusShown", "status_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,41 +87,27 @@ def _balls(balls: tuple[BallView, ...], how: Shortening) -> Text:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class StatusShown:
+    """What the status line says."""
+
+    round: int = 0
+    left: int = -1
+    """Turn-order cards still face down (``-1``: not said)."""
+    turn: str = ""
+    """Whose turn, in words (``Goku's turn (Ann)``)."""
+    balls: tuple[BallView, ...] = ()
+
+
 class StatusBar(Static):
     """``Round 2 · Goku's turn (Ann) · Dragon Balls ●●○○○○○ Goku 1 · Freezer 1 ·
     5 unclaimed``, shortened to fit."""
 
-    round: reactive[int] = reactive(0)
-    left: reactive[int] = reactive(-1)
-    """Turn-order cards still face down (``-1``: not said)."""
-    turn: reactive[str] = reactive("")
-    """Whose turn, in words (``Goku's turn (Ann)``)."""
-    balls: reactive[tuple[BallView, ...]] = reactive(())
+    shown: reactive[StatusShown] = reactive(StatusShown)
+    """The figures the line says."""
 
-    def watch_round(self) -> None:
+    def watch_shown(self) -> None:
         """Redraw."""
-        self.redraw()
-
-    def watch_left(self) -> None:
-        """Redraw."""
-        self.redraw()
-
-    def watch_turn(self) -> None:
-        """Redraw."""
-        self.redraw()
-
-    def watch_balls(self) -> None:
-        """Redraw."""
-        self.redraw()
-
-    def show(self, round_: int, left: int, turn: str, balls: tuple[BallView, ...]) -> None:
-        """New figures, drawn once (not once each)."""
-        if (round_, left, turn, balls) == (self.round, self.left, self.turn, self.balls):
-            return
-        self.set_reactive(StatusBar.round, round_)
-        self.set_reactive(StatusBar.left, left)
-        self.set_reactive(StatusBar.turn, turn)
-        self.set_reactive(StatusBar.balls, balls)
         self.redraw()
 
     def on_resize(self) -> None:
@@ -131,5 +117,6 @@ class StatusBar(Static):
     def redraw(self) -> None:
         """Draw the line to the widget's width."""
         width = self.content_region.width or 80
-        line = status_line(self.round, self.left, self.turn, self.balls, width)
+        s = self.shown
+        line = status_line(s.round, s.left, s.turn, s.balls, width)
         self.update(line, layout=False)  # one line, always

@@ -1,55 +1,30 @@
 """A Time Track: four slots on one line that never wraps.
 
 Each slot shows what is prepared there (a Technique or a Villain attack),
-its Damage and kind, and its boosters; a slot too narrow for its name cuts
-the name, never the line. The Villain board and every Character board draw
-their track with ``track_line``.
+its printed Damage and kind (as the view's card carries them), and its
+boosters; a slot too narrow for its name cuts the name, never the line.
+The Villain board and every Character board draw their track with
+``track_line``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.table_view import CardView, PreparedView
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.board import Items
 from dbdeck.tui.widgets.glyphs import card_text, fit, styled
 
-__all__ = ["SLOTS", "attack_facts", "prepared_cells", "slot_widths", "track_line", "villain_cells"]
+__all__ = ["SLOTS", "prepared_cells", "slot_widths", "track_line", "villain_cells"]
 
 SLOTS = 4
 """Time positions 1 to 4."""
 
 
-def _kind(kind: str) -> str:
-    return {"piercing": " PIERCING", "unavoidable": " UNAVOIDABLE"}.get(kind, "")
-
-
-def attack_facts(catalog: Catalog, card_id: str) -> str:
-    """A prepared card's printed Damage and kind: ``3E``, ``2P PIERCING``."""
-    card: Any = catalog.cards.get(card_id)
-    if card is None:
-        return ""
-    damage = getattr(card, "damage", None)
-    if damage is None:
-        halves = getattr(card, "halves", None) or []
-        attacks = [h.attack for h in halves if h.attack is not None]
-        if not attacks:
-            return ""
-        card = attacks[0]
-        damage = card.damage
-    form = getattr(card, "attack_type", None) or getattr(card, "technique_type", "") or ""
-    letter = {"energy": "E", "physical": "P"}.get(str(form), "")
-    return f"{damage}{letter}{_kind(str(getattr(card, 'damage_kind', 'basic')))}"
-
-
-def villain_cells(
-    slots: Sequence[Sequence[CardView]], catalog: Catalog, items: Items, where: str
-) -> list[Text]:
+def villain_cells(slots: Sequence[Sequence[CardView]], items: Items, where: str) -> list[Text]:
     """The Villain's four slots, each attack a card the cursor visits."""
     cells = []
     for attacks in slots:
@@ -58,17 +33,14 @@ def villain_cells(
             if i:
                 cell.append(" / ")
             part = card_text(attack, where, "bold")
-            facts = attack_facts(catalog, attack.card)
-            if facts:
-                part.append(f" {facts}")
+            if attack.attack:
+                part.append(f" {attack.attack}")
             cell.append_text(items.add(part, attack.uid, where, row=1))
         cells.append(cell)
     return cells
 
 
-def prepared_cells(
-    slots: Sequence[PreparedView | None], catalog: Catalog, items: Items, where: str
-) -> list[Text]:
+def prepared_cells(slots: Sequence[PreparedView | None], items: Items, where: str) -> list[Text]:
     """A Character's four slots, each prepared Technique a card the cursor
     visits, with its boosters' count."""
     cells = []
@@ -76,9 +48,8 @@ def prepared_cells(
         cell = Text()
         if prepared is not None:
             part = card_text(prepared.card, where, "bold")
-            facts = attack_facts(catalog, prepared.card.card)
-            if facts:
-                part.append(f" {facts}")
+            if prepared.card.attack:
+                part.append(f" {prepared.card.attack}")
             if prepared.boosters:
                 part.append(f" +{len(prepared.boosters)} booster")
                 part.append("s" if len(prepared.boosters) > 1 else "")

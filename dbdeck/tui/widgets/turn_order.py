@@ -5,6 +5,7 @@ tokens of the Characters."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -14,38 +15,39 @@ from dbdeck.engine.table_view import CharacterPanel, TurnOrderPanel
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import pack, sep, styled
 
-__all__ = ["TurnOrderBoard"]
+__all__ = ["TurnOrderBoard", "TurnOrderShown"]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOrderShown:
+    """What the turn-order board shows."""
+
+    order: TurnOrderPanel
+    """The round and the turn-order deck."""
+    tokens: tuple[tuple[int, str], ...] = ()
+    """Each Character's order token and name."""
+
+    @classmethod
+    def of(cls, order: TurnOrderPanel, characters: tuple[CharacterPanel, ...]) -> TurnOrderShown:
+        """The turn order, with the order tokens of ``characters``."""
+        return cls(order, tuple((c.order, c.name) for c in characters))
 
 
 class TurnOrderBoard(Board, can_focus=False):
     """The round and the turn-order deck."""
 
-    order: reactive[TurnOrderPanel | None] = reactive(None)
-    """The round and the turn-order deck."""
-    characters: reactive[tuple[CharacterPanel, ...]] = reactive(())
-    """The Characters, for their order tokens."""
+    shown: reactive[TurnOrderShown | None] = reactive(None)
+    """The turn order and the Characters' order tokens."""
 
-    def watch_order(self) -> None:
-        """Redraw from a new turn-order panel."""
-        self.redraw()
-
-    def watch_characters(self) -> None:
-        """Redraw with new order tokens."""
-        self.redraw()
-
-    def show(self, order: TurnOrderPanel, characters: tuple[CharacterPanel, ...]) -> None:
-        """A new turn order and new order tokens, drawn once."""
-        if order == self.order and characters == self.characters:
-            return
-        self.set_reactive(TurnOrderBoard.order, order)
-        self.set_reactive(TurnOrderBoard.characters, characters)
+    def watch_shown(self) -> None:
+        """Redraw from a new turn order."""
         self.redraw()
 
     def picture(self, width: int, items: Items) -> RenderableType:
         """The board's picture."""
-        order = self.order
-        if order is None:
+        if self.shown is None:
             return Text()
+        order = self.shown.order
         self.border_title = f" Round {order.round} "
         lines = []
         head = styled(f"{order.left} card{'' if order.left == 1 else 's'} left", "bold")
@@ -61,7 +63,7 @@ class TurnOrderBoard(Board, can_focus=False):
             names = [f"{n}x {c}" if n > 1 else c for c, n in sorted(counted.items())]
             parts = [Text(n + ("," if i < len(names) - 1 else "")) for i, n in enumerate(names)]
             lines.append(pack(parts, width, lead=styled("To come: ", "dim"), indent=2))
-        if self.characters:
-            tokens = [Text(f"{c.order} {c.name}") for c in self.characters]
+        if self.shown.tokens:
+            tokens = [Text(f"{number} {name}") for number, name in self.shown.tokens]
             lines.append(pack(tokens, width, lead=styled("Order: ", "dim"), indent=2))
         return Text("\n").join(lines)

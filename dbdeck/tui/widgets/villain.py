@@ -4,13 +4,11 @@ Minions, the Dragon Balls, the Villain's trackers and the Location."""
 from __future__ import annotations
 
 import textwrap
-from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.table_view import MinionView, VillainPanel
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import ball, card_text, fit, health_bar, pack, sep, styled
@@ -29,11 +27,6 @@ class VillainBoard(Board):
     where = "villain"
     panel: reactive[VillainPanel | None] = reactive(None)
     """The Villain board of the view."""
-
-    def __init__(self, catalog: Catalog, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.catalog = catalog
-        """For the printed facts of an attack: its Damage and kind."""
 
     def watch_panel(self, panel: VillainPanel | None) -> None:
         """Redraw from a new panel."""
@@ -73,9 +66,7 @@ class VillainBoard(Board):
             lines.append(fit(line, width))
         if not v.enemies and v.health is None:
             lines.append(styled("Health unknown", "dim"))
-        lines.append(
-            track_line(villain_cells(v.time_track, self.catalog, items, self.where), width)
-        )
+        lines.append(track_line(villain_cells(v.time_track, items, self.where), width))
         minions = [self._minion(m, items) for m in v.minions]
         lead = styled("Minions ", "dim")
         if minions and not v.arrived:
