@@ -136,7 +136,7 @@ async def test_wizard_starts_a_game(catalog: Catalog) -> None:
     app = DbdeckApp(catalog)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        await pilot.press("enter")  # New game
+        await pilot.press("down", "enter")  # New game (the menu opens on nothing)
         await pilot.pause()
         assert isinstance(pilot.app.screen, SetupWizard)
         pilot.app.screen.query_one("#seed").value = "77"  # type: ignore[attr-defined]
@@ -154,7 +154,7 @@ async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
     app = DbdeckApp(catalog)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        await pilot.press("enter")  # New game
+        await pilot.press("down", "enter")  # New game (the menu opens on nothing)
         await pilot.pause()
         wizard = pilot.app.screen
         assert isinstance(wizard, SetupWizard)
