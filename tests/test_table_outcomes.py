@@ -214,6 +214,19 @@ def test_an_ability_that_only_heals_its_user_is_wasted_at_full_health(catalog: C
     game.state.character("piccolo").damage = 1
     assert waste_of(game, regeneration) == ""
     assert "use Regeneration" in seat_view(game, 0).left_undone
-    # An ability that does more than heal its user is never called wasted.
+
+
+def test_kaio_ken_is_wasted_while_nothing_can_be_attacked(catalog: Catalog) -> None:
+    """Kaio-ken costs a token and 1 damage for +2 damage to this turn's
+    attacks: before Freezer lands there is nothing to attack this turn."""
     goku = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
-    assert all(waste_of(goku, a) == "" for a in goku.legal_actions() if a.type == "ability")
+    kaio_ken = next(a for a in goku.legal_actions() if a.type == "ability")
+    assert "would go unused" in waste_of(goku, kaio_ken)
+    assert not any("Kaio-ken" in line for line in seat_view(goku, 0).left_undone)
+    goku.state.villain.arrived = True
+    assert waste_of(goku, kaio_ken) == ""
+    # An ability that also draws a card (Tien's Multi-Form) is never wasted.
+    tien = Game.new(catalog, Setup(characters=["tien", "goku"], villain="freezer", seed=11))
+    assert tien.state.active == "tien"
+    multi_form = next(a for a in tien.legal_actions() if a.type == "ability")
+    assert waste_of(tien, multi_form) == ""

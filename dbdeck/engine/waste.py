@@ -1,14 +1,14 @@
 """Moves that waste something, as the engine can tell them: an attack that
 deals no damage, a Technique prepared that can have no target when it is
-used, an ability that only heals its user at full health (rules notes N19,
-N49). The table asks before such a move, and the
-coach never suggests one."""
+used, an ability that only heals its user at full health or only adds
+damage to a turn with nothing to attack (rules notes N19, N49). The table
+asks before such a move, and the coach never suggests one."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dbdeck.cards.plain import Heal, Technique
+from dbdeck.cards.plain import DamageBonus, Heal, Repair, Technique
 from dbdeck.engine import combat, preview
 from dbdeck.engine.actions import Action
 
@@ -26,7 +26,7 @@ def waste_of(game: Game, action: Action) -> str:
     if action.type == "prepare":
         return _lost_technique(game, action)
     if action.type == "ability":
-        return _nothing_to_heal(game)
+        return _ability_waste(game)
     return ""
 
 
@@ -57,18 +57,31 @@ def _lost_technique(game: Game, action: Action) -> str:
     )
 
 
-def _nothing_to_heal(game: Game) -> str:
-    """Why the active Character's ability is wasted: all it does is heal
-    its user, who has no damage (the cost, a discarded card, is paid for
-    nothing)."""
+def _ability_waste(game: Game) -> str:
+    """Why the active Character's ability is wasted: all it does is heal or
+    repair its user, who has no damage, or add damage to this turn's
+    attacks while no enemy can be attacked (its cost, a card, a token or
+    damage taken, is then paid for nothing)."""
     s = game.state
     if s.active in ("", "villain"):
         return ""
     ch = s.character(s.active)
-    ability = game.character_card(ch.id).special_ability
-    if ability is None or not ability.effects or ch.damage > 0:
+    board = game.character_card(ch.id)
+    ability = board.special_ability
+    if ability is None or not ability.effects:
         return ""
-    if any(not isinstance(op, Heal) or op.target != "self" for op in ability.effects):
-        return ""
-    name = game.character_card(ch.id).name
-    return f"{name} has no damage to heal: {ability.name} would heal nothing."
+    effects = ability.effects
+    if all(isinstance(op, Heal | Repair) and op.target == "self" for op in effects):
+        if ch.damage > 0:
+            return ""
+        return f"{board.name} has no damage to heal: {ability.name} would heal nothing."
+    if all(
+        isinstance(op, DamageBonus) and op.target == "self" and op.duration == "this-turn"
+        for op in effects
+    ):
+        # Nothing becomes attackable during a Character's own turn (Freezer
+        # lands on a turn-order card of his), so the bonus has no attack.
+        if combat.enemies_of(game, "players"):
+            return ""
+        return f"No enemy can be attacked this turn: {ability.name}'s extra damage would go unused."
+    return ""
