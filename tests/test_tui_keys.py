@@ -89,6 +89,27 @@ async def test_a_long_dialog_title_wraps_inside_the_dialog_at_80_columns(catalog
         assert title.region.right <= box.right and title.region.height >= 2
 
 
+async def test_down_on_targets_before_a_tick_says_to_tick_first(catalog: Catalog) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ComboDialog)
+        targets = dialog.query_one("#targets", ChoiceList)
+        labels = [str(targets.get_option_at_index(i).prompt) for i in range(targets.option_count)]
+        assert labels and all(label.endswith("(tick a Technique first)") for label in labels)
+        await pilot.press("tab", "down")
+        await pilot.pause()
+        assert dialog.focused is targets and targets.highlighted is None
+        said = [n.message for n in pilot.app._notifications]
+        assert ComboDialog.TICK_FIRST in said
+        await pilot.press("shift+tab", "down", "space", "tab", "down")
+        await pilot.pause()
+        assert targets.highlighted == 0  # ticked: the targets can be chosen
+
+
 async def test_tab_then_enter_in_the_combo_dialog_attacks_nobody(catalog: Catalog) -> None:
     game = turn_game(catalog)
     async with app_for(game).run_test(size=(120, 40)) as pilot:
@@ -169,6 +190,9 @@ async def test_once_freezer_has_landed_preparing_asks_nothing_more(catalog: Cata
 
 async def test_ending_a_turn_with_the_ability_unused_asks_first(catalog: Catalog) -> None:
     game = before_freezer(catalog)
+    # Landed: Kaio-ken's extra damage has something to attack (before that it
+    # would go unused, and is not asked about).
+    game.state.villain.arrived = True
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         table = table_of(pilot.app)

@@ -154,10 +154,15 @@ class ComboDialog(Dialog[Action | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, view: TableView, attacks: list[Offer], catalog: Catalog) -> None:
+    TICK_FIRST = (
+        "No target can be chosen before a Technique is ticked: Shift+Tab back to the "
+        "Techniques, Down, then Space."
+    )
+    """What Up or Down on the targets says while nothing is ticked."""
+
+    def __init__(self, view: TableView, attacks: list[Offer]) -> None:
         super().__init__()
         self.view = view
-        self.catalog = catalog
         self.offers = [o for o in attacks if o.action.type == "attack"]
         self.targets = sorted({o.action.target for o in self.offers if o.action.target})
 
@@ -169,7 +174,7 @@ class ComboDialog(Dialog[Action | None]):
             )
             yield TickList(*[(Text(self._card_label(u)), u, False) for u in cards], id="cards")
             yield Label("Target")
-            yield ChoiceList(id="targets")
+            yield ChoiceList(id="targets", none_enabled=self.TICK_FIRST)
             yield Static(
                 Text(
                     "Down, then Space: tick  Tab: to the targets, Down, then Enter  Escape: cancel",
@@ -182,10 +187,7 @@ class ComboDialog(Dialog[Action | None]):
         seen = self.view.card(uid)
         if seen is None:
             return "a card"
-        card: Any = self.catalog.cards.get(seen.card)
-        kind = getattr(card, "damage_kind", "basic")
-        extra = "" if kind == "basic" else f" {kind.upper()}"
-        return f"{seen.name} ({getattr(card, 'damage', 0)}{extra})"
+        return f"{seen.name} ({seen.facts})" if seen.facts else seen.name
 
     def chosen(self) -> tuple[int, ...]:
         """The ticked Techniques."""
@@ -210,8 +212,11 @@ class ComboDialog(Dialog[Action | None]):
             offer = self.offer_for(target)
             name = self.view.target_name(target)
             if offer is None:
-                label = Text(f"{name}", style="dim")
-                listing.add_option(Option(label, id=target, disabled=not self.chosen()))
+                # Without a ticked Technique no target can be chosen; say so
+                # in words, not by the dimmed colour alone.
+                waiting = not self.chosen()
+                label = Text(f"{name} (tick a Technique first)" if waiting else name, style="dim")
+                listing.add_option(Option(label, id=target, disabled=waiting))
             else:
                 listing.add_option(Option(Text(f"{name} — {offer.preview}"), id=target))
         # Nothing highlighted, as in every list: Tab then Enter attacks nobody.

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Protocol
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
@@ -33,13 +32,8 @@ Time slot, the booster): the key already said what to do."""
 
 
 class Picking(Shown, Protocol):
-    """What a pick needs of the screen: to take the offer chosen, to say why
-    nothing can be chosen, and the catalog (the attack dialog reads cards)."""
-
-    @property
-    def catalog(self) -> Catalog:
-        """The game's cards."""
-        ...
+    """What a pick needs of the screen: to take the offer chosen, and to say
+    why nothing can be chosen."""
 
     def take(self, offer: Offer) -> None:
         """Take an offer chosen by the player."""
@@ -171,4 +165,4 @@ def pick_attack(screen: Picking, chosen: frozenset[int]) -> None:
         if offer is not None:
             screen.take(offer)
 
-    screen.app.push_screen(ComboDialog(screen.view, attacks, screen.catalog), done)
+    screen.app.push_screen(ComboDialog(screen.view, attacks), done)

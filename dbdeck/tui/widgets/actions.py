@@ -12,6 +12,7 @@ damage it would take), and the optional steps before the Actions phase
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.message import Message
@@ -124,7 +125,7 @@ class ActionPanel(ChoiceList):
             super().__init__()
             self.entry = entry
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         # Labels are plain text: a card name is never read as markup.
         super().__init__(markup=False, **kwargs)
         self.lines: list[Entry] = []

@@ -4,7 +4,8 @@
   after any change: an Enter meant for what came before does nothing.
 - Down (or Up) highlights the first item; then Up and Down move one item
   and stop at the ends: a list never wraps.
-- Enter with nothing highlighted does nothing, and says so.
+- Enter with nothing highlighted does nothing, and says so; so does Up or
+  Down on a list whose every item is disabled, saying why.
 - The highlighted item is marked with a glyph (``▶``; ``>`` in ASCII), not
   by colour alone.
 
@@ -25,10 +26,13 @@ from textual.widgets.option_list import Option
 
 from dbdeck.tui.widgets import glyphs
 
-__all__ = ["NOTHING_HIGHLIGHTED", "ChoiceList", "TickList", "marker"]
+__all__ = ["NONE_ENABLED", "NOTHING_HIGHLIGHTED", "ChoiceList", "TickList", "marker"]
 
 NOTHING_HIGHLIGHTED = "Nothing is highlighted: press Down to highlight the first item, then Enter."
 """What Enter says on a list with nothing highlighted."""
+
+NONE_ENABLED = "Nothing in this list can be chosen now."
+"""What Up or Down says on a list whose every item is disabled."""
 
 GUTTER = 2
 """The cells before each item that hold the marker."""
@@ -81,6 +85,9 @@ class _OneRule(_ListBase):
     NOTHING = NOTHING_HIGHLIGHTED
     """What Enter (or Space) says with nothing highlighted."""
 
+    none_enabled = NONE_ENABLED
+    """What Up or Down says when no item of the list can be chosen now."""
+
     def on_mount(self) -> None:
         """Nothing is highlighted when the list opens."""
         self.highlighted = None
@@ -94,11 +101,17 @@ class _OneRule(_ListBase):
 
     def action_cursor_down(self) -> None:
         """Down: the first item, or the next one (never wrapping)."""
-        self.highlighted = _step(self.options, self.highlighted, 1)
+        self._move(1)
 
     def action_cursor_up(self) -> None:
         """Up: the first item, or the one before (never wrapping)."""
-        self.highlighted = _step(self.options, self.highlighted, -1)
+        self._move(-1)
+
+    def _move(self, direction: int) -> None:
+        step = _step(self.options, self.highlighted, direction)
+        if step is None and self.option_count:  # every item is disabled: say why
+            self.notify(self.none_enabled, title="Not now", severity="warning")
+        self.highlighted = step
 
     def action_select(self) -> None:
         """Choose (or tick) the highlighted item; with none, say so."""
@@ -113,10 +126,14 @@ class ChoiceList(_OneRule, OptionList):
 
     ALLOW_MAXIMIZE: ClassVar[bool] = False
 
-    def __init__(self, *content: Option | str | None, **kwargs: Any) -> None:
+    def __init__(
+        self, *content: Option | str | None, none_enabled: str | None = None, **kwargs: Any
+    ) -> None:
         # Labels are plain text: a card name or "[Grim Rule]" is never markup.
         kwargs.setdefault("markup", False)
         super().__init__(*content, **kwargs)
+        if none_enabled is not None:
+            self.none_enabled = none_enabled
 
 
 class TickList(_OneRule, SelectionList[int]):
