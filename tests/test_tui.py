@@ -454,7 +454,7 @@ async def test_continue_offers_the_backup_of_a_corrupt_save(
     app = DbdeckApp(catalog, saves=tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        await pilot.press("down", "enter")  # Continue
+        await pilot.press("down", "down", "enter")  # Continue (nothing highlighted at first)
         await pilot.pause()
         assert isinstance(app.screen, DecisionDialog)
         assert list(tmp_path.glob("*.corrupt-*.json"))  # moved aside, not overwritten
