@@ -604,6 +604,27 @@ def warned(library: Library, lines: list[str], profile: str = E01) -> list[str]:
     return [f"{f.rule}: {f.message}" for f in result.warnings]
 
 
+def test_outside_tournaments_only_a_deck_past_the_tournament_limit_is_warned(
+    library: Library,
+) -> None:
+    """Seed 002, Deck Size: "The deck can be as large as desired in non-tournament
+    play. During tournaments, no deck can be larger than 75 cards": 75 cards is
+    quiet, 76 is a warning and not a problem."""
+    at_the_limit = base_lines("goku-75")
+    assert warned(library, at_the_limit, S00) == []
+    past_it = under(LIFE, "1 Goku Anger Attack (Saiyan #46)")(at_the_limit)
+    assert warned(library, past_it, S00) == [
+        "SIZE-MAX: 76 cards: no limit outside tournaments, but a tournament allows at most 75 "
+        "(check with --tournament)"
+    ]
+
+
+def test_a_declared_namekian_deck_of_90_is_quiet(library: Library) -> None:
+    """Seed 001, Tokui-Waza: "Namekian Tokui-Waza permits a 90-card deck": no
+    warning of the 75-card limit it is allowed past."""
+    assert warned(library, base_lines("piccolo-namekian-90"), DIG) == []
+
+
 def test_an_unknown_title_warns_with_suggestions_and_still_counts(library: Library) -> None:
     lines = swap(KT, "2 King Kai Trainin")(base_lines("goku"))
     [said] = warned(library, lines)
