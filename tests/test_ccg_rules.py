@@ -759,6 +759,187 @@ def _pack(tmp_path: Path, *cards: dict[str, object]) -> Library:
     return load_library([HERE / "pack", pack], include_env_packs=False)
 
 
+# --- what each finding says, and where ----------------------------------------------
+
+SAID: dict[tuple[str, str], list[str]] = {
+    ("RESTRICTED-raditz", E01): [
+        "40: RESTRICTED: 2 copies of 'Nappa's Energy Aura'; it is restricted to one copy per deck"
+    ],
+    ("RESTRICTED-named", DIG): [
+        "16: RESTRICTED: 4 copies of 'Nappa's Energy Aura'; it is restricted to one copy per "
+        "deck, even in its own character's deck"
+    ],
+    ("LIMIT-ONE-goku", E01): [
+        "25: LIMIT-ONE: 2 copies of 'Orange Lifting Drill'; it is limit 1 per deck "
+        "(by Errata 7 June 2001, Saiyan #126)"
+    ],
+    ("LIMIT-ONE-printed", S00): [
+        "40: LIMIT-ONE: 2 copies of 'One Shot Wonder'; it is limit 1 per deck (by its text)"
+    ],
+    ("LIMIT-ONE-unless", E01): [
+        "44: LIMIT-ONE: 2 copies of 'Garlic Jr.'s Kyokaika Technique'; it is limit 1 per deck "
+        "(by Errata 7 June 2001, Named Cards 4) unless Garlic Jr. is the Main Personality"
+    ],
+    ("COPIES-NAMED-goku", E01): [
+        "31: COPIES-NAMED: 5 copies of 'Goku's Physical Attack'; 4 at most of a card named for "
+        "the Main Personality Goku"
+    ],
+    ("TW-OFF-STYLE-goku", E01): [
+        "25: TW-OFF-STYLE: 'Red Knee Pick Drill' is a Red card in the deck; a declared Orange "
+        "Tokui-Waza allows Orange styled cards only"
+    ],
+    ("TW-OFF-STYLE-sensei-deck", DIG): [
+        "58: TW-OFF-STYLE: 'Red Knee Pick Drill' is a Red card in the Sensei Deck; a declared "
+        "Orange Tokui-Waza allows Orange styled cards only"
+    ],
+    ("TW-LIST-goku-plain", DIG): [
+        "5: TW-LIST: Goku may not declare Namekian Tokui-Waza; only Cell, Dende, Lord Slug, "
+        "Nail, Piccolo, Pikkon may"
+    ],
+    ("HERITAGE-krillin", DIG): [
+        "19: HERITAGE: 'Saiyan Energy Defense' is Saiyan Heritage only, and no personality of "
+        "this deck is (Saiyan Heritage: Broly, Cell, Cell Jr. 1, Cell Jr. 2, Future Gohan, "
+        "Gohan, Goku, Goten, Gotenks, Kid Trunks, Majin Vegeta, Mighty Mask, Nappa, Paragus, "
+        "Raditz, Trunks, Vegeta)"
+    ],
+    ("HERITAGE-pikkon", DIG): [
+        "28: HERITAGE: 'Namekian Heritage Focus' is Namekian Heritage only, and no personality "
+        "of this deck is (Namekian Heritage: Cell, Cell Jr. 1, Cell Jr. 2, Dende, Lord Slug, "
+        "Nail, Piccolo) (Pikkon may declare Namekian Tokui-Waza but is not of Namekian Heritage)"
+    ],
+    ("MP-ONE-CHARACTER-ginyu", DIG): [
+        "7: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Ginyu Force "
+        "(a member's cards cannot form the Ginyu Force's Main Personality)"
+    ],
+}
+"""What a case's problems say, each with its line, under one profile."""
+
+
+def said(library: Library, lines: list[str], profile: str, warnings: bool = False) -> list[str]:
+    """Each problem (or warning) as ``LINE: RULE: message``, without its source."""
+    result = verdict(library, lines, profile)
+    return [
+        f"{f.line}: {f.rule}: {f.message}"
+        for f in (result.warnings if warnings else result.problems)
+    ]
+
+
+@pytest.mark.parametrize(("name", "profile"), list(SAID), ids=lambda x: str(x))
+def test_a_problem_names_its_line_and_says_why(library: Library, name: str, profile: str) -> None:
+    [case] = [c for c in CASES if str(c) == name]
+    lines = base_lines(case.base)
+    for edit in case.edits:
+        lines = edit(lines)
+    assert [s for s in said(library, lines, profile) if s.split(": ")[1] == case.rule] == SAID[
+        (name, profile)
+    ]
+
+
+def test_only_a_member_of_the_ginyu_force_is_told_it_cannot_form_it(library: Library) -> None:
+    """Seed 001, special personalities: the Ginyu Force's members cannot form its
+    Main Personality; another character's card in a Raditz deck is only another
+    character."""
+    lines = swap(CUT, CUT1)(under(MP, "1 Jeice Level 1")(base_lines("raditz")))
+    assert said(library, lines, DIG) == [
+        "11: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Raditz"
+    ]
+
+
+def test_the_pikkon_note_is_for_a_pikkon_deck_only(library: Library) -> None:
+    """Seed 001, Heritage: a Namekian Heritage card in a Goku deck is only of a
+    Heritage nobody in the deck has."""
+    lines = swap(KT, "2 Namekian Heritage Focus")(base_lines("goku"))
+    assert [s for s in said(library, lines, DIG) if "HERITAGE" in s] == [
+        "41: HERITAGE: 'Namekian Heritage Focus' is Namekian Heritage only, and no personality "
+        "of this deck is (Namekian Heritage: Cell, Cell Jr. 1, Cell Jr. 2, Dende, Lord Slug, "
+        "Nail, Piccolo)"
+    ]
+    assert said(library, lines, E01, warnings=True) == [
+        "41: ONLY: 'Namekian Heritage Focus' is Namekian Heritage only; these rules list no "
+        "Namekian Heritage: not checked"
+    ]
+
+
+def test_a_heritage_card_only_an_ally_can_use_is_warned_at_its_line(library: Library) -> None:
+    lines = swap("1 Yamcha Level 1", "1 Gohan Level 1 (Saiyan #164)")(base_lines("krillin"))
+    lines = swap("3 Hero Advantage (Saiyan #195)", "3 Saiyan Energy Defense (Saiyan #92)")(lines)
+    assert said(library, lines, DIG, warnings=True) == [
+        "19: HERITAGE: 'Saiyan Energy Defense' is Saiyan Heritage only: the Main Personality "
+        "Krillin is not, only the Ally 'Gohan Level 1' can use it"
+    ]
+
+
+ROGUE_VEGETA = [
+    "[Main Personality]",
+    "1 Vegeta Level 1 (Saiyan #184)",
+    "1 Vegeta Level 2",
+    "1 Vegeta, Saiyan Prince Level 4",
+    "[Life Deck]",
+    "1 Krillin Level 1 (Saiyan #182)",
+    "1 Tien Level 1 (Saiyan #82)",
+    "1 Hero Advantage (Saiyan #195)",
+    "1 Recoome Boom",
+]
+
+
+def test_a_rogue_is_warned_of_once_and_may_hold_heroes_and_villains_only_cards(
+    library: Library,
+) -> None:
+    """Seed 001, Allies: the digest does not say which Allies a Rogue Main
+    Personality takes, nor can it tell whether a Rogue may use a Heroes-only or a
+    Villains-only card: one warning at the Main Personality, none per Ally or card."""
+    assert said(library, ROGUE_VEGETA, DIG, warnings=True) == [
+        "1: ALLY-ALIGNMENT: Vegeta is a Rogue: the digest does not say which Allies a Rogue "
+        "Main Personality takes; their alignment is not checked"
+    ]
+
+
+def test_a_main_personality_of_unknown_alignment_is_warned_of_once(tmp_path: Path) -> None:
+    bojack: list[dict[str, object]] = [
+        {
+            "id": f"bojack-level-{n}",
+            "title": f"Bojack Level {n}",
+            "type": "personality",
+            "personality": "Bojack",
+            "level": n,
+        }
+        for n in (1, 2, 3)
+    ]
+    lines = [
+        "[Main Personality]",
+        "1 Bojack Level 1",
+        "1 Bojack Level 2",
+        "1 Bojack Level 3",
+        "[Life Deck]",
+        "1 Krillin Level 1 (Saiyan #182)",
+        "1 Tien Level 1 (Saiyan #82)",
+    ]
+    assert said(_pack(tmp_path, *bojack), lines, E01, warnings=True) == [
+        "1: ALLY-ALIGNMENT: the alignment of Bojack is not known (a pack can give it): the "
+        "Allies' alignment is not checked"
+    ]
+
+
+def test_a_kid_trunks_deck_removes_the_starters_kid_trunks_ally(library: Library) -> None:
+    """Seed 001, deck building: "A villain starter, or a deck using Kid Trunks as
+    MP, removes the starter's Kid Trunks Ally"; in a hero deck it is an Ally like
+    any other, one card a level."""
+    kid_trunks = [
+        "[Main Personality]",
+        "1 Kid Trunks Level 1",
+        "[Life Deck]",
+        "1 Kid Trunks Level 1",
+    ]
+    assert [s for s in said(library, kid_trunks, DIG) if "KID-TRUNKS" in s] == [
+        "4: KID-TRUNKS-STARTER: 'Kid Trunks Level 1': a deck with Kid Trunks as its Main "
+        "Personality removes the starter's Kid Trunks Ally"
+    ]
+    goku = under(LIFE, "1 Kid Trunks Level 1", "1 Kid Trunks Level 1")(base_lines("goku"))
+    assert said(library, goku, DIG) == [
+        "16: ALLY-PER-LEVEL: 2 cards of Kid Trunks level 1; one card of each level of a personality"
+    ]
+
+
 def _trunks_deck(extra: str) -> list[str]:
     """Trunks levels 1 to 3 (2 and 3 written, not known), style-less cards."""
     lines = base_lines("goku-plain")
@@ -809,3 +990,23 @@ def test_mighty_mask_uses_goten_only_cards_under_the_digest(tmp_path: Path) -> N
     lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(lines)
     assert "ONLY" not in {f.rule for f in verdict(both, lines, DIG).warnings}
     assert "ONLY" in {f.rule for f in verdict(both, lines, E01).warnings}
+
+
+def test_a_deck_without_a_main_personality_is_still_checked(library: Library) -> None:
+    lines = ["[Life Deck]", "1 Krillin Level 1 (Saiyan #182)", "1 Hero Advantage (Saiyan #195)"]
+    assert said(library, lines, E01) == [
+        "0: MP-LEVELS: no Main Personality: list its levels 1, 2 and 3 under [Main Personality]",
+        "0: SIZE-MIN: 2 cards; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)",
+    ]
+    assert said(library, lines, E01, warnings=True) == []
+
+
+def test_only_mighty_mask_uses_goten_only_cards(tmp_path: Path) -> None:
+    """Seed 001: Mighty Mask "can ... use ... Goten-only and Kid Trunks-only
+    cards"; a Goku deck cannot."""
+    both = _pack(tmp_path, {"id": "goten-trick", "title": "Goten Trick", "only": ["Goten"]})
+    lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(base_lines("goku-plain"))
+    assert said(both, lines, DIG, warnings=True) == [
+        "28: ONLY: 'Goten Trick' is Goten only: the Main Personality Goku can never use it"
+    ]
