@@ -613,10 +613,11 @@ def test_outside_tournaments_only_a_deck_past_the_tournament_limit_is_warned(
     at_the_limit = base_lines("goku-75")
     assert warned(library, at_the_limit, S00) == []
     past_it = under(LIFE, "1 Goku Anger Attack (Saiyan #46)")(at_the_limit)
-    assert warned(library, past_it, S00) == [
-        "SIZE-MAX: 76 cards: no limit outside tournaments, but a tournament allows at most 75 "
+    assert said(library, past_it, S00, warnings=True) == [
+        "0: SIZE-MAX: 76 cards: no limit outside tournaments, but a tournament allows at most 75 "
         "(check with --tournament)"
     ]
+    assert said(library, past_it, S00) == []
 
 
 def test_a_declared_namekian_deck_of_90_is_quiet(library: Library) -> None:
@@ -762,6 +763,39 @@ def _pack(tmp_path: Path, *cards: dict[str, object]) -> Library:
 # --- what each finding says, and where ----------------------------------------------
 
 SAID: dict[tuple[str, str], list[str]] = {
+    ("COPIES-goku", E01): ["39: COPIES: 4 copies of 'Senzu Bean'; 3 at most"],
+    ("COPIES-named-for-another", E01): [
+        "17: COPIES: 4 copies of 'Goku's Touch'; 3 at most (a named card of Goku: 4 only in a "
+        "Goku deck)"
+    ],
+    ("DECK-SECTION-goku", E01): [
+        "10: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Main Personality] holds the "
+        "Main Personality's personality cards"
+    ],
+    ("SIZE-MIN-goku", E01): [
+        "0: SIZE-MIN: 49 cards; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)"
+    ],
+    ("SIZE-MAX-goku-75", E01): ["0: SIZE-MAX: 76 cards; a deck holds at most 75"],
+    ("MP-LEVELS-raditz", E01): [
+        "10: MP-LEVELS: levels 1, 2, 3, 5 are not consecutive: level 4 is missing"
+    ],
+    ("MP-LEVELS-missing", E01): [
+        "10: MP-LEVELS: the Main Personality Raditz lacks level 1: levels 1, 2 and 3 at least"
+    ],
+    ("MP-PER-LEVEL-raditz", DIG): [
+        "14: MP-PER-LEVEL: 'Raditz Level 4': 2 cards of level 4; one card per level"
+    ],
+    ("MP-PER-LEVEL-high-tech", E01): [
+        "12: MP-PER-LEVEL: 'Goku Level 2': 2 cards of level 2; one card per level"
+    ],
+    ("MP-PER-LEVEL-high-tech", DIG): [
+        "12: MP-PER-LEVEL: 'Goku Level 2': standard or High-Tech for level 2, not both"
+    ],
+    ("MP-HIGH-TECH-LEVELS-goku", DIG): [
+        "11: MP-HIGH-TECH-LEVELS: 'Goku Levels 1-2 High-Tech' is a High-Tech card of levels "
+        "1-2, used for every one of them; 'Goku Level 2' takes level 2 too"
+    ],
     ("RESTRICTED-raditz", E01): [
         "40: RESTRICTED: 2 copies of 'Nappa's Energy Aura'; it is restricted to one copy per deck"
     ],
@@ -1010,3 +1044,32 @@ def test_only_mighty_mask_uses_goten_only_cards(tmp_path: Path) -> None:
     assert said(both, lines, DIG, warnings=True) == [
         "28: ONLY: 'Goten Trick' is Goten only: the Main Personality Goku can never use it"
     ]
+
+
+def test_a_deck_without_a_main_personality_has_no_named_card(library: Library) -> None:
+    """Seed 002, Duplicate Card Limits: 4 copies only of a card named for the Main
+    Personality; without one, 3 of every card."""
+    lines = ["[Life Deck]", "1 Krillin Level 1 (Saiyan #182)", "4 Senzu Bean (Saiyan #43)"]
+    assert "3: COPIES: 4 copies of 'Senzu Bean'; 3 at most" in said(library, lines, E01)
+
+
+def test_a_saiyan_saga_card_is_named_by_its_title_only(tmp_path: Path) -> None:
+    """Seed 003, Named Cards 4: "Number 2 and 3 apply only to the Saiyan Saga. From
+    the Frieza Saga, and up, if a character's name is listed in the card rules text
+    anywhere": a Saiyan Saga card naming Goku in its text only is
+    not named for him."""
+    both = _pack(
+        tmp_path,
+        {
+            "id": "surprise-wave",
+            "title": "Surprise Wave",
+            "saga": "Saiyan",
+            "number": "901",
+            "type": "energy-combat",
+            "text": "Energy attack. If used by Goku, raise his anger 1 level.",
+        },
+    )
+    lines = swap("3 Goku's Surprise Attack (Saiyan #24)")(base_lines("goku"))
+    lines = swap("1 Orange Tripping Drill (Saiyan #130)")(lines)
+    lines = under(LIFE, "4 Surprise Wave")(lines)
+    assert said(both, lines, E01) == ["15: COPIES: 4 copies of 'Surprise Wave'; 3 at most"]
