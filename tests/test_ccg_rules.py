@@ -1073,3 +1073,26 @@ def test_a_saiyan_saga_card_is_named_by_its_title_only(tmp_path: Path) -> None:
     lines = swap("1 Orange Tripping Drill (Saiyan #130)")(lines)
     lines = under(LIFE, "4 Surprise Wave")(lines)
     assert said(both, lines, E01) == ["15: COPIES: 4 copies of 'Surprise Wave'; 3 at most"]
+
+
+def test_a_mastery_and_a_sensei_are_listed_in_their_own_sections(library: Library) -> None:
+    """Seed 001, Mastery: a Mastery "starts in play" (rules note R18 for the
+    Sensei): under [Life Deck] it is misplaced, and [Mastery] or [Sensei] holds
+    nothing else."""
+    goku = swap(KT, KT1)(base_lines("goku"))
+    assert said(library, under(LIFE, "1 Orange Style Mastery")(goku), E01) == [
+        "15: DECK-SECTION: 'Orange Style Mastery' is a Mastery (it starts in play): list it "
+        "under [Mastery]"
+    ]
+    misplaced = [*goku, "[Mastery]", "1 Senzu Bean (Saiyan #43)"]
+    assert "53: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Mastery] holds the Mastery" in (
+        said(library, misplaced, E01)
+    )
+    misplaced = [*goku, "[Sensei]", "1 Senzu Bean (Saiyan #43)"]
+    assert "53: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Sensei] holds the Sensei" in (
+        said(library, misplaced, DIG)
+    )
+    assert said(library, misplaced, E01, warnings=True) == [
+        "52: PROFILE-SCOPE: these rules have no Sensei Decks: the [Sensei] card is counted "
+        "toward the size, the [Sensei Deck] is not part of the deck"
+    ]
