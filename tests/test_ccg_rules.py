@@ -1096,3 +1096,15 @@ def test_a_mastery_and_a_sensei_are_listed_in_their_own_sections(library: Librar
         "52: PROFILE-SCOPE: these rules have no Sensei Decks: the [Sensei] card is counted "
         "toward the size, the [Sensei Deck] is not part of the deck"
     ]
+
+
+def test_cell_jr_allies_repeat_up_to_three_copies(library: Library) -> None:
+    """Seed 001: "Cell Jr. Allies require a Cell MP and allow duplicates"; the
+    copy limit of 3 (seed 002, Duplicate Card Limits 2) still holds."""
+    lines = swap("3 Senzu Bean (Saiyan #43)", "1 Senzu Bean (Saiyan #43)")(base_lines("cell"))
+    three = swap("1 Cell Jr. 1 Level 1", "3 Cell Jr. 1 Level 1")(lines)
+    assert said(library, three, DIG) == []
+    four = swap("1 Cell Jr. 1 Level 1", "4 Cell Jr. 1 Level 1")(lines)
+    assert said(library, four, DIG) == [
+        "12: COPIES: 4 copies of 'Cell Jr. 1 Level 1'; Cell Jr. cards may repeat, 3 copies at most"
+    ]
