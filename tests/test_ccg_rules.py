@@ -604,6 +604,28 @@ def warned(library: Library, lines: list[str], profile: str = E01) -> list[str]:
     return [f"{f.rule}: {f.message}" for f in result.warnings]
 
 
+def test_outside_tournaments_only_a_deck_past_the_tournament_limit_is_warned(
+    library: Library,
+) -> None:
+    """Seed 002, Deck Size: "The deck can be as large as desired in non-tournament
+    play. During tournaments, no deck can be larger than 75 cards": 75 cards is
+    quiet, 76 is a warning and not a problem."""
+    at_the_limit = base_lines("goku-75")
+    assert warned(library, at_the_limit, S00) == []
+    past_it = under(LIFE, "1 Goku Anger Attack (Saiyan #46)")(at_the_limit)
+    assert said(library, past_it, S00, warnings=True) == [
+        "0: SIZE-MAX: 76 cards: no limit outside tournaments, but a tournament allows at most 75 "
+        "(check with --tournament)"
+    ]
+    assert said(library, past_it, S00) == []
+
+
+def test_a_declared_namekian_deck_of_90_is_quiet(library: Library) -> None:
+    """Seed 001, Tokui-Waza: "Namekian Tokui-Waza permits a 90-card deck": no
+    warning of the 75-card limit it is allowed past."""
+    assert warned(library, base_lines("piccolo-namekian-90"), DIG) == []
+
+
 def test_an_unknown_title_warns_with_suggestions_and_still_counts(library: Library) -> None:
     lines = swap(KT, "2 King Kai Trainin")(base_lines("goku"))
     [said] = warned(library, lines)
@@ -738,6 +760,220 @@ def _pack(tmp_path: Path, *cards: dict[str, object]) -> Library:
     return load_library([HERE / "pack", pack], include_env_packs=False)
 
 
+# --- what each finding says, and where ----------------------------------------------
+
+SAID: dict[tuple[str, str], list[str]] = {
+    ("COPIES-goku", E01): ["39: COPIES: 4 copies of 'Senzu Bean'; 3 at most"],
+    ("COPIES-named-for-another", E01): [
+        "17: COPIES: 4 copies of 'Goku's Touch'; 3 at most (a named card of Goku: 4 only in a "
+        "Goku deck)"
+    ],
+    ("DECK-SECTION-goku", E01): [
+        "10: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Main Personality] holds the "
+        "Main Personality's personality cards"
+    ],
+    ("SIZE-MIN-goku", E01): [
+        "0: SIZE-MIN: 49 cards; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)"
+    ],
+    ("SIZE-MAX-goku-75", E01): ["0: SIZE-MAX: 76 cards; a deck holds at most 75"],
+    ("MP-LEVELS-raditz", E01): [
+        "10: MP-LEVELS: levels 1, 2, 3, 5 are not consecutive: level 4 is missing"
+    ],
+    ("MP-LEVELS-missing", E01): [
+        "10: MP-LEVELS: the Main Personality Raditz lacks level 1: levels 1, 2 and 3 at least"
+    ],
+    ("MP-PER-LEVEL-raditz", DIG): [
+        "14: MP-PER-LEVEL: 'Raditz Level 4': 2 cards of level 4; one card per level"
+    ],
+    ("MP-PER-LEVEL-high-tech", E01): [
+        "12: MP-PER-LEVEL: 'Goku Level 2': 2 cards of level 2; one card per level"
+    ],
+    ("MP-PER-LEVEL-high-tech", DIG): [
+        "12: MP-PER-LEVEL: 'Goku Level 2': standard or High-Tech for level 2, not both"
+    ],
+    ("MP-HIGH-TECH-LEVELS-goku", DIG): [
+        "11: MP-HIGH-TECH-LEVELS: 'Goku Levels 1-2 High-Tech' is a High-Tech card of levels "
+        "1-2, used for every one of them; 'Goku Level 2' takes level 2 too"
+    ],
+    ("RESTRICTED-raditz", E01): [
+        "40: RESTRICTED: 2 copies of 'Nappa's Energy Aura'; it is restricted to one copy per deck"
+    ],
+    ("RESTRICTED-named", DIG): [
+        "16: RESTRICTED: 4 copies of 'Nappa's Energy Aura'; it is restricted to one copy per "
+        "deck, even in its own character's deck"
+    ],
+    ("LIMIT-ONE-goku", E01): [
+        "25: LIMIT-ONE: 2 copies of 'Orange Lifting Drill'; it is limit 1 per deck "
+        "(by Errata 7 June 2001, Saiyan #126)"
+    ],
+    ("LIMIT-ONE-printed", S00): [
+        "40: LIMIT-ONE: 2 copies of 'One Shot Wonder'; it is limit 1 per deck (by its text)"
+    ],
+    ("LIMIT-ONE-unless", E01): [
+        "44: LIMIT-ONE: 2 copies of 'Garlic Jr.'s Kyokaika Technique'; it is limit 1 per deck "
+        "(by Errata 7 June 2001, Named Cards 4) unless Garlic Jr. is the Main Personality"
+    ],
+    ("COPIES-NAMED-goku", E01): [
+        "31: COPIES-NAMED: 5 copies of 'Goku's Physical Attack'; 4 at most of a card named for "
+        "the Main Personality Goku"
+    ],
+    ("TW-OFF-STYLE-goku", E01): [
+        "25: TW-OFF-STYLE: 'Red Knee Pick Drill' is a Red card in the deck; a declared Orange "
+        "Tokui-Waza allows Orange styled cards only"
+    ],
+    ("TW-OFF-STYLE-sensei-deck", DIG): [
+        "58: TW-OFF-STYLE: 'Red Knee Pick Drill' is a Red card in the Sensei Deck; a declared "
+        "Orange Tokui-Waza allows Orange styled cards only"
+    ],
+    ("TW-LIST-goku-plain", DIG): [
+        "5: TW-LIST: Goku may not declare Namekian Tokui-Waza; only Cell, Dende, Lord Slug, "
+        "Nail, Piccolo, Pikkon may"
+    ],
+    ("HERITAGE-krillin", DIG): [
+        "19: HERITAGE: 'Saiyan Energy Defense' is Saiyan Heritage only, and no personality of "
+        "this deck is (Saiyan Heritage: Broly, Cell, Cell Jr. 1, Cell Jr. 2, Future Gohan, "
+        "Gohan, Goku, Goten, Gotenks, Kid Trunks, Majin Vegeta, Mighty Mask, Nappa, Paragus, "
+        "Raditz, Trunks, Vegeta)"
+    ],
+    ("HERITAGE-pikkon", DIG): [
+        "28: HERITAGE: 'Namekian Heritage Focus' is Namekian Heritage only, and no personality "
+        "of this deck is (Namekian Heritage: Cell, Cell Jr. 1, Cell Jr. 2, Dende, Lord Slug, "
+        "Nail, Piccolo) (Pikkon may declare Namekian Tokui-Waza but is not of Namekian Heritage)"
+    ],
+    ("MP-ONE-CHARACTER-ginyu", DIG): [
+        "7: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Ginyu Force "
+        "(a member's cards cannot form the Ginyu Force's Main Personality)"
+    ],
+}
+"""What a case's problems say, each with its line, under one profile."""
+
+
+def said(library: Library, lines: list[str], profile: str, warnings: bool = False) -> list[str]:
+    """Each problem (or warning) as ``LINE: RULE: message``, without its source."""
+    result = verdict(library, lines, profile)
+    return [
+        f"{f.line}: {f.rule}: {f.message}"
+        for f in (result.warnings if warnings else result.problems)
+    ]
+
+
+@pytest.mark.parametrize(("name", "profile"), list(SAID), ids=lambda x: str(x))
+def test_a_problem_names_its_line_and_says_why(library: Library, name: str, profile: str) -> None:
+    [case] = [c for c in CASES if str(c) == name]
+    lines = base_lines(case.base)
+    for edit in case.edits:
+        lines = edit(lines)
+    assert [s for s in said(library, lines, profile) if s.split(": ")[1] == case.rule] == SAID[
+        (name, profile)
+    ]
+
+
+def test_only_a_member_of_the_ginyu_force_is_told_it_cannot_form_it(library: Library) -> None:
+    """Seed 001, special personalities: the Ginyu Force's members cannot form its
+    Main Personality; another character's card in a Raditz deck is only another
+    character."""
+    lines = swap(CUT, CUT1)(under(MP, "1 Jeice Level 1")(base_lines("raditz")))
+    assert said(library, lines, DIG) == [
+        "11: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Raditz"
+    ]
+
+
+def test_the_pikkon_note_is_for_a_pikkon_deck_only(library: Library) -> None:
+    """Seed 001, Heritage: a Namekian Heritage card in a Goku deck is only of a
+    Heritage nobody in the deck has."""
+    lines = swap(KT, "2 Namekian Heritage Focus")(base_lines("goku"))
+    assert [s for s in said(library, lines, DIG) if "HERITAGE" in s] == [
+        "41: HERITAGE: 'Namekian Heritage Focus' is Namekian Heritage only, and no personality "
+        "of this deck is (Namekian Heritage: Cell, Cell Jr. 1, Cell Jr. 2, Dende, Lord Slug, "
+        "Nail, Piccolo)"
+    ]
+    assert said(library, lines, E01, warnings=True) == [
+        "41: ONLY: 'Namekian Heritage Focus' is Namekian Heritage only; these rules list no "
+        "Namekian Heritage: not checked"
+    ]
+
+
+def test_a_heritage_card_only_an_ally_can_use_is_warned_at_its_line(library: Library) -> None:
+    lines = swap("1 Yamcha Level 1", "1 Gohan Level 1 (Saiyan #164)")(base_lines("krillin"))
+    lines = swap("3 Hero Advantage (Saiyan #195)", "3 Saiyan Energy Defense (Saiyan #92)")(lines)
+    assert said(library, lines, DIG, warnings=True) == [
+        "19: HERITAGE: 'Saiyan Energy Defense' is Saiyan Heritage only: the Main Personality "
+        "Krillin is not, only the Ally 'Gohan Level 1' can use it"
+    ]
+
+
+ROGUE_VEGETA = [
+    "[Main Personality]",
+    "1 Vegeta Level 1 (Saiyan #184)",
+    "1 Vegeta Level 2",
+    "1 Vegeta, Saiyan Prince Level 4",
+    "[Life Deck]",
+    "1 Krillin Level 1 (Saiyan #182)",
+    "1 Tien Level 1 (Saiyan #82)",
+    "1 Hero Advantage (Saiyan #195)",
+    "1 Recoome Boom",
+]
+
+
+def test_a_rogue_is_warned_of_once_and_may_hold_heroes_and_villains_only_cards(
+    library: Library,
+) -> None:
+    """Seed 001, Allies: the digest does not say which Allies a Rogue Main
+    Personality takes, nor can it tell whether a Rogue may use a Heroes-only or a
+    Villains-only card: one warning at the Main Personality, none per Ally or card."""
+    assert said(library, ROGUE_VEGETA, DIG, warnings=True) == [
+        "1: ALLY-ALIGNMENT: Vegeta is a Rogue: the digest does not say which Allies a Rogue "
+        "Main Personality takes; their alignment is not checked"
+    ]
+
+
+def test_a_main_personality_of_unknown_alignment_is_warned_of_once(tmp_path: Path) -> None:
+    bojack: list[dict[str, object]] = [
+        {
+            "id": f"bojack-level-{n}",
+            "title": f"Bojack Level {n}",
+            "type": "personality",
+            "personality": "Bojack",
+            "level": n,
+        }
+        for n in (1, 2, 3)
+    ]
+    lines = [
+        "[Main Personality]",
+        "1 Bojack Level 1",
+        "1 Bojack Level 2",
+        "1 Bojack Level 3",
+        "[Life Deck]",
+        "1 Krillin Level 1 (Saiyan #182)",
+        "1 Tien Level 1 (Saiyan #82)",
+    ]
+    assert said(_pack(tmp_path, *bojack), lines, E01, warnings=True) == [
+        "1: ALLY-ALIGNMENT: the alignment of Bojack is not known (a pack can give it): the "
+        "Allies' alignment is not checked"
+    ]
+
+
+def test_a_kid_trunks_deck_removes_the_starters_kid_trunks_ally(library: Library) -> None:
+    """Seed 001, deck building: "A villain starter, or a deck using Kid Trunks as
+    MP, removes the starter's Kid Trunks Ally"; in a hero deck it is an Ally like
+    any other, one card a level."""
+    kid_trunks = [
+        "[Main Personality]",
+        "1 Kid Trunks Level 1",
+        "[Life Deck]",
+        "1 Kid Trunks Level 1",
+    ]
+    assert [s for s in said(library, kid_trunks, DIG) if "KID-TRUNKS" in s] == [
+        "4: KID-TRUNKS-STARTER: 'Kid Trunks Level 1': a deck with Kid Trunks as its Main "
+        "Personality removes the starter's Kid Trunks Ally"
+    ]
+    goku = under(LIFE, "1 Kid Trunks Level 1", "1 Kid Trunks Level 1")(base_lines("goku"))
+    assert said(library, goku, DIG) == [
+        "16: ALLY-PER-LEVEL: 2 cards of Kid Trunks level 1; one card of each level of a personality"
+    ]
+
+
 def _trunks_deck(extra: str) -> list[str]:
     """Trunks levels 1 to 3 (2 and 3 written, not known), style-less cards."""
     lines = base_lines("goku-plain")
@@ -788,3 +1024,87 @@ def test_mighty_mask_uses_goten_only_cards_under_the_digest(tmp_path: Path) -> N
     lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(lines)
     assert "ONLY" not in {f.rule for f in verdict(both, lines, DIG).warnings}
     assert "ONLY" in {f.rule for f in verdict(both, lines, E01).warnings}
+
+
+def test_a_deck_without_a_main_personality_is_still_checked(library: Library) -> None:
+    lines = ["[Life Deck]", "1 Krillin Level 1 (Saiyan #182)", "1 Hero Advantage (Saiyan #195)"]
+    assert said(library, lines, E01) == [
+        "0: MP-LEVELS: no Main Personality: list its levels 1, 2 and 3 under [Main Personality]",
+        "0: SIZE-MIN: 2 cards; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)",
+    ]
+    assert said(library, lines, E01, warnings=True) == []
+
+
+def test_only_mighty_mask_uses_goten_only_cards(tmp_path: Path) -> None:
+    """Seed 001: Mighty Mask "can ... use ... Goten-only and Kid Trunks-only
+    cards"; a Goku deck cannot."""
+    both = _pack(tmp_path, {"id": "goten-trick", "title": "Goten Trick", "only": ["Goten"]})
+    lines = swap("3 Fortify Your Spirit (Saiyan #31)", "3 Goten Trick")(base_lines("goku-plain"))
+    assert said(both, lines, DIG, warnings=True) == [
+        "28: ONLY: 'Goten Trick' is Goten only: the Main Personality Goku can never use it"
+    ]
+
+
+def test_a_deck_without_a_main_personality_has_no_named_card(library: Library) -> None:
+    """Seed 002, Duplicate Card Limits: 4 copies only of a card named for the Main
+    Personality; without one, 3 of every card."""
+    lines = ["[Life Deck]", "1 Krillin Level 1 (Saiyan #182)", "4 Senzu Bean (Saiyan #43)"]
+    assert "3: COPIES: 4 copies of 'Senzu Bean'; 3 at most" in said(library, lines, E01)
+
+
+def test_a_saiyan_saga_card_is_named_by_its_title_only(tmp_path: Path) -> None:
+    """Seed 003, Named Cards 4: "Number 2 and 3 apply only to the Saiyan Saga. From
+    the Frieza Saga, and up, if a character's name is listed in the card rules text
+    anywhere": a Saiyan Saga card naming Goku in its text only is
+    not named for him."""
+    both = _pack(
+        tmp_path,
+        {
+            "id": "surprise-wave",
+            "title": "Surprise Wave",
+            "saga": "Saiyan",
+            "number": "901",
+            "type": "energy-combat",
+            "text": "Energy attack. If used by Goku, raise his anger 1 level.",
+        },
+    )
+    lines = swap("3 Goku's Surprise Attack (Saiyan #24)")(base_lines("goku"))
+    lines = swap("1 Orange Tripping Drill (Saiyan #130)")(lines)
+    lines = under(LIFE, "4 Surprise Wave")(lines)
+    assert said(both, lines, E01) == ["15: COPIES: 4 copies of 'Surprise Wave'; 3 at most"]
+
+
+def test_a_mastery_and_a_sensei_are_listed_in_their_own_sections(library: Library) -> None:
+    """Seed 001, Mastery: a Mastery "starts in play" (rules note R18 for the
+    Sensei): under [Life Deck] it is misplaced, and [Mastery] or [Sensei] holds
+    nothing else."""
+    goku = swap(KT, KT1)(base_lines("goku"))
+    assert said(library, under(LIFE, "1 Orange Style Mastery")(goku), E01) == [
+        "15: DECK-SECTION: 'Orange Style Mastery' is a Mastery (it starts in play): list it "
+        "under [Mastery]"
+    ]
+    misplaced = [*goku, "[Mastery]", "1 Senzu Bean (Saiyan #43)"]
+    assert "53: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Mastery] holds the Mastery" in (
+        said(library, misplaced, E01)
+    )
+    misplaced = [*goku, "[Sensei]", "1 Senzu Bean (Saiyan #43)"]
+    assert "53: DECK-SECTION: 'Senzu Bean' is a non-combat card; [Sensei] holds the Sensei" in (
+        said(library, misplaced, DIG)
+    )
+    assert said(library, misplaced, E01, warnings=True) == [
+        "52: PROFILE-SCOPE: these rules have no Sensei Decks: the [Sensei] card is counted "
+        "toward the size, the [Sensei Deck] is not part of the deck"
+    ]
+
+
+def test_cell_jr_allies_repeat_up_to_three_copies(library: Library) -> None:
+    """Seed 001: "Cell Jr. Allies require a Cell MP and allow duplicates"; the
+    copy limit of 3 (seed 002, Duplicate Card Limits 2) still holds."""
+    lines = swap("3 Senzu Bean (Saiyan #43)", "1 Senzu Bean (Saiyan #43)")(base_lines("cell"))
+    three = swap("1 Cell Jr. 1 Level 1", "3 Cell Jr. 1 Level 1")(lines)
+    assert said(library, three, DIG) == []
+    four = swap("1 Cell Jr. 1 Level 1", "4 Cell Jr. 1 Level 1")(lines)
+    assert said(library, four, DIG) == [
+        "12: COPIES: 4 copies of 'Cell Jr. 1 Level 1'; Cell Jr. cards may repeat, 3 copies at most"
+    ]
