@@ -164,3 +164,34 @@ async def test_a_spectators_key_bar_offers_no_move(catalog: Catalog, tmp_path: P
     finally:
         await server.close()
         await asyncio.sleep(0)
+
+
+async def test_a_seat_waiting_for_another_turn_is_shown_only_the_keys_that_look(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """Krillin's player while Goku plays: the play keys would only say "it is
+    alice's turn", so the key bar leaves them out until Krillin's turn."""
+    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    server = TableServer(
+        session,
+        "club",
+        socket_path=tmp_path / "club.sock",
+        owner="alice",
+        identify=lambda _writer: "bob",
+        admits=lambda user: True,
+        bot_delay=0.0,
+        announce=False,
+    )
+    await server.start()
+    try:
+        app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
+            await pilot.pause(0.2)
+            assert app.table is not None and session.game.state.active == "goku"
+            shown = plain(app.table.query_one(KeyBar).content)
+            assert " p " not in shown and " e " not in shown and " b " not in shown
+            assert " i " in shown and " w " in shown
+    finally:
+        await server.close()
+        await asyncio.sleep(0)

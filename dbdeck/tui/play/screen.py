@@ -348,7 +348,8 @@ class TableScreen(Screen[None]):
 
     def keys_now(self, passing: bool) -> Keys:
         """The key bar now: only the keys that work (a hand-off's, a
-        decision's dialog's, the looking keys while another screen decides)."""
+        decision's dialog's, the looking keys while another screen decides
+        or plays its turn)."""
         view = self.view
         if view.over:
             return self.OVER_KEYS
@@ -357,6 +358,8 @@ class TableScreen(Screen[None]):
         if view.decision is not None:
             if self.decisions.offers():
                 return keys.deciding_keys(self.KEYS)
+            return keys.waiting_keys(self.KEYS)
+        if not self.offers:  # another seat's turn, or the Villain's
             return keys.waiting_keys(self.KEYS)
         return self.KEYS
 
