@@ -4,6 +4,8 @@ local table draws for the same seat view."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,29 @@ async def _wait(condition: Any, pilot: Any, what: str) -> None:
             return
         await pilot.pause(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+@contextlib.asynccontextmanager
+async def served(catalog: Catalog, tmp_path: Path, user: str) -> AsyncIterator[TableServer]:
+    """alice's table of ``SETUP`` on a socket, where every connection is
+    ``user``'s (alice, the owner, or a guest seated by the test)."""
+    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    server = TableServer(
+        session,
+        "club",
+        socket_path=tmp_path / "club.sock",
+        owner="alice",
+        identify=lambda _writer: user,
+        admits=lambda _user: True,
+        bot_delay=0.0,
+        announce=False,
+    )
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+        await asyncio.sleep(0)
 
 
 async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_path: Path) -> None:
@@ -140,19 +165,7 @@ def test_the_key_bar_of_a_shared_table_shows_only_the_keys_that_work() -> None:
 
 
 async def test_a_spectators_key_bar_offers_no_move(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
-    server = TableServer(
-        session,
-        "club",
-        socket_path=tmp_path / "club.sock",
-        owner="alice",
-        identify=lambda _writer: "alice",
-        admits=lambda user: user == "alice",
-        bot_delay=0.0,
-        announce=False,
-    )
-    await server.start()
-    try:
+    async with served(catalog, tmp_path, "alice") as server:
         app = JoinApp(catalog, socket_path=server.socket_path, spectate=True)
         async with app.run_test(size=(160, 50)) as pilot:
             await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
@@ -161,9 +174,6 @@ async def test_a_spectators_key_bar_offers_no_move(catalog: Catalog, tmp_path: P
             shown = plain(app.table.query_one(KeyBar).content)
             assert " p " not in shown and " e " not in shown and " u " not in shown
             assert " w " in shown and " i " in shown
-    finally:
-        await server.close()
-        await asyncio.sleep(0)
 
 
 async def test_a_seat_waiting_for_another_turn_is_shown_only_the_keys_that_look(
@@ -171,27 +181,12 @@ async def test_a_seat_waiting_for_another_turn_is_shown_only_the_keys_that_look(
 ) -> None:
     """Krillin's player while Goku plays: the play keys would only say "it is
     alice's turn", so the key bar leaves them out until Krillin's turn."""
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
-    server = TableServer(
-        session,
-        "club",
-        socket_path=tmp_path / "club.sock",
-        owner="alice",
-        identify=lambda _writer: "bob",
-        admits=lambda user: True,
-        bot_delay=0.0,
-        announce=False,
-    )
-    await server.start()
-    try:
+    async with served(catalog, tmp_path, "bob") as server:
         app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
         async with app.run_test(size=(160, 50)) as pilot:
             await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
             await pilot.pause(0.2)
-            assert app.table is not None and session.game.state.active == "goku"
+            assert app.table is not None and server.session.game.state.active == "goku"
             shown = plain(app.table.query_one(KeyBar).content)
             assert " p " not in shown and " e " not in shown and " b " not in shown
             assert " i " in shown and " w " in shown
-    finally:
-        await server.close()
-        await asyncio.sleep(0)
