@@ -312,3 +312,26 @@ async def test_while_the_players_decide_the_key_bar_shows_only_the_keys_that_wor
                 break
         assert game.state.pending is None
         assert "e" in dict(table_of(pilot.app).query_one(KeyBar).keys)
+
+
+async def test_behind_a_dialog_the_key_bar_names_its_closing_key_and_help_works(
+    catalog: Catalog,
+) -> None:
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        bar = table_of(pilot.app).query_one(KeyBar)
+        assert "e" in dict(bar.keys)
+        await pilot.press("a")  # the attack dialog
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ComboDialog)
+        assert dict(bar.keys) == {"Esc": "Close the dialog"}
+        await pilot.press("question_mark")  # the bar's help key works in it
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")  # the dialog closes: the table's keys again
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TableScreen)
+        assert "e" in dict(bar.keys) and "Esc" not in dict(bar.keys)

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from dbdeck.cards.catalog import Catalog
 from dbdeck.engine.actions import Action
 from dbdeck.engine.table_view import Offer, TableView
-from dbdeck.tui.modal import Dialog
+from dbdeck.tui.modal import Dialog, ResultT
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.card import card_picture
 from dbdeck.tui.widgets.choices import ChoiceList, TickList
@@ -32,6 +32,17 @@ __all__ = [
 ARM_SECONDS = 0.4
 """How long a turn's announcement ignores Enter: a key typed while the
 previous turn played out must not pass it unread."""
+
+
+class HelpedDialog(Dialog[ResultT]):
+    """A dialog in which ``?`` opens the table's help, as the key bar under
+    every dialog says."""
+
+    BINDINGS = [Binding("question_mark", "help", "Help", show=False)]
+
+    def action_help(self) -> None:
+        """Every key of the table."""
+        self.app.push_screen(HelpScreen())
 
 
 class DecisionDialog(Dialog[int | None]):
@@ -146,7 +157,7 @@ class DecisionDialog(Dialog[int | None]):
         self.app.push_screen(CardPicker(self.inspect_entries), show)
 
 
-class ComboDialog(Dialog[Action | None]):
+class ComboDialog(HelpedDialog[Action | None]):
     """Build an attack: pick Physical Techniques (a Combo when several), then
     the target, each target showing the damage it would take (after Armor,
     Damage Reduction and a Guardian's interception, as the engine foresees
@@ -242,7 +253,7 @@ class ComboDialog(Dialog[Action | None]):
         self.dismiss(None)
 
 
-class InspectorScreen(Dialog[None]):
+class InspectorScreen(HelpedDialog[None]):
     """Any card, drawn in full: stats, text and effects in plain words."""
 
     BINDINGS = [Binding("escape,enter,i", "close", "Close")]
@@ -260,7 +271,7 @@ class InspectorScreen(Dialog[None]):
         self.dismiss(None)
 
 
-class CardPicker(Dialog[str | None]):
+class CardPicker(HelpedDialog[str | None]):
     """Pick a card on the table to inspect."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -286,7 +297,7 @@ class CardPicker(Dialog[str | None]):
         self.dismiss(None)
 
 
-class _Armed(Dialog[None]):
+class _Armed(HelpedDialog[None]):
     """A screen that ignores Enter for a moment after it shows: a key typed
     while the previous turn played out must not pass it unread."""
 

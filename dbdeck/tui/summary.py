@@ -16,7 +16,7 @@ from dbdeck.engine.table_view import TableView
 from dbdeck.engine.tally import Tally
 from dbdeck.engine.words import agree
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.modal import Dialog
+from dbdeck.tui.dialogs import HelpedDialog
 from dbdeck.tui.widgets.choices import ChoiceList
 
 __all__ = ["CHOICES", "SummaryScreen"]
@@ -35,7 +35,7 @@ HEADINGS = ("Character", "Player", "Health", "Damage\ndealt", "Damage\ntaken", "
 hardly wider than its numbers."""
 
 
-class SummaryScreen(Dialog[str | None]):
+class SummaryScreen(HelpedDialog[str | None]):
     """The game's summary; it closes with the player's choice of what next."""
 
     BINDINGS = [

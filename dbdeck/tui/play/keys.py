@@ -83,6 +83,14 @@ DECIDING_KEYS: Keys = (
 keys, and the palette (the table's own keys, quitting among them, wait
 behind the dialog until it is answered)."""
 
+BANNER_KEYS: Keys = (("Enter", "Play"),)
+"""The key bar behind the banner of a new turn."""
+
+DIALOG_KEYS: Keys = (("Esc", "Close the dialog"),)
+"""The key bar behind a dialog the player opened (a card's menu, the
+end-of-turn question, the attack, help): each writes its own keys in it,
+and every one of them closes with Escape."""
+
 PLAY_KEYS = frozenset({"Enter", "p", "b", "a", "e", "t", "g", "u", "s", "d"})
 """The table's keys that act in the game (each waits while a decision is
 pending for another screen)."""

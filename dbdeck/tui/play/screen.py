@@ -34,10 +34,13 @@ from dbdeck.engine.table_view import HandView, LogLine, Offer, TableView
 from dbdeck.tui.backend import Outcome, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,
+    DecisionDialog,
     HandoffScreen,
     HelpScreen,
     InspectorScreen,
+    TurnBanner,
 )
+from dbdeck.tui.modal import Dialog
 from dbdeck.tui.play import (
     card_menu,
     describe,
@@ -345,6 +348,23 @@ class TableScreen(Screen[None]):
         self.focused_card = self.describe(*self._focus) if self._focus is not None else ""
         self._say("#card-line", self.outcome or Text(self.focused_card, style="dim"))
         self.one(ActionPanel).offers = () if self.view.decision is not None else tuple(self.offers)
+
+    def on_screen_suspend(self) -> None:
+        """A dialog opened over the table: the bar names the one key every
+        such dialog has (its own keys are written in it). A hand-off and a
+        decision of the players keep the bar ``keys_now`` gives them."""
+        top = self.app.screen
+        if not isinstance(top, Dialog) or isinstance(top, HandoffScreen):
+            return
+        if isinstance(top, DecisionDialog) and not top.cancellable:
+            return  # the players' decisions: nothing closes them
+        bar = keys.BANNER_KEYS if isinstance(top, TurnBanner) else keys.DIALOG_KEYS
+        self.one(KeyBar).keys = bar
+
+    def on_screen_resume(self) -> None:
+        """Back at the table: the bar names the table's keys again."""
+        if self.is_mounted and not self.closing:
+            self.one(KeyBar).keys = self.keys_now(self.backend.handoff() is not None)
 
     def keys_now(self, passing: bool) -> Keys:
         """The key bar now: only the keys that work (a hand-off's, a
