@@ -237,13 +237,15 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         f"  To keep it open, host inside tmux or screen (tmux new -s {server.name}), "
         "or see the README's 'Keeping a table open'."
     )
-    print("Ctrl+C closes the table (the game stays saved).", flush=True)
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
+    # Before the line that invites Ctrl+C: one pressed at once closes the
+    # table the same way, never as a KeyboardInterrupt.
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, task.cancel)
+    print("Ctrl+C closes the table (the game stays saved).", flush=True)
     with contextlib.suppress(asyncio.CancelledError):
         await server.serve_forever()
 
