@@ -98,7 +98,7 @@ async def test_the_card_line_is_said_again_after_every_change(catalog: Catalog) 
         screen.play(PlayEnergy(card=_an_energy(game)))
         await pilot.pause()
         assert "you have 0" not in card_line(screen)
-        assert "you have 1" in card_line(screen) or "Enter: Buy" in card_line(screen)
+        assert "you have 1" in card_line(screen) or "Enter for its menu: Buy" in card_line(screen)
 
 
 def _an_energy(game: Game) -> int:

@@ -58,7 +58,7 @@ def describe(view: TableView, offers: list[Offer], uid: int, where: str) -> str:
                 said.append(offered.why_not)
     able = card_offers(offers, uid)
     if able:
-        said.append("Enter: " + ", ".join(o.label for o in able[:3]))
+        said.append("Enter for its menu: " + ", ".join(o.label for o in able[:3]))
     if not where.startswith("market:"):
         for note in view.notes_for(uid):
             said.append(note.reason)
