@@ -40,6 +40,19 @@ class PlainApp(App[None]):
         """Show a toast; its words are drawn as written."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        """Save a screenshot (the palette's command), unless the app has
+        already closed: a quit typed right after the command leaves no screen
+        to take it of."""
+        if not self.screen_stack:
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
+
 
 class Dialog(ModalScreen[ResultT]):
     """A modal screen that closes once, and only while it is in front."""
