@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dbdeck.engine.table_view import Offer
+from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.net.client import TableClient
 from dbdeck.net.protocol import ActionMessage, ViewMessage
 
@@ -43,8 +43,8 @@ SEATS = 2
 _HOST = """
 import asyncio, itertools, json, sys
 from pathlib import Path
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 

@@ -9,7 +9,7 @@ interpreter start measured in the same run. Prints:
   the kept validator of ``core_schema.json`` and so pydantic-core alone, and
   writes the cache) and a warm one (answers from the cache);
 * ``dbdeck cards validate`` as a whole process, cold and warm;
-* ``import dbdeck.engine.game`` as a whole process;
+* ``import dbdeck.games.deckbuilding.engine.game`` as a whole process;
 * in one process, a fresh validation (``use_cache=False``) and a warm load,
   repeated.
 
@@ -36,13 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from dbdeck.cards.cache import CACHE_ENV
-from dbdeck.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.cards.cache import CACHE_ENV
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 
 _LOAD = (
     "import time, json\n"
     "start = time.perf_counter()\n"
-    "from dbdeck.cards.catalog import load_catalog\n"
+    "from dbdeck.games.deckbuilding.cards.catalog import load_catalog\n"
     "catalog = load_catalog(include_env_packs=False)\n"
     "elapsed = time.perf_counter() - start\n"
     "import sys\n"
@@ -103,7 +103,7 @@ def main() -> None:
         warm_loads = [_load(warm) for _ in range(args.runs)]
         cold_validate = [_wall(validate, cold()) for _ in range(args.runs)]
         warm_validate = [_wall(validate, warm) for _ in range(args.runs)]
-        importing = [sys.executable, "-c", "import dbdeck.engine.game"]
+        importing = [sys.executable, "-c", "import dbdeck.games.deckbuilding.engine.game"]
         engine = [_wall(importing, warm) for _ in range(args.runs)]
 
     print(f"{len(load_catalog(include_env_packs=False, use_cache=False))} cards")
@@ -117,7 +117,7 @@ def main() -> None:
     )
     print(_summary("`dbdeck cards validate`, cold cache", cold_validate, peer))
     print(_summary("`dbdeck cards validate`, warm cache", warm_validate, peer))
-    print(_summary("`import dbdeck.engine.game` (whole process)", engine, peer))
+    print(_summary("`import dbdeck.games.deckbuilding.engine.game` (whole process)", engine, peer))
 
     fresh = []
     for _ in range(args.repeat):

@@ -25,10 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from dbdeck.ccg.checker import check_deck
-from dbdeck.ccg.deckfile import parse_deck
-from dbdeck.ccg.library import load_library
-from dbdeck.ccg.profiles import profile
+from dbdeck.games.ccg.checker import check_deck
+from dbdeck.games.ccg.deckfile import parse_deck
+from dbdeck.games.ccg.library import load_library
+from dbdeck.games.ccg.profiles import profile
 
 SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "ccg" / "goku-75.txt"
 LINES = 480

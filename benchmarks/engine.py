@@ -23,10 +23,10 @@ import random
 import statistics
 import time
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 
 
 def figure_line(label: str, samples: list[float], unit: str, scale: float) -> str:

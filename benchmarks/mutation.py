@@ -14,7 +14,7 @@ modules at a time:
     python benchmarks/mutation.py combat villains.freezer ccg.checks.size
     python benchmarks/mutation.py --report             # the last run's results only
 
-A module is named below ``dbdeck.engine`` (``combat``, ``villains.freezer``)
+A module is named below ``dbdeck.games.deckbuilding.engine`` (``combat``, ``villains.freezer``)
 or from ``dbdeck`` (``ccg.checks.size``). Results stay in ``mutants/`` (git
 ignores it); mutmut reruns only what changed since.
 """
@@ -46,13 +46,14 @@ def mutmut() -> list[str]:
 
 
 def pattern(module: str) -> str:
-    """The mutant-name pattern of one module (``combat`` → ``dbdeck.engine.combat.*``)."""
+    """The mutant-name pattern of one module (``combat`` →
+    ``dbdeck.games.deckbuilding.engine.combat.*``)."""
     module = module.removesuffix(".py").replace("/", ".")
     if module.startswith("dbdeck."):
         return module + ".*"
     if module.startswith("ccg."):
         return f"dbdeck.{module}.*"
-    return f"dbdeck.engine.{module}.*"
+    return f"dbdeck.games.deckbuilding.engine.{module}.*"
 
 
 def results() -> dict[str, str]:

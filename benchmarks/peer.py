@@ -31,9 +31,9 @@ from pathlib import Path
 from engine import figure_line  # benchmarks/engine.py, beside this script
 from platformdirs import user_cache_dir
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 
 PEER = "pyminion==0.4.0"
 

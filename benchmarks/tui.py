@@ -43,8 +43,8 @@ from engine import figure_line  # benchmarks/engine.py, beside this script
 from textual.screen import Screen
 
 import dbdeck
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.play import Seating
 

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from dbdeck import __version__
-from dbdeck.cards.kinds import CardKind
+from dbdeck.games.deckbuilding.cards.kinds import CardKind
 from dbdeck.opening import cannot_resume, card_set, play_session
 
 if TYPE_CHECKING:
-    from dbdeck.cards.catalog import Catalog
-    from dbdeck.engine.game import Setup
-    from dbdeck.sim import GameResult
+    from dbdeck.games.deckbuilding.cards.catalog import Catalog
+    from dbdeck.games.deckbuilding.engine.game import Setup
+    from dbdeck.games.deckbuilding.sim import GameResult
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = scenario_commands.add_parser("run", help="run scenario files and check them")
     run.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
-    from dbdeck.ccg.cli import add_commands  # the second game: the Dragon Ball Z CCG
+    from dbdeck.games.ccg.cli import add_commands  # the second game: the Dragon Ball Z CCG
 
     add_commands(commands)
     return parser
@@ -195,8 +195,8 @@ def ids_help(width: int = 79) -> str:
     """The ids a game's setup takes, by kind, wrapped to ``width``."""
     import textwrap
 
-    from dbdeck.cards.catalog import CardSetError, load_catalog
-    from dbdeck.engine.game import DIFFICULTIES, scenarios_of
+    from dbdeck.games.deckbuilding.cards.catalog import CardSetError, load_catalog
+    from dbdeck.games.deckbuilding.engine.game import DIFFICULTIES, scenarios_of
 
     try:
         catalog = load_catalog()
@@ -316,7 +316,7 @@ def _names(text: str | None) -> list[str]:
 def _setup(args: argparse.Namespace, **extra: Any) -> Setup:
     import random
 
-    from dbdeck.engine.game import Setup
+    from dbdeck.games.deckbuilding.engine.game import Setup
 
     seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
     return Setup(
@@ -376,7 +376,7 @@ def _settle_output() -> None:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "cards":
-        from dbdeck.cards import commands
+        from dbdeck.games.deckbuilding.cards import commands
 
         if args.cards_command == "validate":
             return commands.cmd_validate(args.pack)
@@ -388,7 +388,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "scenario":
         return _run_scenarios(args.files)
     if args.command == "ccg":
-        from dbdeck.ccg.cli import run
+        from dbdeck.games.ccg.cli import run
 
         return run(args)
     if args.command == "sim":
@@ -420,7 +420,7 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from dbdeck.engine.game import SetupError
+    from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.saves import SaveError, Session, saves_dir
 
     catalog = card_set()
@@ -472,8 +472,8 @@ def _ids_hint(problem: Exception, command: str) -> str:
 def _run_sim(args: argparse.Namespace) -> int:
     import json
 
-    from dbdeck.engine.game import SetupError
-    from dbdeck.sim import simulate, summary
+    from dbdeck.games.deckbuilding.engine.game import SetupError
+    from dbdeck.games.deckbuilding.sim import simulate, summary
 
     catalog = card_set()
     if catalog is None:
@@ -522,7 +522,7 @@ def _bugs(results: list[GameResult]) -> int:
         if r.error:
             print(r.error, file=sys.stderr)
     if bad:
-        from dbdeck.engine.words import count
+        from dbdeck.games.deckbuilding.engine.words import count
 
         print(
             f"{count(len(bad), 'game')} failed or hit the action cap: that is a bug.",
@@ -534,8 +534,8 @@ def _bugs(results: list[GameResult]) -> int:
 def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
     import json
 
-    from dbdeck.engine.game import SetupError
-    from dbdeck.sim import balance_table, sweep
+    from dbdeck.games.deckbuilding.engine.game import SetupError
+    from dbdeck.games.deckbuilding.sim import balance_table, sweep
 
     villains = _names(args.villain) or [v.id for v in catalog.villains()]
     characters = _names(args.characters) or ["goku", "krillin"]
@@ -577,7 +577,7 @@ def _run_scenarios(files: list[Path]) -> int:
     """Run every scenario named (a folder: every ``*.toml`` below it), one
     line each; a bad file is reported and the others still run. Exit 1 when
     any failed, was unreadable, or there was none."""
-    from dbdeck.cards.catalog import files_below, one_line
+    from dbdeck.games.deckbuilding.cards.catalog import files_below, one_line
     from dbdeck.scenario import ScenarioFailure, run_file
 
     catalog = card_set()

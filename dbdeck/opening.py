@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dbdeck.cards.catalog import Catalog
+    from dbdeck.games.deckbuilding.cards.catalog import Catalog
     from dbdeck.saves import Session
 
 __all__ = ["cannot_resume", "card_set", "play_session"]
@@ -17,7 +17,7 @@ __all__ = ["cannot_resume", "card_set", "play_session"]
 
 def card_set() -> Catalog | None:
     """The card set, or ``None`` after printing its problems."""
-    from dbdeck.cards.catalog import CardSetError, load_catalog
+    from dbdeck.games.deckbuilding.cards.catalog import CardSetError, load_catalog
 
     try:
         catalog = load_catalog()

@@ -105,7 +105,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     catalog, data = opened
-    from dbdeck.engine.events import starts_turn
+    from dbdeck.games.deckbuilding.engine.events import starts_turn
 
     entries: list[dict[str, Any]] = []
     turn = 0

@@ -51,19 +51,24 @@ from pydantic import (
     ValidationInfo,
 )
 
-from dbdeck.cards.catalog import (
+from dbdeck.games.deckbuilding.cards.catalog import (
     Catalog,
     InputRefused,
     decode_utf8,
     one_line,
     read_regular_file,
 )
-from dbdeck.cards.effects import Duration
-from dbdeck.engine import combat, rules, zones
-from dbdeck.engine.actions import ACTION_TYPES, Action, IllegalAction, action_from_json
-from dbdeck.engine.chance import TableRandom
-from dbdeck.engine.game import Game, Setup, SetupError
-from dbdeck.engine.holders import (
+from dbdeck.games.deckbuilding.cards.operations import Duration
+from dbdeck.games.deckbuilding.engine import combat, rules, zones
+from dbdeck.games.deckbuilding.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    IllegalAction,
+    action_from_json,
+)
+from dbdeck.games.deckbuilding.engine.chance import TableRandom
+from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
     AllyRef,
     CharacterRef,
@@ -74,7 +79,7 @@ from dbdeck.engine.holders import (
     MinionRef,
     parse,
 )
-from dbdeck.engine.state import (
+from dbdeck.games.deckbuilding.engine.state import (
     Bonus,
     CharacterState,
     GameState,

@@ -26,9 +26,9 @@ from pathlib import Path
 os.environ.pop("NO_COLOR", None)
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog, load_catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard

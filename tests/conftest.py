@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog, load_catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 
 # Snapshot tests compare colours: a NO_COLOR from the caller's environment
 # would strip them, and a DBDECK_ASCII (or a locale or terminal without

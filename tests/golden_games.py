@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dbdeck.bots import BOTS
-from dbdeck.cards.catalog import Catalog, load_catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.bots import BOTS
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 
 GOLDEN = Path(__file__).parent / "golden" / "games.json"
 SEEDS = range(20)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dbdeck.engine.game import Game
+from dbdeck.games.deckbuilding.engine.game import Game
 
 __all__ = ["hidden_uids"]
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dbdeck.cards.catalog import Catalog, load_catalog, shipped_cards_dir
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog, shipped_cards_dir
 
 LINK = "[link=https://example.invalid]LNK[/link]"
 """Markup that must be shown as written, not run as a link."""

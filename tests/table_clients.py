@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Setup
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.net.client import TableClient
 from dbdeck.net.protocol import (
     ActionMessage,

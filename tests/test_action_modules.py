@@ -7,13 +7,15 @@ import importlib
 import tomllib
 from pathlib import Path
 
-from dbdeck.engine.actions import ACTION_TYPES, registry
+from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, registry
 
 
 def test_every_action_type_but_choose_has_its_module() -> None:
     assert sorted(registry.RULES) == sorted(t for t in ACTION_TYPES if t != "choose")
     for kind, rules in registry.RULES.items():
-        module = importlib.import_module("dbdeck.engine.actions." + kind.replace("-", "_"))
+        module = importlib.import_module(
+            "dbdeck.games.deckbuilding.engine.actions." + kind.replace("-", "_")
+        )
         assert rules is module and kind == module.TYPE
         # The docstring names the rulebook passage (quoted) or the rules note.
         doc = module.__doc__ or ""
@@ -50,4 +52,4 @@ def test_the_import_contracts_name_every_action_type_module() -> None:
     for kind in registry.RULES:
         module = "actions." + kind.replace("-", "_")
         assert module in layered, f"{module} is in no layer"
-        assert "dbdeck.engine." + module in reached_through_registry, module
+        assert "dbdeck.games.deckbuilding.engine." + module in reached_through_registry, module

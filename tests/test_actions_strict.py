@@ -14,10 +14,10 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from dbdeck.action_models import ACTION_MODELS, read_action
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import (
+from dbdeck.games.deckbuilding.action_models import ACTION_MODELS, read_action
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import (
     KINDS,
     Action,
     Attack,
@@ -32,8 +32,8 @@ from dbdeck.engine.actions import (
     action_from_json,
     shape_problem,
 )
-from dbdeck.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID, ActionKind
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID, ActionKind
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.net.protocol import ProtocolError, decode_client
 from dbdeck.saves import SaveError, Session
 

@@ -10,11 +10,14 @@ import random
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine import audit
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game, Setup, SetupError
-from dbdeck.engine.villains.androids_17_18 import DIFFERENT_FUTURE, FALLEN_Z_FIGHTERS
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import audit
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.engine.villains.androids_17_18 import (
+    DIFFERENT_FUTURE,
+    FALLEN_Z_FIGHTERS,
+)
 
 FUTURE = Setup(
     characters=["gohan-ss2", "master-roshi"],

@@ -16,13 +16,13 @@ from collections.abc import Callable
 import pytest
 from test_legality_contract import SEEDS, TABLES, _positions
 
-from dbdeck import bots
-from dbdeck.cards import plain as fx
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine import combat, rules
-from dbdeck.engine.actions import ACTION_TYPES, Action
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.state import Bonus, Unit
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards import plain as fx
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import combat, rules
+from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, Action
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.state import Bonus, Unit
 
 
 def _listed_best(game: Game) -> Action:

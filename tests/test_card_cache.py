@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from dbdeck.cards import cache as card_cache
-from dbdeck.cards import catalog as card_catalog
-from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog
-from dbdeck.cards.plain import data_of
+from dbdeck.games.deckbuilding.cards import cache as card_cache
+from dbdeck.games.deckbuilding.cards import catalog as card_catalog
+from dbdeck.games.deckbuilding.cards.catalog import CardSetError, Catalog, load_catalog
+from dbdeck.games.deckbuilding.cards.plain import data_of
 
 SPOT = {"id": "test-spot", "name": "Test Spot", "kind": "location", "text": "A quiet place."}
 """A card that passes every check on its own: a Location."""

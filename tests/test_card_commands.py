@@ -14,13 +14,13 @@ from typing import Any, get_args
 import pytest
 from rich.console import Console
 
-from dbdeck.cards import describe as words
-from dbdeck.cards import effects as fx
-from dbdeck.cards import plain
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.convert import to_plain
-from dbdeck.cards.render import card_panel
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.cards import describe as words
+from dbdeck.games.deckbuilding.cards import operations as fx
+from dbdeck.games.deckbuilding.cards import plain
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.convert import to_plain
+from dbdeck.games.deckbuilding.cards.render import card_panel
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ def test_wheel_carries_the_card_set(tmp_path: Path) -> None:
         archive.extractall(tmp_path / "site")
     assert "dbdeck/data/cards/villains/freezer.json" in names
     code = (
-        "from dbdeck.cards.catalog import shipped_cards_dir, load_catalog;"
+        "from dbdeck.games.deckbuilding.cards.catalog import shipped_cards_dir, load_catalog;"
         "print(shipped_cards_dir()); print(len(load_catalog(include_env_packs=False)))"
     )
     run = subprocess.run(

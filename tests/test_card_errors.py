@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from card_samples import ALLY
 
-from dbdeck.cards.catalog import CardSetError, load_catalog
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.cards.catalog import CardSetError, load_catalog
 
 
 def problems_of(pack: Path, *, shipped: bool = False) -> list[str]:

@@ -14,10 +14,11 @@ from typing import Annotated, Any, get_args, get_origin
 import pytest
 from pydantic import BaseModel
 
-from dbdeck.cards import effects, models, plain
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.kinds import MARKET_OF_KIND
-from dbdeck.cards.plain_source import PLAIN_PATH, plain_module_source
+from dbdeck.games.deckbuilding.cards import models, plain
+from dbdeck.games.deckbuilding.cards import operations as effects
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.kinds import MARKET_OF_KIND
+from dbdeck.games.deckbuilding.cards.plain_source import PLAIN_PATH, plain_module_source
 
 
 def _schema_classes() -> dict[str, type[BaseModel]]:
@@ -36,7 +37,7 @@ def _schema_classes() -> dict[str, type[BaseModel]]:
 
 def test_plain_module_is_what_the_schema_generates() -> None:
     """plain.py is regenerated from models.py and effects.py; an edit to the
-    schema without ``python -m dbdeck.cards.plain_source`` fails here."""
+    schema without ``python -m dbdeck.games.deckbuilding.cards.plain_source`` fails here."""
     assert plain_module_source() == PLAIN_PATH.read_text(encoding="utf-8")
 
 
@@ -138,11 +139,12 @@ def test_the_engine_imports_no_pydantic() -> None:
     """Every engine module, and a game set up from the (warm) cache, without pydantic."""
     code = (
         "import pkgutil, importlib, sys\n"
-        "import dbdeck.engine\n"
-        "from dbdeck.cards.catalog import load_catalog\n"
-        "for info in pkgutil.walk_packages(dbdeck.engine.__path__, 'dbdeck.engine.'):\n"
+        "import dbdeck.games.deckbuilding.engine\n"
+        "from dbdeck.games.deckbuilding.cards.catalog import load_catalog\n"
+        "engine = dbdeck.games.deckbuilding.engine\n"
+        "for info in pkgutil.walk_packages(engine.__path__, engine.__name__ + '.'):\n"
         "    importlib.import_module(info.name)\n"
-        "from dbdeck.engine.game import Game, Setup\n"
+        "from dbdeck.games.deckbuilding.engine.game import Game, Setup\n"
         "catalog = load_catalog(include_env_packs=False)\n"
         "game = Game.new(catalog, Setup(characters=['goku'], villain='freezer', seed=1))\n"
         "game.legal_actions()\n"

@@ -8,12 +8,12 @@ from typing import Any, get_args
 import pytest
 from pydantic import TypeAdapter
 
-from dbdeck.cards import models
-from dbdeck.cards import plain as fx
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.convert import to_plain
-from dbdeck.cards.kinds import Race
-from dbdeck.cards.plain import (
+from dbdeck.games.deckbuilding.cards import models
+from dbdeck.games.deckbuilding.cards import plain as fx
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.convert import to_plain
+from dbdeck.games.deckbuilding.cards.kinds import Race
+from dbdeck.games.deckbuilding.cards.plain import (
     Ally,
     ByDifficulty,
     Character,

@@ -17,12 +17,17 @@ import pytest
 from card_samples import ALLY
 from pydantic import TypeAdapter, ValidationError
 
-from dbdeck.cards import cache as card_cache
-from dbdeck.cards import validator
-from dbdeck.cards.catalog import CardSetError, Catalog, load_catalog, validation_problems
-from dbdeck.cards.core_schema_source import core_schema_text
-from dbdeck.cards.models import CardFile
-from dbdeck.cards.plain import data_of
+from dbdeck.games.deckbuilding.cards import cache as card_cache
+from dbdeck.games.deckbuilding.cards import validator
+from dbdeck.games.deckbuilding.cards.catalog import (
+    CardSetError,
+    Catalog,
+    load_catalog,
+    validation_problems,
+)
+from dbdeck.games.deckbuilding.cards.core_schema_source import core_schema_text
+from dbdeck.games.deckbuilding.cards.models import CardFile
+from dbdeck.games.deckbuilding.cards.plain import data_of
 
 BAD_FILES: list[Any] = [
     [],
@@ -66,7 +71,7 @@ def from_the_models(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_the_kept_schema_is_what_the_models_generate() -> None:
     """core_schema.json is rewritten from the models: an edit to the models
-    without ``python -m dbdeck.cards.core_schema_source`` fails here. Under
+    without ``python -m dbdeck.games.deckbuilding.cards.core_schema_source`` fails here. Under
     another pydantic than the one it was made with (a newer release), the
     kept file is set aside and the models build the validator; the
     generator then still makes a valid one."""
@@ -157,7 +162,7 @@ def test_a_cold_validate_imports_no_pydantic_models(tmp_path: Path) -> None:
         "code = main(['cards', 'validate'])\n"
         "print(sorted(m for m in sys.modules if m.startswith('pydantic')"
         " and not m.startswith('pydantic_core')))\n"
-        "print('dbdeck.cards.models' in sys.modules)\n"
+        "print('dbdeck.games.deckbuilding.cards.models' in sys.modules)\n"
     )
     env = {**os.environ, card_cache.CACHE_ENV: str(tmp_path / "cold")}
     env.pop("DBDECK_PACKS", None)

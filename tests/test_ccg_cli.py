@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.ccg.rules import RULES
 from dbdeck.cli import main
+from dbdeck.games.ccg.rules import RULES
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parent.parent
 GOKU = REPO / "cards" / "ccg" / "decks" / "goku.txt"

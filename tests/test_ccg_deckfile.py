@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dbdeck.ccg.checker import check_deck
-from dbdeck.ccg.deckfile import parse_deck
-from dbdeck.ccg.library import load_library
-from dbdeck.ccg.profiles import PROFILES
-from dbdeck.ccg.titles import fold, names_character, personality_form, style_of
+from dbdeck.games.ccg.checker import check_deck
+from dbdeck.games.ccg.deckfile import parse_deck
+from dbdeck.games.ccg.library import load_library
+from dbdeck.games.ccg.profiles import PROFILES
+from dbdeck.games.ccg.titles import fold, names_character, personality_form, style_of
 
 GOKU = Path(__file__).resolve().parent.parent / "cards" / "ccg" / "decks" / "goku.txt"
 

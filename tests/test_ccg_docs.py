@@ -8,9 +8,9 @@ import json
 import re
 from pathlib import Path
 
-from dbdeck.ccg.deckfile import parse_deck
-from dbdeck.ccg.library import load_library
-from dbdeck.ccg.rules import RULES
+from dbdeck.games.ccg.deckfile import parse_deck
+from dbdeck.games.ccg.library import load_library
+from dbdeck.games.ccg.rules import RULES
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs" / "ccg"

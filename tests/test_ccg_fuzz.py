@@ -21,14 +21,14 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from test_fuzz_packs import dumps, json_values, mutate
 
-from dbdeck.cards.catalog import CardSetError
-from dbdeck.ccg.checker import check_deck
-from dbdeck.ccg.deckfile import SECTIONS, parse_deck
-from dbdeck.ccg.library import load_library
-from dbdeck.ccg.profiles import PROFILES
-from dbdeck.ccg.rules import RULES
-from dbdeck.ccg.titles import counted
 from dbdeck.cli import main
+from dbdeck.games.ccg.checker import check_deck
+from dbdeck.games.ccg.deckfile import SECTIONS, parse_deck
+from dbdeck.games.ccg.library import load_library
+from dbdeck.games.ccg.profiles import PROFILES
+from dbdeck.games.ccg.rules import RULES
+from dbdeck.games.ccg.titles import counted
+from dbdeck.games.deckbuilding.cards.catalog import CardSetError
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
 PACK = Path(__file__).parent / "ccg" / "pack"

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from ccg_repeated import repeated_decks
 
-from dbdeck.ccg.checker import Verdict, check_deck
-from dbdeck.ccg.deckfile import parse_deck
-from dbdeck.ccg.library import Library, load_library
-from dbdeck.ccg.profiles import PROFILES
+from dbdeck.games.ccg.checker import Verdict, check_deck
+from dbdeck.games.ccg.deckfile import parse_deck
+from dbdeck.games.ccg.library import Library, load_library
+from dbdeck.games.ccg.profiles import PROFILES
 
 RECORDED = Path(__file__).parent / "ccg" / "repeated-verdicts.json"
 
@@ -60,7 +60,7 @@ def test_each_repeated_unknown_line_says_what_one_line_says(library: Library) ->
 
 
 def test_only_the_first_unknown_titles_are_given_close_ones(library: Library) -> None:
-    from dbdeck.ccg.checker import MAX_SUGGESTED
+    from dbdeck.games.ccg.checker import MAX_SUGGESTED
 
     lines = "".join(f"1 Gokus Physical Atack {n}\n" for n in range(MAX_SUGGESTED + 3))
     verdict = check_deck(parse_deck("[Life Deck]\n" + lines), library, PROFILES["errata-2001"])

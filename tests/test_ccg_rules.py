@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.ccg.checker import Verdict, check_deck
-from dbdeck.ccg.deckfile import parse_deck
-from dbdeck.ccg.library import Library, load_library
-from dbdeck.ccg.profiles import PROFILES
-from dbdeck.ccg.rules import RULES
+from dbdeck.games.ccg.checker import Verdict, check_deck
+from dbdeck.games.ccg.deckfile import parse_deck
+from dbdeck.games.ccg.library import Library, load_library
+from dbdeck.games.ccg.profiles import PROFILES
+from dbdeck.games.ccg.rules import RULES
 
 HERE = Path(__file__).parent / "ccg"
 SAMPLES = Path(__file__).parent.parent / "cards" / "ccg" / "decks"

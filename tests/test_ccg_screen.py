@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.ccg.library import Library, load_library
-from dbdeck.ccg.screen import AddCard, ConfirmDiscard, DeckApp, DeckScreen
+from dbdeck.games.ccg.library import Library, load_library
+from dbdeck.games.ccg.screen import AddCard, ConfirmDiscard, DeckApp, DeckScreen
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.tui.app import DbdeckApp
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import build_parser, main
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 
 
 def subcommand(name: str) -> argparse.ArgumentParser:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine import combat
-from dbdeck.engine.actions import Attack, BuyDragonBall, action_from_json
-from dbdeck.engine.game import Game, Setup, SetupError
-from dbdeck.engine.holders import CharacterRef
-from dbdeck.engine.state import Bonus
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import combat
+from dbdeck.games.deckbuilding.engine.actions import Attack, BuyDragonBall, action_from_json
+from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.engine.holders import CharacterRef
+from dbdeck.games.deckbuilding.engine.state import Bonus
 
 
 def test_setup_refuses_levels_above_the_villain(catalog: Catalog) -> None:
@@ -89,7 +89,7 @@ def test_legal_actions_are_accepted(catalog: Catalog) -> None:
 def test_mandatory_destroy_never_takes_starting_cards(catalog: Catalog) -> None:
     """ "Starting cards cannot be destroyed by mandatory effects … however, they
     may be voluntarily selected to be destroyed." (Destroying Cards)"""
-    from dbdeck.engine import zones
+    from dbdeck.games.deckbuilding.engine import zones
 
     game = Game.new(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
     goku = game.state.character("goku")

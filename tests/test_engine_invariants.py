@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine import audit
-from dbdeck.engine.actions import (
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import audit
+from dbdeck.games.deckbuilding.engine.actions import (
     Action,
     Attack,
     Buy,
@@ -21,7 +21,7 @@ from dbdeck.engine.actions import (
     Steal,
     action_from_json,
 )
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 
 TABLES = [
     ("freezer", ["goku", "krillin"]),

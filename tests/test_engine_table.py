@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import dbdeck.engine
+import dbdeck.games.deckbuilding.engine
 
-ENGINE = Path(dbdeck.engine.__file__).parent
+ENGINE = Path(dbdeck.games.deckbuilding.engine.__file__).parent
 
 HANDLERS = sorted(
     [
@@ -43,14 +43,14 @@ def _imported(path: Path) -> set[str]:
 @pytest.mark.parametrize("module", HANDLERS)
 def test_a_handler_module_never_names_the_game_facade(module: str) -> None:
     imported = _imported(ENGINE / module)
-    assert "dbdeck.engine.game" not in imported
-    assert "dbdeck.engine.game.Game" not in imported
+    assert "dbdeck.games.deckbuilding.engine.game" not in imported
+    assert "dbdeck.games.deckbuilding.engine.game.Game" not in imported
 
 
 def test_a_game_has_every_member_of_the_table() -> None:
-    from dbdeck.cards.catalog import load_catalog
-    from dbdeck.engine.game import Game, Setup
-    from dbdeck.engine.table import Table
+    from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+    from dbdeck.games.deckbuilding.engine.game import Game, Setup
+    from dbdeck.games.deckbuilding.engine.table import Table
 
     game = Game.new(
         load_catalog(include_env_packs=False),

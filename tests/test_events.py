@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.events import Agree, Event, Name, Names
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.events import Agree, Event, Name, Names
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 
 _NAMES: dict[Holder | int, str] = {
     CharacterRef("goku"): "Goku",

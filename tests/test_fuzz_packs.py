@@ -23,8 +23,13 @@ from fuzzing import deadline, fuzz_settings
 from hypothesis import HealthCheck, event, given
 from hypothesis import strategies as st
 
-from dbdeck.cards.catalog import CCG_SUFFIX, CardSetError, load_catalog, shipped_cards_dir
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.cards.catalog import (
+    CCG_SUFFIX,
+    CardSetError,
+    load_catalog,
+    shipped_cards_dir,
+)
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
 # The second game's files (cards/ccg/*.ccg.json) are not this loader's.

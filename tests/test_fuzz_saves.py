@@ -33,9 +33,9 @@ from hypothesis.control import event
 from hypothesis.errors import InvalidArgument
 
 from dbdeck import cli, save_commands, saves
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog, load_catalog
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves import SaveError, Session, read_save
 from dbdeck.tui.app import DbdeckApp
 

@@ -26,8 +26,8 @@ from fuzzing import deadline, fuzz_settings
 from hypothesis import HealthCheck, event, given
 from hypothesis import strategies as st
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.scenario import ScenarioFailure, run_file
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_clients import Seat, Users, start
 
-from dbdeck.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.net.protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,

@@ -10,7 +10,7 @@ import sys
 import pytest
 from golden_games import GOLDEN, all_fingerprints
 
-from dbdeck.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 
 _SEEDS = ["--seed", "1", "--games", "20", "--json"]
 SIMS = {

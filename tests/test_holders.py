@@ -18,10 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dbdeck import saves
-from dbdeck.bots import BOTS
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import (
+from dbdeck.games.deckbuilding.bots import BOTS
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
     AllyRef,
     CharacterRef,
@@ -32,7 +32,7 @@ from dbdeck.engine.holders import (
     MinionRef,
     parse,
 )
-from dbdeck.engine.state import SNAPSHOT_VERSION, upgrade_snapshot
+from dbdeck.games.deckbuilding.engine.state import SNAPSHOT_VERSION, upgrade_snapshot
 from dbdeck.saves import Session
 
 EVERY_KIND: list[tuple[Holder, str]] = [
@@ -196,7 +196,7 @@ def test_hostile_keys_cannot_grow_the_tables_nor_block_the_engine() -> None:
     key is refused, while the engine's own holders are still made. Run in a
     process of its own: the tables are the process's."""
     code = (
-        "from dbdeck.engine.holders import AllyRef, HolderError, parse\n"
+        "from dbdeck.games.deckbuilding.engine.holders import AllyRef, HolderError, parse\n"
         "n = 0\n"
         "try:\n"
         "    for uid in range(100_000, 200_000):\n"

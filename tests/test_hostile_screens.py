@@ -19,8 +19,8 @@ from textual.app import App
 from textual.content import Content
 from textual.widgets import Button, DataTable, OptionList, RichLog, Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp, SetupWizard
@@ -295,7 +295,7 @@ async def test_the_hand_off_screen(hostile: Catalog) -> None:
 async def test_the_replay(hostile: Catalog, tmp_path: Path) -> None:
     import random
 
-    from dbdeck.bots import greedy
+    from dbdeck.games.deckbuilding.bots import greedy
     from dbdeck.saves import read_save
     from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen

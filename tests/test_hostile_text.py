@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from card_samples import ALLY
 
-from dbdeck.cards.catalog import CardSetError, load_catalog, shipped_cards_dir
-from dbdeck.cards.models import CardFile
-from dbdeck.cards.printable import PRINTABLE_PATTERN, unprintable_in
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.cards.catalog import CardSetError, load_catalog, shipped_cards_dir
+from dbdeck.games.deckbuilding.cards.models import CardFile
+from dbdeck.packs.printable import PRINTABLE_PATTERN, unprintable_in
 
 ESCAPES = {
     "an escape sequence": "\x1b]52;c;cHduZWQ=\x07",

@@ -11,10 +11,10 @@ from __future__ import annotations
 from screen_text import widget_texts
 from tables import quiet_table
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import EndTurn
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import EndTurn
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen

@@ -26,12 +26,12 @@ from screen_text import plain
 from tables import quiet_table, table_of
 from textual.widgets import OptionList, RichLog, Static
 
-from dbdeck.bots import greedy, random_bot
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import Offer, TableView
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.bots import greedy, random_bot
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.seating import Seating
 from dbdeck.tui.app import DbdeckApp, seats_of
 from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, TurnBanner

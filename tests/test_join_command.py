@@ -29,12 +29,11 @@ from typing import Any
 import pytest
 from table_clients import SETUP
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import build_parser, main
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.net import commands
 from dbdeck.net.commands import TOKEN_ENV, join_token
-from dbdeck.net.server import TableServer
-from dbdeck.net.tables import (
+from dbdeck.net.listing import (
     TableEntry,
     default_socket,
     host_uid,
@@ -44,6 +43,7 @@ from dbdeck.net.tables import (
     user_name,
     write_entry,
 )
+from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.remote import JoinApp
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from tables import turn_game, villain_decision
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import EndTurn, PlayEnergy
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import TableView
-from dbdeck.engine.undone import SPENDS_ENERGY, left_undone
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import EndTurn, PlayEnergy
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import TableView
+from dbdeck.games.deckbuilding.engine.undone import SPENDS_ENERGY, left_undone
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.scenario import lay_table
 
 

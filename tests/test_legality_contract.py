@@ -25,11 +25,11 @@ from itertools import combinations
 
 import pytest
 
-from dbdeck.bots import BOTS
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.plain import Technique
-from dbdeck.engine import combat
-from dbdeck.engine.actions import (
+from dbdeck.games.deckbuilding.bots import BOTS
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.plain import Technique
+from dbdeck.games.deckbuilding.engine import combat
+from dbdeck.games.deckbuilding.engine.actions import (
     ACTION_TYPES,
     Ability,
     Action,
@@ -51,10 +51,10 @@ from dbdeck.engine.actions import (
     Steal,
     VillainAction,
 )
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import VILLAIN
-from dbdeck.engine.state import CharacterState
-from dbdeck.engine.zones import ENERGY_KINDS, MARKETS
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN
+from dbdeck.games.deckbuilding.engine.state import CharacterState
+from dbdeck.games.deckbuilding.engine.zones import ENERGY_KINDS, MARKETS
 
 TABLES = [
     Setup(villain="freezer", characters=["goku", "krillin"]),
@@ -198,7 +198,7 @@ def test_a_pruning_that_drops_a_legal_action_is_caught(
 ) -> None:
     """Were every market card priced out, affordable cards would go missing
     from the listing, and the contract says so."""
-    from dbdeck.engine.actions import buy
+    from dbdeck.games.deckbuilding.engine.actions import buy
 
     monkeypatch.setattr(buy, "priced_out", lambda *_: True)
     found = [

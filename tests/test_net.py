@@ -27,13 +27,13 @@ from table_clients import (
 )
 from textual.widgets import RichLog, Static
 
-from dbdeck import bots
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import BuyDragonBall
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import Offer, TableView
-from dbdeck.engine.tally import Tally
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import BuyDragonBall
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
+from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.net.client import JoinRefused, TableClient, parse_tcp
 from dbdeck.net.protocol import (
     BOT,
@@ -353,7 +353,7 @@ async def test_tables_lists_a_running_table(
     catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from dbdeck.cli import main
-    from dbdeck.net.tables import list_tables, user_name
+    from dbdeck.net.listing import list_tables, user_name
 
     session = Session.start(catalog, SETUP, tmp_path / "saves", save_id="game")
     server = TableServer(session, "club", socket_path=tmp_path / "club.sock")

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from table_clients import Seat, Users, start, view_player
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.net.protocol import (
     PROTOCOL_VERSION,
     ChatMessage,

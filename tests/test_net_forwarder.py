@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 from table_clients import SETUP
 
-from dbdeck.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.net.listing import user_name
 from dbdeck.net.protocol import PROTOCOL_VERSION
 from dbdeck.net.server import TableServer
-from dbdeck.net.tables import user_name
 from dbdeck.saves import Session
 
 STRANGER = 4242

@@ -13,7 +13,7 @@ from tables import app_for, quiet_table, turn_game
 from textual import events
 from textual.pilot import Pilot
 
-from dbdeck.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

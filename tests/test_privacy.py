@@ -26,13 +26,21 @@ import pytest
 from hidden_cards import hidden_uids
 from table_clients import SETUP, Seat, Users, play_to_the_end, start, watch_to_the_end
 
-from dbdeck import bots, saves
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.facts import card_words
-from dbdeck.engine.actions import Action, Boost, Buy, Play, PlayEnergy, action_from_json
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import HIDDEN, Offer
-from dbdeck.engine.view import seat_offers, seat_view
+from dbdeck import saves
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.facts import card_words
+from dbdeck.games.deckbuilding.engine.actions import (
+    Action,
+    Boost,
+    Buy,
+    Play,
+    PlayEnergy,
+    action_from_json,
+)
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import HIDDEN, Offer
+from dbdeck.games.deckbuilding.engine.view import seat_offers, seat_view
 from dbdeck.net.protocol import EventsMessage, RefusalMessage, ViewMessage
 from dbdeck.net.server import UNSEEN, TableServer
 from dbdeck.saves import Session

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.cards.cache import CACHE_ENV
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.game import Setup
 from dbdeck.folders import make_private_dir
-from dbdeck.net.tables import join_token_for, store_seat_token
+from dbdeck.games.deckbuilding.cards.cache import CACHE_ENV
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.net.listing import join_token_for, store_seat_token
 from dbdeck.saves import Session, saves_dir
 from dbdeck.saves.names import SAVES_ENV
 from dbdeck.tui.settings import SETTINGS_ENV, Settings, save_settings

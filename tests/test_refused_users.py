@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from dbdeck.cli import main
-from dbdeck.net import commands, tables
-from dbdeck.net.tables import (
+from dbdeck.net import commands
+from dbdeck.net import listing as tables
+from dbdeck.net.listing import (
     TableEntry,
     list_tables,
     refusal,
@@ -135,7 +136,7 @@ def test_a_socket_in_a_closed_folder_is_said_to_be_anothers(
     def closed(path: object) -> os.stat_result:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr("dbdeck.net.tables.os.stat", closed)
+    monkeypatch.setattr("dbdeck.net.listing.os.stat", closed)
     said = socket_refusal(tmp_path / "club.sock", user="carol", uid=STRANGER)
     assert "its folder is another user's, closed to you" in said
 

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dbdeck import saves
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
-from dbdeck.engine.actions import Choose, Exhaust, PlayEnergy, action_from_json
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Choose, Exhaust, PlayEnergy, action_from_json
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.saves import SaveError, SaveInUse, Session, read_save
 
 
@@ -119,7 +119,7 @@ def test_newer_version_is_refused_and_older_is_migrated(
 def test_a_second_process_cannot_open_a_save_in_use(catalog: Catalog, tmp_path: Path) -> None:
     session = Session.start(catalog, setup(), tmp_path)
     code = (
-        "import sys; from dbdeck.cards.catalog import load_catalog; "
+        "import sys; from dbdeck.games.deckbuilding.cards.catalog import load_catalog; "
         "from dbdeck.saves import Session, SaveInUse\n"
         "try:\n    Session.resume(load_catalog(), __import__('pathlib').Path(sys.argv[1]), "
         "sys.argv[2])\nexcept SaveInUse as e:\n    print('IN USE', e)"
@@ -239,9 +239,9 @@ def test_cli_saves_log_and_continue(
 KILLER = """
 import random, sys
 from pathlib import Path
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import load_catalog
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves import Session
 catalog = load_catalog()
 folder = Path(sys.argv[1])

@@ -18,18 +18,18 @@ import textwrap
 import time
 from pathlib import Path
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import action_from_json
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import action_from_json
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.saves import Session
 
 CHILD = textwrap.dedent(
     """
     import random, sys
     from pathlib import Path
-    from dbdeck import bots
-    from dbdeck.cards.catalog import load_catalog
-    from dbdeck.engine.game import Setup
+    from dbdeck.games.deckbuilding import bots
+    from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+    from dbdeck.games.deckbuilding.engine.game import Setup
     from dbdeck.saves import Session
 
     folder = Path(sys.argv[1])

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from dbdeck import saves
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import PlayEnergy
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import PlayEnergy
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves import SaveError, SaveFailed, Session, read_save, write_private
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.play import Seating, TableScreen

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
-from dbdeck.engine import audit
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import audit
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.scenario import ScenarioFailure, clean_game, run_file
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))

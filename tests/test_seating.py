@@ -12,10 +12,10 @@ from screen_text import widget_texts
 from tables import quiet_table, table_of
 from textual.widgets import OptionList
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import build_parser
-from dbdeck.engine.actions import Choose, EndTurn
-from dbdeck.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Choose, EndTurn
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.saves import SaveError, Session
 from dbdeck.scenario import lay_table
 from dbdeck.seating import MAX_PACE, Seating

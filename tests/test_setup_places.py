@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.plain import Ally
-from dbdeck.engine import audit
-from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.plain import Ally
+from dbdeck.games.deckbuilding.engine import audit
+from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
 
 RUINED_CITY = "ruined-city"
 

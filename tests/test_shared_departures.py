@@ -14,11 +14,11 @@ from screen_text import plain
 from table_clients import Seat, Users, start
 from textual.widgets import Static
 
-from dbdeck.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.net.protocol import SeatInfo
 from dbdeck.tui.dialogs import DecisionDialog
+from dbdeck.tui.joined import _seat_words
 from dbdeck.tui.remote import JoinApp
-from dbdeck.tui.shared import _seat_words
 from dbdeck.tui.widgets import CharacterBoard
 
 

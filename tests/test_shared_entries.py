@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from test_shared_folder import ME, entry, listening, no_traceback, plant
 
-from dbdeck.net.tables import TableEntry, list_tables, user_folder, write_entry
+from dbdeck.net.listing import TableEntry, list_tables, user_folder, write_entry
 
 __all__ = ["listening"]
 

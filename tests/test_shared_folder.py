@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from dbdeck.cli import main
-from dbdeck.net import tables
-from dbdeck.net.tables import (
+from dbdeck.net import listing as tables
+from dbdeck.net.listing import (
     TableEntry,
     UnsafeFolder,
     check_server,

@@ -13,18 +13,18 @@ import pytest
 from screen_text import plain
 from textual.widgets import OptionList, Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import TableView
-from dbdeck.engine.tally import CharacterTally, Tally
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import TableView
+from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
+from dbdeck.tui.joined import RemoteBackend, shared_keys
 from dbdeck.tui.play import TableScreen
 from dbdeck.tui.remote import JoinApp
-from dbdeck.tui.shared import RemoteBackend, shared_keys
 from dbdeck.tui.widgets import KeyBar
 
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)

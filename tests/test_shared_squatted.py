@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from dbdeck.net.client import TableClient
-from dbdeck.net.tables import shared_folder, user_name
+from dbdeck.net.listing import shared_folder, user_name
 
 STRANGER = 4242
 """A uid with no account on the box: "another user"."""

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from dbdeck.cards.catalog import Catalog
 from dbdeck.cli import main
-from dbdeck.engine.game import Setup
-from dbdeck.sim import simulate, summary
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.sim import simulate, summary
 
 ARGS = [
     "sim",
@@ -92,7 +92,7 @@ def test_a_small_sweep_of_every_villain_ends_cleanly(
 def test_a_game_the_engine_fails_on_is_reported_not_raised(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dbdeck import bots, sim
+    from dbdeck.games.deckbuilding import bots, sim
 
     def broken(game: object, rng: object) -> object:
         raise RuntimeError("no move")

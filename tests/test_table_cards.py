@@ -19,11 +19,11 @@ from textual.app import App
 from textual.content import Content
 from textual.widgets import OptionList
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import VILLAIN, CharacterRef, MinionRef
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp

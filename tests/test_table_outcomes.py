@@ -12,14 +12,14 @@ from screen_text import plain
 from tables import app_for, quiet_table, table_of, turn_game
 from textual.widgets import Static
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import PlayEnergy
-from dbdeck.engine.events import starts_turn
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import LogLine
-from dbdeck.engine.view import seat_view
-from dbdeck.engine.waste import waste_of
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import PlayEnergy
+from dbdeck.games.deckbuilding.engine.events import starts_turn
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import LogLine
+from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.engine.waste import waste_of
 from dbdeck.saves import Session, read_save, replay_events, tally_of
 from dbdeck.scenario import lay_table
 from dbdeck.tui.coach import suggest

@@ -14,11 +14,11 @@ import pytest
 from tables import app_for, quiet_table, table_of, turn_game
 from textual.widgets import OptionList
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.preview import moot_answer
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.preview import moot_answer
 from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import DecisionDialog, TurnBanner
 from dbdeck.tui.play import TableScreen

@@ -14,22 +14,44 @@ import pytest
 from golden_games import TABLES
 
 from dbdeck import scenario
-from dbdeck.bots import BOTS
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Choose
-from dbdeck.engine.attacks import AttackUsed, Fire, HealTechnique, Room, Used, VillainAttack, Wish
-from dbdeck.engine.combat import Damage, Death, MinionActivates, Steal
-from dbdeck.engine.effects import Op, Ops
-from dbdeck.engine.flow import Order, OrderItem, Wildcard
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import MarketAllyRef, parse
-from dbdeck.engine.state import Decision, Option, state_from_data, to_data
-from dbdeck.engine.tasks import KINDS, Task, TaskError, VillainTask, villain_rules
-from dbdeck.engine.villains.androids_17_18 import Android18Wishes, StepIn, WishEliminates
-from dbdeck.engine.villains.androids_19_20 import Absorb, AndroidActivation, Regeneration
-from dbdeck.engine.villains.broly import FuriousRage
-from dbdeck.engine.villains.raditz import VictimRoll
-from dbdeck.engine.villains.vegeta_nappa import SaiyanActs
+from dbdeck.games.deckbuilding.bots import BOTS
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Choose
+from dbdeck.games.deckbuilding.engine.attacks import (
+    AttackUsed,
+    Fire,
+    HealTechnique,
+    Room,
+    Used,
+    VillainAttack,
+    Wish,
+)
+from dbdeck.games.deckbuilding.engine.combat import Damage, Death, MinionActivates, Steal
+from dbdeck.games.deckbuilding.engine.effects import Op, Ops
+from dbdeck.games.deckbuilding.engine.flow import Order, OrderItem, Wildcard
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import MarketAllyRef, parse
+from dbdeck.games.deckbuilding.engine.state import Decision, Option, state_from_data, to_data
+from dbdeck.games.deckbuilding.engine.tasks import (
+    KINDS,
+    Task,
+    TaskError,
+    VillainTask,
+    villain_rules,
+)
+from dbdeck.games.deckbuilding.engine.villains.androids_17_18 import (
+    Android18Wishes,
+    StepIn,
+    WishEliminates,
+)
+from dbdeck.games.deckbuilding.engine.villains.androids_19_20 import (
+    Absorb,
+    AndroidActivation,
+    Regeneration,
+)
+from dbdeck.games.deckbuilding.engine.villains.broly import FuriousRage
+from dbdeck.games.deckbuilding.engine.villains.raditz import VictimRoll
+from dbdeck.games.deckbuilding.engine.villains.vegeta_nappa import SaiyanActs
 
 CTX = {"actor": "c:goku", "source": 12, "target": "v", "combo": True}
 """An effect's context as JSON; inside the engine its holders are references."""

@@ -20,10 +20,10 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Select
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import Offer
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import Offer
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
@@ -278,7 +278,7 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
     a dialog) and applied by Enter's own action (``select``): the same path
     a key takes, without the pilot's per-key pause, which would make this
     test last minutes (the turn test above presses real keys)."""
-    from dbdeck.bots import greedy
+    from dbdeck.games.deckbuilding.bots import greedy
 
     game = Game.new(
         catalog,
@@ -377,7 +377,7 @@ async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: P
 async def test_an_unexpected_error_never_shows_a_traceback(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dbdeck.engine.actions import play_energy
+    from dbdeck.games.deckbuilding.engine.actions import play_energy
     from dbdeck.saves import Session
 
     session = Session.start(
@@ -406,7 +406,7 @@ async def test_an_unexpected_error_never_shows_a_traceback(
 
 
 async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
-    from dbdeck.bots import greedy
+    from dbdeck.games.deckbuilding.bots import greedy
     from dbdeck.saves import Session, read_save
     from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen
@@ -440,7 +440,7 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
 async def test_continue_offers_the_backup_of_a_corrupt_save(
     catalog: Catalog, tmp_path: Path
 ) -> None:
-    from dbdeck.bots import greedy
+    from dbdeck.games.deckbuilding.bots import greedy
     from dbdeck.saves import Session
 
     session = Session.start(

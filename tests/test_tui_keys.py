@@ -8,9 +8,9 @@ import pytest
 from tables import app_for, quiet_table, table_of, turn_game, villain_decision
 from textual.widgets import Label, OptionList
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import CharacterRef
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
 from dbdeck.tui.play import TableScreen

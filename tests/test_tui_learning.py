@@ -14,10 +14,10 @@ from rich.console import Console
 from tables import quiet_table
 from textual.widgets import Input, OptionList, Select, Static
 
-from dbdeck import bots
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.view import log_lines
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.view import log_lines
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay
 from dbdeck.tui.reference import RulesScreen

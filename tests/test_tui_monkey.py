@@ -25,9 +25,9 @@ from tables import quiet_table
 from textual import events
 from textual.pilot import Pilot
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Outcome, Seating

@@ -14,12 +14,12 @@ from screen_text import plain, widget_texts
 from tables import app_for, quiet_table, table_of, turn_game
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.rows import DETAILS_WIDTH, card_rows
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import BallView
-from dbdeck.engine.tally import CharacterTally, Tally
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.rows import DETAILS_WIDTH, card_rows
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import BallView
+from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating

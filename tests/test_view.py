@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from hidden_cards import hidden_uids
 
-from dbdeck import bots
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine import rules
-from dbdeck.engine.actions import Buy, EndTurn
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.state import to_data
-from dbdeck.engine.table_view import HIDDEN, TableView
-from dbdeck.engine.view import seat_offers, seat_view, unmask
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine import rules
+from dbdeck.games.deckbuilding.engine.actions import Buy, EndTurn
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import HIDDEN, TableView
+from dbdeck.games.deckbuilding.engine.state import to_data
+from dbdeck.games.deckbuilding.engine.view import seat_offers, seat_view, unmask
 from dbdeck.scenario import lay_table
 
 SEED = 73915624

@@ -14,12 +14,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from dbdeck.bots import greedy
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action, Choose
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.preview import attack_preview, moot_answer, steal_odds
-from dbdeck.engine.why import KINDS, card_notes, why_none
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action, Choose
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.preview import attack_preview, moot_answer, steal_odds
+from dbdeck.games.deckbuilding.engine.why import KINDS, card_notes, why_none
 from dbdeck.scenario import lay_table
 
 LONGEST = 250

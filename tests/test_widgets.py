@@ -25,11 +25,11 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 
-from dbdeck import bots
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.table_view import Health, MarketCard, TableView, VillainPanel
-from dbdeck.engine.view import seat_view
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.panels import Health, MarketCard, TableView, VillainPanel
+from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.tui.widgets import (
     CardChosen,
     CardFocused,

@@ -23,12 +23,13 @@ from typing import Any, get_args
 import pytest
 from table_clients import SETUP, STEP_CAP, Seat, Users, start, view_player
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import ACTION_TYPES, Action, Choose
-from dbdeck.engine.game import MARKETS
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, Action, Choose
+from dbdeck.games.deckbuilding.engine.game import MARKETS
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.net import server as server_module
 from dbdeck.net.client import JoinRefused, TableClient
+from dbdeck.net.listing import user_name
 from dbdeck.net.protocol import (
     MARKET_NAMES,
     MAX_LINE,
@@ -44,7 +45,6 @@ from dbdeck.net.protocol import (
     printable,
 )
 from dbdeck.net.server import TableServer, uid_of_connection
-from dbdeck.net.tables import user_name
 from dbdeck.saves import SaveFailed, Session
 
 DISK_FULL = "the disk is full: the last action was not applied; free space and retry"

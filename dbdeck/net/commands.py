@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dbdeck.engine.holders import VILLAIN, CharacterRef
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.net.client import parse_tcp
-from dbdeck.net.tables import (
+from dbdeck.net.listing import (
     TableEntry,
     UnsafeFolder,
     check_entry_free,
@@ -39,8 +39,8 @@ from dbdeck.net.tables import (
 )
 
 if TYPE_CHECKING:
-    from dbdeck.cards.catalog import Catalog
-    from dbdeck.engine.game import Setup
+    from dbdeck.games.deckbuilding.cards.catalog import Catalog
+    from dbdeck.games.deckbuilding.engine.game import Setup
     from dbdeck.saves import SaveFailed
 
 __all__ = ["TOKEN_ENV", "cmd_host", "cmd_join", "cmd_tables", "join_token"]
@@ -92,7 +92,7 @@ def cmd_host(
     make_setup: Callable[[argparse.Namespace], Setup],
 ) -> int:
     """Serve a table until interrupted; the game is saved after every action."""
-    from dbdeck.engine.game import SetupError
+    from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.net.server import TableServer
     from dbdeck.saves import SaveError, SaveFailed, Session, saves_dir
 

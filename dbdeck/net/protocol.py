@@ -50,10 +50,10 @@ from pydantic import (
     field_serializer,
 )
 
-from dbdeck.action_models import ActionModel
-from dbdeck.engine.actions import ActionType
-from dbdeck.engine.actions.kind import MAX_CARDS
-from dbdeck.engine.table_view import MARKET_ORDER
+from dbdeck.games.deckbuilding.action_models import ActionModel
+from dbdeck.games.deckbuilding.engine.actions import ActionType
+from dbdeck.games.deckbuilding.engine.actions.kind import MAX_CARDS
+from dbdeck.games.deckbuilding.engine.panels import MARKET_ORDER
 
 __all__ = [
     "BOT",

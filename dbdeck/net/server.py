@@ -54,15 +54,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from dbdeck import bots
-from dbdeck.engine.actions import Action, Choose, IllegalAction
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game
-from dbdeck.engine.grim import break_tie
-from dbdeck.engine.holders import VILLAIN, CharacterRef
-from dbdeck.engine.table_view import HIDDEN
-from dbdeck.engine.tally import Tally
-from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.engine.actions import Action, Choose, IllegalAction
+from dbdeck.games.deckbuilding.engine.events import Event
+from dbdeck.games.deckbuilding.engine.game import Game
+from dbdeck.games.deckbuilding.engine.grim import break_tie
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
+from dbdeck.games.deckbuilding.engine.panels import HIDDEN
+from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
+from dbdeck.net.listing import TableEntry, may_join, remove_entry, user_name, write_entry
 from dbdeck.net.protocol import (
     BOT,
     MAX_LINE,
@@ -83,7 +84,6 @@ from dbdeck.net.protocol import (
     encode,
     printable,
 )
-from dbdeck.net.tables import TableEntry, may_join, remove_entry, user_name, write_entry
 from dbdeck.saves import SaveFailed, Session, make_private_dir, tally_of, write_private
 
 __all__ = [

@@ -29,9 +29,9 @@ from pydantic import (
     field_validator,
 )
 
-from dbdeck.action_models import read_action
-from dbdeck.engine.game import Setup
-from dbdeck.engine.state import upgrade_snapshot
+from dbdeck.games.deckbuilding.action_models import read_action
+from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
 from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION, now
 from dbdeck.seating import MAX_PACE

@@ -8,7 +8,7 @@ import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 
-from dbdeck.engine.game import Setup
+from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves.errors import SaveError
 
 __all__ = ["MAX_ID", "SAVES_ENV", "new_id", "saves_dir"]

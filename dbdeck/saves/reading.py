@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import IllegalAction, action_from_json
-from dbdeck.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import IllegalAction, action_from_json
+from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
 from dbdeck.saves.errors import SaveError, _brief, _one_line, _Unreadable
 from dbdeck.saves.files import _pending, _read_bytes
 from dbdeck.saves.format import SAVE_FORMAT, _check, _decode, _Listing, _now, _problem

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import action_from_json
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.tally import Tally
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import action_from_json
+from dbdeck.games.deckbuilding.engine.events import Event
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.tally import Tally
 
 __all__ = ["replay_events", "tally_of"]
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action, action_from_json
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game, Setup
-from dbdeck.engine.holders import VILLAIN, CharacterRef
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action, action_from_json
+from dbdeck.games.deckbuilding.engine.events import Event
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.saves.errors import SaveError, SaveFailed, SaveInUse, _one_line
 from dbdeck.saves.files import (
     PRIVATE_FILE,

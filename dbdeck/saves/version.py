@@ -14,7 +14,7 @@ SAVE_FORMAT = "dbdeck-save"
 SAVE_VERSION = 2
 """The save schema version this program writes. Version 2: the game
 snapshots keep an enemy's own counters and the Ally Market's damage in
-fields of their own (``dbdeck.engine.state.upgrade_snapshot``)."""
+fields of their own (``dbdeck.games.deckbuilding.engine.state.upgrade_snapshot``)."""
 
 MAX_ACTIONS = 100_000
 """The most actions a save may hold (a whole game takes a few hundred)."""

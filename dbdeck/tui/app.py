@@ -36,9 +36,9 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.plain import Ally
-from dbdeck.engine.game import (
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.plain import Ally
+from dbdeck.games.deckbuilding.engine.game import (
     DIFFICULTIES,
     Game,
     Setup,
@@ -194,7 +194,7 @@ class MainMenu(Screen[None]):
 
             app.push_screen(CardBrowser(app.catalog))
         elif choice == "ccg-decks":
-            from dbdeck.ccg.screen import open_deck_screen
+            from dbdeck.games.ccg.screen import open_deck_screen
 
             open_deck_screen(app)
         elif choice == "quit":

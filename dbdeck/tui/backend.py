@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import LogLine, Offer, TableView
-from dbdeck.engine.tally import Tally
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.seating import Seating
 
 __all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]

@@ -1,7 +1,7 @@
 """The coach at the table: the move the greedy bot would make now, and why.
 
 The bot plays from the engine's legal actions only, so a suggestion is
-always a move the table offers. Its plan each turn (see ``dbdeck.bots``):
+always a move the table offers. Its plan each turn (see ``dbdeck.games.deckbuilding.bots``):
 defend the Dragon Balls, put cards into play, prepare Energy Techniques,
 attack with every Physical Technique at once, then spend what Energy is
 left on the dearest card it can buy. The one-line reason says which part of
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 
-from dbdeck.bots import greedy
-from dbdeck.cards.describe import describe_effects
-from dbdeck.engine import combat, labels, preview, waste
-from dbdeck.engine.actions import Action
-from dbdeck.engine.game import Game
-from dbdeck.engine.holders import VILLAIN, CharacterRef
+from dbdeck.games.deckbuilding.bots import greedy
+from dbdeck.games.deckbuilding.cards.describe import describe_effects
+from dbdeck.games.deckbuilding.engine import combat, labels, preview, waste
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.game import Game
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.tui.backend import Suggestion
 
 __all__ = ["suggest"]

@@ -12,9 +12,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.tui.modal import Dialog, ResultT
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.card import card_picture

@@ -11,16 +11,16 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action, Choose, IllegalAction
-from dbdeck.engine.events import Event
-from dbdeck.engine.game import Game
-from dbdeck.engine.holders import CharacterRef
-from dbdeck.engine.preview import moot_answer
-from dbdeck.engine.table_view import LogLine, Offer, TableView
-from dbdeck.engine.tally import Tally
-from dbdeck.engine.view import log_lines, seat_offers, seat_view, unmask
-from dbdeck.engine.words import count
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action, Choose, IllegalAction
+from dbdeck.games.deckbuilding.engine.events import Event
+from dbdeck.games.deckbuilding.engine.game import Game
+from dbdeck.games.deckbuilding.engine.holders import CharacterRef
+from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.engine.preview import moot_answer
+from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
+from dbdeck.games.deckbuilding.engine.words import count
 from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, tally_of
 from dbdeck.tui import coach
 from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion

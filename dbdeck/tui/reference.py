@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.kinds import CardKind
-from dbdeck.cards.rows import CardRow, card_rows
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.kinds import CardKind
+from dbdeck.games.deckbuilding.cards.rows import CardRow, card_rows
 from dbdeck.tui.dialogs import InspectorScreen
 
 __all__ = [

@@ -21,10 +21,11 @@ from typing import Any
 from pydantic import ValidationError
 from rich.text import Text
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.table_view import LogLine, Offer, TableView
-from dbdeck.engine.tally import Tally
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.net.client import JoinRefused, TableClient
+from dbdeck.net.listing import check_server, read_seat_token, store_seat_token, user_name
 from dbdeck.net.protocol import (
     ChatMessage,
     EventsMessage,
@@ -34,11 +35,10 @@ from dbdeck.net.protocol import (
     ViewMessage,
     WelcomeMessage,
 )
-from dbdeck.net.tables import check_server, read_seat_token, store_seat_token, user_name
 from dbdeck.saves import SaveFailed
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.shared import RemoteBackend, SharedTableScreen, WaitingScreen
+from dbdeck.tui.joined import RemoteBackend, SharedTableScreen, WaitingScreen
 
 __all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
 

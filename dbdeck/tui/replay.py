@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.binding import Binding
 
-from dbdeck.engine.table_view import TableView
+from dbdeck.games.deckbuilding.engine.panels import TableView
 from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import TableLog
 

@@ -12,9 +12,9 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from dbdeck.engine.table_view import TableView
-from dbdeck.engine.tally import Tally
-from dbdeck.engine.words import agree
+from dbdeck.games.deckbuilding.engine.panels import TableView
+from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.words import agree
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.dialogs import HelpedDialog
 from dbdeck.tui.widgets.choices import ChoiceList

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
-from dbdeck.engine.table_view import LogLine
+from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.tui.backend import TableBackend
 from dbdeck.tui.dialogs import TurnBanner
 from dbdeck.tui.play.shown import Shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.play.describe import card_offers, market_card
 from dbdeck.tui.play.picking import labelled

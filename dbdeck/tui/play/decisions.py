@@ -8,8 +8,8 @@ from typing import Protocol
 
 from rich.text import Text
 
-from dbdeck.engine.actions import Action, Choose
-from dbdeck.engine.table_view import Offer
+from dbdeck.games.deckbuilding.engine.actions import Action, Choose
+from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.tui.backend import Outcome, TableBackend
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.play.shown import Shown, of_kind

@@ -3,7 +3,7 @@ not (said under the prompt while a board's cursor is on it)."""
 
 from __future__ import annotations
 
-from dbdeck.engine.table_view import MarketCard, Offer, TableView
+from dbdeck.games.deckbuilding.engine.panels import MarketCard, Offer, TableView
 from dbdeck.tui.widgets import BUY_BALL
 
 __all__ = ["card_name", "card_offers", "describe", "market_card"]

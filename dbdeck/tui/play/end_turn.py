@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import Offer
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.tui.backend import Outcome
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.play.shown import Shown

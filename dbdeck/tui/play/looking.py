@@ -3,7 +3,7 @@ picker of ``i``, and a decision's cards to read)."""
 
 from __future__ import annotations
 
-from dbdeck.engine.table_view import HandView, TableView
+from dbdeck.games.deckbuilding.engine.panels import HandView, TableView
 
 __all__ = ["face_up", "shown_hand"]
 

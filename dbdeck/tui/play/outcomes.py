@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from dbdeck.engine.table_view import LogLine
+from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.tui.widgets import LOG_STYLES, glyphs
 
 __all__ = ["OUTCOMES", "OUTCOMES_SHOWN", "outcome_of"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Protocol
 
-from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
 from dbdeck.tui.play.describe import card_name
 from dbdeck.tui.play.shown import Shown, of_kind

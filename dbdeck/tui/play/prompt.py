@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.tui.backend import Handoff, Seating
 
 __all__ = ["decider", "hand_note", "next_steps", "not_now", "status_line", "whose_turn"]

@@ -28,9 +28,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.engine.actions import Action
-from dbdeck.engine.table_view import HandView, LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.panels import HandView, LogLine, Offer, TableView
 from dbdeck.tui.backend import Outcome, TableBackend
 from dbdeck.tui.dialogs import (
     CardPicker,

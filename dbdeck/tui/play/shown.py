@@ -14,7 +14,7 @@ from typing import Protocol
 from textual.app import App
 from textual.notifications import SeverityLevel
 
-from dbdeck.engine.table_view import Offer, TableView
+from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.tui.backend import Seating
 
 __all__ = ["Shown", "of_kind"]

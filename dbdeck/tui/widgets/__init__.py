@@ -1,7 +1,7 @@
 """One widget per board element. Widgets render the table; they never rule.
 
 Each widget holds what it shows in one reactive, a frozen value (its panel
-of the seat's ``TableView``, built by ``dbdeck.engine.view``, with what the
+of the seat's ``TableView``, built by ``dbdeck.games.deckbuilding.engine.view``, with what the
 table knows of the seats), and redraws in that reactive's watcher: a widget
 changes in that one way, and setting an equal value again draws nothing. (The
 hand has a second one, the cards the player selected for a Combo: the

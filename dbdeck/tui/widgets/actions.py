@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from dbdeck.engine.table_view import GROUPS, Offer
+from dbdeck.games.deckbuilding.engine.panels import GROUPS, Offer
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.choices import ChoiceList
 

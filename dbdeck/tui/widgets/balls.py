@@ -8,7 +8,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.engine.table_view import BallView
+from dbdeck.games.deckbuilding.engine.panels import BallView
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import ball, pack, star, styled
 

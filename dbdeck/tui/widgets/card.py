@@ -13,10 +13,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from dbdeck.cards.catalog import Catalog
-from dbdeck.cards.describe import describe_effects
-from dbdeck.cards.kinds import MARKET_OF_KIND
-from dbdeck.cards.render import EFFECT_FIELDS, card_stats
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.describe import describe_effects
+from dbdeck.games.deckbuilding.cards.kinds import MARKET_OF_KIND
+from dbdeck.games.deckbuilding.cards.render import EFFECT_FIELDS, card_stats
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS
 

@@ -18,7 +18,7 @@ import os
 from rich.style import Style
 from rich.text import Text
 
-from dbdeck.engine.table_view import CardView, Health
+from dbdeck.games.deckbuilding.engine.panels import CardView, Health
 from dbdeck.tui.terminal import wants_ascii
 
 __all__ = [

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 
-from dbdeck.engine.table_view import CardView, HandView, market_of
+from dbdeck.games.deckbuilding.engine.panels import CardView, HandView, market_of
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS, card_text, pack, styled

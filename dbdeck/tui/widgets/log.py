@@ -13,7 +13,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import RichLog
 
-from dbdeck.engine.table_view import LogLine
+from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.glyphs import styled
 

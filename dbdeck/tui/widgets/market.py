@@ -19,7 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.engine.table_view import MarketCard, MarketPanel
+from dbdeck.games.deckbuilding.engine.panels import MarketCard, MarketPanel
 from dbdeck.tui.widgets.board import BUY_BALL, Board, Items
 from dbdeck.tui.widgets.glyphs import TILE_COLOURS, ball, card_text, exclusive_mark, pack, styled
 

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from dbdeck.engine.table_view import BallView
+from dbdeck.games.deckbuilding.engine.panels import BallView
 from dbdeck.tui.widgets.glyphs import ball, fit, sep, styled
 
 __all__ = ["SHORTENINGS", "Shortening", "StatusBar", "StatusShown", "status_line"]

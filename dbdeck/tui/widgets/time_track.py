@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from dbdeck.engine.table_view import CardView, PreparedView
+from dbdeck.games.deckbuilding.engine.panels import CardView, PreparedView
 from dbdeck.tui.widgets import glyphs
 from dbdeck.tui.widgets.board import Items
 from dbdeck.tui.widgets.glyphs import card_text, fit, styled

@@ -11,7 +11,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.engine.table_view import CharacterPanel, TurnOrderPanel
+from dbdeck.games.deckbuilding.engine.panels import CharacterPanel, TurnOrderPanel
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import pack, sep, styled
 

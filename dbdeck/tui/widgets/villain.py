@@ -9,7 +9,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 
-from dbdeck.engine.table_view import MinionView, VillainPanel
+from dbdeck.games.deckbuilding.engine.panels import MinionView, VillainPanel
 from dbdeck.tui.widgets.board import Board, Items
 from dbdeck.tui.widgets.glyphs import ball, card_text, fit, health_bar, pack, sep, styled
 from dbdeck.tui.widgets.time_track import track_line, villain_cells

@@ -1,0 +1,90 @@
+"""The ``dbdeck ccg`` sub-commands: check, cards, show, rules, schema, edit.
+
+``dbdeck.cli`` registers them with ``add_commands`` and hands a parsed
+``ccg`` command to ``run``. Building the parser imports nothing heavy; each
+command imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, get_args
+
+from dbdeck.games.ccg.profiles import DEFAULT_PROFILE, ProfileName
+
+__all__ = ["add_commands", "run"]
+
+
+def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    sub.add_argument(
+        "--pack",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a folder of CCG card packs, *.ccg.json (repeatable; DBDECK_PACKS adds more)",
+    )
+    return sub
+
+
+def _with_rules(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    sub.add_argument(
+        "--rules",
+        choices=get_args(ProfileName),
+        default=DEFAULT_PROFILE,
+        metavar="PROFILE",
+        help="the rules: errata-2001 (default), saiyan-2000 or digest",
+    )
+    return sub
+
+
+def add_commands(commands: Any) -> None:
+    """Add ``ccg`` and its sub-commands to ``dbdeck``'s sub-parsers."""
+    ccg = commands.add_parser(
+        "ccg", help="the Dragon Ball Z CCG: check decks, browse card identities"
+    )
+    sub = ccg.add_subparsers(dest="ccg_command", metavar="CCG_COMMAND")
+    sub.required = True
+    check = _with_rules(_with_packs(sub.add_parser("check", help="check deck files")))
+    check.add_argument("decks", nargs="+", type=Path, metavar="DECK")
+    check.add_argument("--json", action="store_true", help="print a JSON list of verdicts")
+    check.add_argument(
+        "--tournament",
+        action="store_true",
+        help="tournament play (the Saiyan Saga rulebook's 75-card maximum)",
+    )
+    cards = _with_packs(sub.add_parser("cards", help="list the card identities"))
+    cards.add_argument("--json", action="store_true", help="print a JSON list")
+    show = _with_packs(sub.add_parser("show", help="what is known of one card or personality"))
+    show.add_argument("title", metavar="TITLE", help="a card's title (or a personality's name)")
+    rules = sub.add_parser("rules", help="list the deck rules and their sources")
+    rules.add_argument(
+        "--rules",
+        choices=get_args(ProfileName),
+        default=None,
+        metavar="PROFILE",
+        help="only this profile's rules (default: every profile's)",
+    )
+    schema = sub.add_parser("schema", help="write the JSON Schema of CCG card packs")
+    schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    edit = _with_rules(_with_packs(sub.add_parser("edit", help="open a deck in the deck screen")))
+    edit.add_argument("deck", nargs="?", type=Path, metavar="DECK")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a parsed ``dbdeck ccg`` command; returns the exit code."""
+    from dbdeck.games.ccg import commands
+
+    command = args.ccg_command
+    if command == "check":
+        return commands.cmd_check(args.decks, args.rules, args.pack, args.json, args.tournament)
+    if command == "cards":
+        return commands.cmd_cards(args.pack, args.json)
+    if command == "show":
+        return commands.cmd_show(args.pack, args.title)
+    if command == "rules":
+        return commands.cmd_rules(args.rules)
+    if command == "schema":
+        return commands.cmd_schema(args.output)
+    return commands.cmd_edit(args.deck, args.rules, args.pack)

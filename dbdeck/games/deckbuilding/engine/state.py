@@ -1,0 +1,492 @@
+"""The game state: plain mutable objects with slots, and their JSON form.
+
+Cards in play are *instances*: an integer uid whose card id is
+``GameState.card_ids[uid]``. Piles are lists of uids, the top of a deck
+being its end (``deck[-1]``) so drawing is a cheap ``pop()``.
+
+Whoever can hold Dragon Balls or take damage is named by a *holder*
+(``dbdeck.games.deckbuilding.engine.holders``); the JSON form writes its key (``c:goku``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from dbdeck.games.deckbuilding.cards.kinds import Difficulty
+from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
+from dbdeck.games.deckbuilding.engine.tasks import Asking, Task
+
+_SHARED = (str, int, *HOLDER_TYPES)
+"""Option values a copy can share."""
+
+NO_HOLDER = "no-holder"
+"""Field metadata: how the JSON form writes "no holder" (``None``) in the
+field, or in each item of a list field."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """An Ally or Minion in play."""
+
+    uid: int
+    damage: int = 0
+    exhausted: bool = False
+    tokens: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """An Energy Technique (or Villain attack) on a Time Track."""
+
+    uid: int
+    boosters: list[int] = field(default_factory=list)
+    owner: str = ""
+    """For Villain attacks of several enemies: the enemy that prepared it."""
+
+
+@dataclass(slots=True)
+class Bonus:
+    """A temporary bonus from an effect (card-bound bonuses are computed from
+    the cards in play instead, so they vanish with their card)."""
+
+    kind: str
+    """``armor``, ``damage-reduction``, ``max-health``, ``damage``,
+    ``hand-size``, ``cost:<market>`` or ``extra-dragon-ball``."""
+    amount: int
+    duration: str
+    attack: str | None = None
+
+
+@dataclass(slots=True)
+class CharacterState:
+    """One Character at the table."""
+
+    id: str
+    order: int
+    seat: int
+    damage: int = 0
+    deck: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    """Cards used this turn (Energy, Physical Techniques): discarded at the end."""
+    allies: list[Unit] = field(default_factory=list)
+    equipment: list[Unit] = field(default_factory=list)
+    training: list[Unit] = field(default_factory=list)
+    time_track: list[Prepared | None] = field(default_factory=lambda: [None] * 4)
+    ability_tokens: int = 0
+    bonuses: list[Bonus] = field(default_factory=list)
+    defeated: bool = False
+    room_tokens: int = -1
+    """Tokens on the Room of Spirit and Time while inside; -1 when outside."""
+    room_card: int = -1
+    energy: int = 0
+    """Energy available to spend this turn."""
+    training_energy: int = 0
+    """Extra Energy that only buys Training (Combat Energy)."""
+    dragon_balls_bought: int = 0
+    acted: bool = False
+    """Whether an Actions-phase action was taken this turn (ends the market
+    discard and Dragon Ball giving steps)."""
+    market_discarded: bool = False
+    balls_given: bool = False
+    """Whether a Dragon Ball was given this turn (phase 4): the Market
+    discard of phase 3 is then over."""
+    ability_used: bool = False
+    duo_invested: bool = False
+    duo_energy: dict[int, list[int]] = field(default_factory=dict)
+    """Energy cards set aside beside Duo cards in the Ally Market (solo Duo
+    purchase), by the Duo card's uid."""
+
+    def in_play(self) -> bool:
+        """Whether the Character is in play (not defeated, not in the Room)."""
+        return not self.defeated and self.room_tokens < 0
+
+    def units(self) -> list[Unit]:
+        """Every card in play beside the board."""
+        return [*self.allies, *self.equipment, *self.training]
+
+
+@dataclass(slots=True)
+class MarketState:
+    """A market deck and its face-up row."""
+
+    deck: list[int] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+    damage: dict[int, int] = field(default_factory=dict)
+    """Damage on face-up cards, by uid: an Ally of the Ally Market attacked
+    by Androids 17 and 18 keeps it while it stays in the row (rules note A5)."""
+
+
+@dataclass(slots=True)
+class VillainState:
+    """The Villain's board."""
+
+    id: str
+    damage: int = 0
+    enemy_damage: dict[str, int] = field(default_factory=dict)
+    defeated_enemies: list[str] = field(default_factory=list)
+    phase: int = 1
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    side_decks: dict[str, list[int]] = field(default_factory=dict)
+    time_track: list[list[Prepared]] = field(default_factory=lambda: [[], [], [], []])
+    minions: list[Unit] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
+    """The Villain's token counters (Coldness, Power, …), by counter."""
+    enemy_tokens: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Each enemy's own counters, by enemy id: Vegeta and Nappa each have
+    their Armor tokens (``armor``), and the one wearing the Ozaru Form card
+    an ``ozaru`` token."""
+    armor_bonus: int = 0
+    damage_bonus: int = 0
+    damage_reduction_bonus: int = 0
+    arrived: bool = True
+    """Freezer: until "Freezer Arrives!!" he and his Minions cannot be attacked."""
+    last_form: int = -1
+    """The transformation card whose attack repeats when the deck is empty."""
+    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
+    """Broly: who holds his aggro token."""
+    extra_turns: int = 0
+
+
+@dataclass(slots=True, frozen=True)
+class Option:
+    """One answer a decision offers."""
+
+    label: str
+    """The answer in words."""
+    value: Any
+    """What the answer gives the task that asked (a holder key, a card uid,
+    an index, a wish …): JSON data."""
+    grim: bool | None = None
+    """Whether the Grim Rule takes this answer (rules note N43): ``True``
+    for the harshest one, ``False`` for one weighed and not taken, ``None``
+    where the decision marks nothing."""
+    damage: int | None = None
+    """The damage this answer makes its Character take, when the question
+    says it (a Character stepping in front of an Ally of the market)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Option:
+        # The generic copy of a slotted object is slow; only the value may
+        # nest, and an option holding a plain value can be shared.
+        if isinstance(self.value, _SHARED):
+            return self
+        return Option(self.label, copy.deepcopy(self.value, memo), self.grim, self.damage)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"label", "value"}``, with ``grim`` and ``damage`` when set."""
+        data: dict[str, Any] = {"label": self.label, "value": to_data(self.value)}
+        if self.grim is not None:
+            data["grim"] = self.grim
+        if self.damage is not None:
+            data["damage"] = self.damage
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Option:
+        """The option ``to_json`` wrote."""
+        return cls(data["label"], data["value"], data.get("grim"), data.get("damage"))
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question the engine waits for, and the task waiting for its answer."""
+
+    kind: str
+    decider: str
+    """``players`` or a Character id."""
+    prompt: str
+    options: list[Option]
+    task: Task | None = field(default=None, compare=False, repr=False)
+    """The task the answer goes to. It waits on top of the stack (``ask``
+    pushes it last), which is how a saved game finds it again: the JSON
+    form leaves this field out."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
+        # Through ``memo``, a copy made with the stack's points at the copied task.
+        return Decision(
+            self.kind,
+            self.decider,
+            self.prompt,
+            [copy.deepcopy(o, memo) for o in self.options],
+            copy.deepcopy(self.task, memo),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The decision as JSON data (without ``task``: see there)."""
+        return {
+            "kind": self.kind,
+            "decider": self.decider,
+            "prompt": self.prompt,
+            "options": [o.to_json() for o in self.options],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], task: Task | None) -> Decision:
+        """The decision ``to_json`` wrote, answered to ``task``."""
+        options = [Option.from_json(o) for o in data["options"]]
+        if isinstance(task, Asking):  # answers that are holders are read back as such
+            read = task.read_answer
+            options = [Option(o.label, read(o.value), o.grim, o.damage) for o in options]
+        return cls(data["kind"], data["decider"], data["prompt"], options, task)
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything about one game. Plain data: copyable and JSON-serialisable."""
+
+    villain_id: str
+    difficulty: Difficulty
+    extreme: bool
+    location: str | None
+    seed: int
+    card_ids: list[str] = field(default_factory=list)
+    characters: list[CharacterState] = field(default_factory=list)
+    villain: VillainState = field(default_factory=lambda: VillainState(id=""))
+    markets: dict[str, MarketState] = field(default_factory=dict)
+    sixth: list[int] = field(default_factory=list)
+    balls: list[Holder | None] = field(default_factory=lambda: [None] * 7, metadata={NO_HOLDER: ""})
+    """Who controls each of the seven Dragon Balls; ``None`` when unclaimed
+    (the JSON form writes ``""``)."""
+    turn_deck: list[str] = field(default_factory=list)
+    turn_discard: list[str] = field(default_factory=list)
+    turn_cards: list[str] = field(default_factory=list)
+    """The whole turn-order deck, to rebuild it each round."""
+    round: int = 1
+    turn: int = 0
+    revealed: str = ""
+    active: str = ""
+    """The Character id whose turn it is, ``villain``, or empty between turns."""
+    step: str = "reveal"
+    paused: bool = False
+    """In step mode, the engine stopped between two steps of the Villain's
+    turn so a table can show it; ``Game.resume`` goes on."""
+    prologue: list[str] = field(default_factory=list)
+    """Characters still to play their turn before the turn-order deck starts."""
+    stack: list[Task] = field(default_factory=list)
+    """Work queued by the rules; the top (the end) runs next."""
+    pending: Decision | None = None
+    winner: str = ""
+    reason: str = ""
+    actions: int = 0
+    box: list[int] = field(default_factory=list)
+    """Destroyed and eliminated cards, returned to the game box."""
+    eliminated: list[int] = field(default_factory=list)
+    """Allies eliminated during the game (a wish may bring them back)."""
+    variant: str = ""
+    """The Villain's scenario card played instead of the usual game (A
+    Different Future), or empty."""
+
+    def character(self, character_id: str) -> CharacterState:
+        """The Character with this id."""
+        for character in self.characters:
+            if character.id == character_id:
+                return character
+        raise KeyError(character_id)
+
+    def clone(self) -> GameState:
+        """An independent copy, built field by field (several times faster
+        than ``copy.deepcopy``, which bots and searches rely on)."""
+        new = copy.copy(self)
+        new.card_ids = list(self.card_ids)
+        new.characters = [_clone_character(c) for c in self.characters]
+        new.villain = _clone_villain(self.villain)
+        new.markets = {
+            k: MarketState(list(m.deck), list(m.row), dict(m.damage))
+            for k, m in self.markets.items()
+        }
+        new.sixth = list(self.sixth)
+        new.balls = list(self.balls)
+        new.turn_deck = list(self.turn_deck)
+        new.turn_discard = list(self.turn_discard)
+        new.turn_cards = list(self.turn_cards)
+        new.prologue = list(self.prologue)
+        # One memo for both, so the copied decision points at the copied task.
+        memo: dict[int, Any] = {}
+        new.stack = copy.deepcopy(self.stack, memo) if self.stack else []
+        new.pending = copy.deepcopy(self.pending, memo)
+        new.box = list(self.box)
+        new.eliminated = list(self.eliminated)
+        return new
+
+
+def _clone_unit(u: Unit) -> Unit:
+    return Unit(u.uid, u.damage, u.exhausted, dict(u.tokens))
+
+
+def _clone_prepared(p: Prepared | None) -> Prepared | None:
+    return None if p is None else Prepared(p.uid, list(p.boosters), p.owner)
+
+
+def _clone_character(c: CharacterState) -> CharacterState:
+    new = copy.copy(c)
+    new.deck, new.hand, new.discard, new.played = (
+        list(c.deck),
+        list(c.hand),
+        list(c.discard),
+        list(c.played),
+    )
+    new.allies = [_clone_unit(u) for u in c.allies]
+    new.equipment = [_clone_unit(u) for u in c.equipment]
+    new.training = [_clone_unit(u) for u in c.training]
+    new.time_track = [_clone_prepared(p) for p in c.time_track]
+    new.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack) for b in c.bonuses]
+    new.duo_energy = {k: list(v) for k, v in c.duo_energy.items()}
+    return new
+
+
+def _clone_villain(v: VillainState) -> VillainState:
+    new = copy.copy(v)
+    new.enemy_damage = dict(v.enemy_damage)
+    new.defeated_enemies = list(v.defeated_enemies)
+    new.deck, new.discard = list(v.deck), list(v.discard)
+    new.side_decks = {k: list(d) for k, d in v.side_decks.items()}
+    new.time_track = [
+        [Prepared(p.uid, list(p.boosters), p.owner) for p in slot] for slot in v.time_track
+    ]
+    new.minions = [_clone_unit(u) for u in v.minions]
+    new.tokens = dict(v.tokens)
+    new.enemy_tokens = {k: dict(t) for k, t in v.enemy_tokens.items()}
+    return new
+
+
+# --- JSON -------------------------------------------------------------------------
+
+
+def to_data(obj: Any) -> Any:
+    """Plain JSON data for a state object (dataclasses become dicts; tasks
+    and decisions write their own form)."""
+    if isinstance(obj, Task | Decision | Option):
+        return obj.to_json()
+    if hasattr(obj, "__dataclass_fields__"):
+        out = {}
+        for f in fields(obj):
+            value = getattr(obj, f.name)
+            if NO_HOLDER in f.metadata:
+                value = _holders(value)
+            out[f.name] = to_data(value)
+        return out
+    if isinstance(obj, list):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, tuple):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if obj is None:
+        return None
+    to_json = getattr(obj, "to_json", None)  # a holder writes its key
+    return obj if to_json is None else to_json()
+
+
+SNAPSHOT_VERSION = 2
+"""The version of a game's JSON form (``Game.to_json``). Version 1 wrote an
+enemy's own counters among the Villain's tokens (``armor:<enemy>``) and the
+damage on Allies of the Ally Market among the enemies' (``market:<uid>``)."""
+
+
+def split_counters(
+    named: dict[str, int],
+) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Counters named as version 1 and scenario files name them, an enemy's
+    own as ``<counter>:<enemy>``: the Villain's, and each enemy's
+    (``VillainState.tokens`` and ``enemy_tokens``)."""
+    tokens: dict[str, int] = {}
+    own: dict[str, dict[str, int]] = {}
+    for name, n in named.items():
+        counter, _, enemy = name.partition(":")
+        if enemy:
+            own.setdefault(enemy, {})[counter] = n
+        else:
+            tokens[name] = n
+    return tokens, own
+
+
+def joined_counters(tokens: dict[str, int], own: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The Villain's counters and each enemy's in one dict, named as
+    ``split_counters`` reads them."""
+    found = dict(tokens)
+    for enemy, counters in own.items():
+        for counter, n in counters.items():
+            found[f"{counter}:{enemy}"] = n
+    return found
+
+
+def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A game's JSON form (``Game.to_json``) of an older version in this
+    version's form (a copy); the current form as it is."""
+    if data.get("version", SNAPSHOT_VERSION) >= SNAPSHOT_VERSION:
+        return data
+    state = copy.deepcopy(data["state"])
+    villain = state["villain"]
+    villain["tokens"], villain["enemy_tokens"] = split_counters(villain.get("tokens", {}))
+    market_damage: dict[str, int] = {}
+    enemy_damage: dict[str, int] = {}
+    for key, n in villain.get("enemy_damage", {}).items():
+        if key.startswith("market:"):
+            market_damage[key.removeprefix("market:")] = n
+        else:
+            enemy_damage[key] = n
+    villain["enemy_damage"] = enemy_damage
+    for name, market in state.get("markets", {}).items():
+        market["damage"] = market_damage if name == "allies" else {}
+    return {**data, "version": SNAPSHOT_VERSION, "state": state}
+
+
+def _holders(value: Any) -> Any:
+    """A holder field's JSON form: keys, and ``""`` for no holder."""
+    if isinstance(value, list):
+        return [to_key(h) for h in value]
+    return to_key(value)
+
+
+def state_from_data(data: dict[str, Any]) -> GameState:
+    """Rebuild a ``GameState`` from ``to_data`` output (the data is copied:
+    the state never shares a list with it)."""
+    d = copy.deepcopy(data)
+    d["characters"] = [_character(c) for c in d["characters"]]
+    d["villain"] = _villain(d["villain"])
+    d["markets"] = {k: _market(v) for k, v in d["markets"].items()}
+    d["balls"] = [holder_or_none(h) for h in d["balls"]]
+    d["stack"] = [Task.from_json(t) for t in d["stack"]]
+    # The task waiting for the pending decision is the top of the stack.
+    if d.get("pending"):
+        if not d["stack"] or not isinstance(d["stack"][-1], Asking):
+            raise ValueError("a pending decision without the task waiting for it")
+        d["pending"] = Decision.from_json(d["pending"], d["stack"][-1])
+    else:
+        d["pending"] = None
+    return GameState(**d)
+
+
+def _market(m: dict[str, Any]) -> MarketState:
+    damage = {int(uid): n for uid, n in m.get("damage", {}).items()}
+    return MarketState(m["deck"], m["row"], damage)
+
+
+def _units(items: list[dict[str, Any]]) -> list[Unit]:
+    return [Unit(**u) for u in items]
+
+
+def _prepared(p: dict[str, Any] | None) -> Prepared | None:
+    return None if p is None else Prepared(**p)
+
+
+def _character(c: dict[str, Any]) -> CharacterState:
+    c = dict(c)
+    for name in ("allies", "equipment", "training"):
+        c[name] = _units(c[name])
+    c["time_track"] = [_prepared(p) for p in c["time_track"]]
+    c["bonuses"] = [Bonus(**b) for b in c["bonuses"]]
+    c["duo_energy"] = {int(k): v for k, v in c["duo_energy"].items()}
+    return CharacterState(**c)
+
+
+def _villain(v: dict[str, Any]) -> VillainState:
+    v = dict(v)
+    v["minions"] = _units(v["minions"])
+    v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
+    v["aggro"] = holder_or_none(v.get("aggro", ""))
+    return VillainState(**v)

@@ -1,0 +1,81 @@
+"""Freezer: the deck ordered by phases, his arrival, his transformations,
+the death effect on defeated Characters' turn cards, and the empty deck."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dbdeck.games.deckbuilding.cards.plain import Transformation
+from dbdeck.games.deckbuilding.engine.holders import VILLAIN
+from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
+
+if TYPE_CHECKING:
+    from dbdeck.games.deckbuilding.engine.table import Table
+
+ARRIVES = "freezer-arrives"
+FINAL_FORM = "freezer-final-form"
+GUARD = "freezer-guard"
+ARMY = "freezer-army"
+
+
+class FreezerRules(VillainRules):
+    """Freezer's own rules (rulebook, "Freezer")."""
+
+    def setup(self, g: Table) -> None:
+        """ "Freezer Arrives!!" on top, then the shuffled Phase 1, 2 and 3
+        piles, and "Final Form" at the bottom. One Guard starts in play."""
+        board = g.villain_card()
+        piles: dict[int, list[int]] = {}
+        for entry in board.deck:
+            if entry.card in (ARRIVES, FINAL_FORM):
+                continue
+            phase = getattr(g.card(entry.card), "phase", None) or 1
+            piles.setdefault(phase, []).extend(g.new_uid(entry.card) for _ in range(entry.copies))
+        deck = [g.new_uid(FINAL_FORM)]
+        for phase in sorted(piles, reverse=True):
+            pile = piles[phase]
+            g.rng.shuffle(pile)
+            deck += pile
+        deck.append(g.new_uid(ARRIVES))
+        g.state.villain.deck = deck
+        g.state.villain.arrived = False
+
+    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
+        """Extreme Mode: Freezer's Army replaces the Guard in play."""
+        return [ARMY if card == GUARD else card for card in starting]
+
+    def prologue(self, g: Table) -> list[str]:
+        """Each Character plays one turn before Freezer's ship arrives
+        (rules note N18)."""
+        return [c.id for c in sorted(g.state.characters, key=lambda c: c.order)]
+
+    def minions_present(self, g: Table) -> bool:
+        """The Guard comes with Freezer's ship: before it lands, no Minion
+        activates (rules note N18)."""
+        return g.state.villain.arrived
+
+    def on_event(self, g: Table, card_id: str) -> None:
+        if card_id == ARRIVES:
+            g.state.villain.arrived = True
+            g.log("arrive", "Freezer's ship lands: Freezer and his Minions can now be attacked.")
+
+    def defeated_card_revealed(self, g: Table, character: str) -> None:
+        """The death effect also fires each time a defeated Character's
+        turn-order card is revealed."""
+        self.death_effect(g, character)
+
+    def activate(self, g: Table) -> None:
+        """When the deck runs out no new one is built: Freezer repeats the
+        Final Form attack at each activation."""
+        v = g.state.villain
+        if v.deck:
+            self.reveal(g, v.deck.pop())
+            return
+        if v.last_form < 0:
+            g.log("activate", "Freezer has no card to play.")
+            return
+        form = g.card(v.last_form)
+        assert isinstance(form, Transformation)
+        g.log("activate", f"Freezer's deck is empty: he attacks with his {form.name} again.")
+        if form.effects:
+            g.push_ops(form.id, "effects", {"actor": VILLAIN, "source": v.last_form})
