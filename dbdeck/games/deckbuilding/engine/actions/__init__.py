@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from dbdeck.games.deckbuilding.engine.actions.kind import MAX_CARDS, ActionKind, BadAction, Bound
+from dbdeck.tabletop.game import IllegalMove
 
 __all__ = [
     "ACTION_TYPES",
@@ -54,12 +55,8 @@ __all__ = [
 ]
 
 
-class IllegalAction(Exception):
+class IllegalAction(IllegalMove):
     """The engine refused an action; ``reason`` says why. Nothing changed."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 _FLAG = Bound("int", 0, 1)
