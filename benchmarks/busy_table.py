@@ -51,7 +51,7 @@ from dbdeck.saves import Session
 async def main(folder: Path, seed: int) -> None:
     catalog = load_catalog(include_env_packs=False)
     setup = Setup(characters=["goku", "krillin"], villain="freezer", seed=seed)
-    session = Session.start(catalog, setup, folder, save_id="busy")
+    session = Session.start(DeckbuildingRules(catalog), setup, folder, save_id="busy")
     names = (f"user{i}" for i in itertools.count())
     server = TableServer(
         session, "busy", tcp=("127.0.0.1", 0), join_token="busy-table-benchmark-token",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
     from dbdeck.games.deckbuilding.engine.game import Setup
     from dbdeck.games.deckbuilding.sim import GameResult
+    from dbdeck.tabletop.game import GameRules
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,6 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
             "host", help="serve a shared table that players join from their own terminals"
         ),
         required=False,
+    )
+    host.add_argument(
+        "--game",
+        default="deckbuilding",
+        choices=_game_ids(),
+        help="the game the new table plays (default: deckbuilding; a resumed table "
+        "plays the game of its save)",
     )
     host.add_argument(
         "--resume",
@@ -269,6 +277,13 @@ def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return sub
 
 
+def _game_ids() -> list[str]:
+    """The games a table can play."""
+    from dbdeck.tabletop.registry import game_ids
+
+    return game_ids()
+
+
 def _with_game(
     sub: argparse.ArgumentParser, *, required: bool = True, seed_default: str = "random"
 ) -> argparse.ArgumentParser:
@@ -331,9 +346,30 @@ def _setup(args: argparse.Namespace, **extra: Any) -> Setup:
     )
 
 
-def _host_setup(args: argparse.Namespace) -> Setup:
+def _host_rules(game: str) -> GameRules[Any] | None:
+    """The rules of the game a table plays, or ``None`` after printing why
+    they cannot be opened."""
+    if game != "deckbuilding":
+        from dbdeck.tabletop.registry import UnknownGame, open_rules
+
+        try:
+            return open_rules(game)
+        except (UnknownGame, ValueError) as exc:
+            print(f"cannot host this game: {exc}", file=sys.stderr)
+            return None
+    from dbdeck.games.deckbuilding.match import DeckbuildingRules
+
+    catalog = card_set()
+    return None if catalog is None else DeckbuildingRules(catalog)
+
+
+def _host_setup(args: argparse.Namespace, rules: GameRules[Any]) -> Setup:
     from dbdeck.tui.app import seats_of
 
+    if rules.game_id != "deckbuilding":
+        raise ValueError(f"a new table of {rules.title} cannot be set up from the command line yet")
+    if not args.villain or not args.characters:
+        raise ValueError("give --villain and --characters, or --resume ID")
     characters = _names(args.characters)
     players = _names(args.players) or [str(i) for i in range(len(characters))]
     if len(players) != len(characters):
@@ -399,7 +435,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dbdeck.net import commands as net_commands
 
         if args.command == "host":
-            return net_commands.cmd_host(args, card_set, _host_setup)
+            return net_commands.cmd_host(args, _host_rules, _host_setup)
         return int(getattr(net_commands, f"cmd_{args.command}")(args, card_set))
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
@@ -421,6 +457,7 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def _run_play(args: argparse.Namespace) -> int:
     from dbdeck.games.deckbuilding.engine.game import SetupError
+    from dbdeck.games.deckbuilding.match import DeckbuildingRules
     from dbdeck.saves import SaveError, Session, saves_dir
 
     catalog = card_set()
@@ -429,7 +466,9 @@ def _run_play(args: argparse.Namespace) -> int:
     folder = saves_dir(args.saves)
     if args.resume:
         try:
-            session = Session.resume(catalog, folder, args.resume, from_backup=args.from_backup)
+            session = Session.resume(
+                DeckbuildingRules(catalog), folder, args.resume, from_backup=args.from_backup
+            )
         except SaveError as exc:
             return cannot_resume(args.resume, exc)
     else:
@@ -449,7 +488,10 @@ def _run_play(args: argparse.Namespace) -> int:
         ).changed(pace=args.pace)
         try:
             session = Session.start(
-                catalog, _setup(args, seats=seats_of(players)), folder, seating=seating
+                DeckbuildingRules(catalog),
+                _setup(args, seats=seats_of(players)),
+                folder,
+                seating=seating,
             )
         except SetupError as exc:
             print(f"cannot set up this game: {_ids_hint(exc, 'play')}", file=sys.stderr)

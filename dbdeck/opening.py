@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
     from dbdeck.saves import Session
 
 __all__ = ["cannot_resume", "card_set", "play_session"]
@@ -43,7 +44,10 @@ def cannot_resume(save_id: str, exc: Exception) -> int:
 
 
 def play_session(
-    session: Session, *, hide_hands: bool | None = None, pace: float | None = None
+    session: Session[DeckbuildingMatch],
+    *,
+    hide_hands: bool | None = None,
+    pace: float | None = None,
 ) -> int:
     """Open the table on a saved session; the game is saved after every
     action. The table is run as the game was (its players, hidden hands,
@@ -61,7 +65,10 @@ def play_session(
             return 1
     try:
         DbdeckApp(
-            session.catalog, session=session, seating=session.seating, saves=session.folder
+            session.match.game.catalog,
+            session=session,
+            seating=session.seating,
+            saves=session.folder,
         ).run()
     finally:
         session.close()

@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games
 from dbdeck.opening import cannot_resume, card_set, play_session
 from dbdeck.saves import (
     SaveError,
     Session,
     load_save,
-    replay_events,
     saves_dir,
     scan_saves,
 )
@@ -69,7 +69,7 @@ def cmd_continue(args: argparse.Namespace) -> int:
     if catalog is None:
         return 1
     try:
-        session = Session.resume(catalog, folder, running[0].id)
+        session = Session.resume(DeckbuildingRules(catalog), folder, running[0].id)
     except SaveError as exc:
         return cannot_resume(running[0].id, exc)
     return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
@@ -83,7 +83,7 @@ def _open(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | None:
     if catalog is None:
         return None
     try:
-        loaded = load_save(folder, save_id, catalog=catalog)
+        loaded = load_save(folder, save_id, rules=DeckbuildingRules(catalog))
     except SaveError as exc:
         print(f"cannot read the save: {exc}", file=sys.stderr)
         return None
@@ -109,7 +109,7 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     entries: list[dict[str, Any]] = []
     turn = 0
-    for action, game, events in replay_events(catalog, data):
+    for action, game, events in replay_games(catalog, data):
         written = []
         for event in events:
             if starts_turn(event):

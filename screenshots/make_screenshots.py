@@ -29,6 +29,7 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
@@ -109,14 +110,16 @@ async def main() -> None:
         setup = Setup(
             characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=109
         )
-        session = Session.start(catalog, setup, Path(folder), save_id="end", players=PLAYERS)
+        session = Session.start(
+            DeckbuildingRules(catalog), setup, Path(folder), save_id="end", players=PLAYERS
+        )
         rng = random.Random(109)
-        while not session.game.over:
-            session.apply(greedy(session.game, rng))
-            while session.game.state.paused:
+        while not session.match.game.over:
+            session.apply(greedy(session.match.game, rng))
+            while session.match.game.state.paused:
                 session.resume_villain()
         session.close()
-        resumed = Session.resume(catalog, Path(folder), "end")
+        resumed = Session.resume(DeckbuildingRules(catalog), Path(folder), "end")
         seating = Seating(players=PLAYERS, pace=0)
         await shoot(
             DbdeckApp(catalog, session=resumed, seating=seating, saves=Path(folder)), "summary"

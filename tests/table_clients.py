@@ -17,6 +17,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.client import TableClient
 from dbdeck.net.protocol import (
     ActionMessage,
@@ -61,9 +62,9 @@ async def start(
     """A table served on ``folder/club.sock``, its save ``folder/game.json``;
     alice hosts, bob and carol may join."""
     session = (
-        Session.resume(catalog, folder, "game")
+        Session.resume(DeckbuildingRules(catalog), folder, "game")
         if resume
-        else Session.start(catalog, setup, folder, save_id="game")
+        else Session.start(DeckbuildingRules(catalog), setup, folder, save_id="game")
     )
     server = TableServer(
         session,

@@ -34,7 +34,8 @@ from dbdeck.games.deckbuilding.engine.actions import (
 )
 from dbdeck.games.deckbuilding.engine.actions.kind import FIELD_ORDER, MAX_CARDS, MAX_ID, ActionKind
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.net.protocol import ProtocolError, decode_client
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
+from dbdeck.net.protocol import action_problem, decode_client
 from dbdeck.saves import SaveError, Session
 
 PREVIOUS = Path(__file__).parent / "saves_previous"
@@ -217,6 +218,8 @@ def test_the_wire_and_save_models_agree_with_the_kinds() -> None:
 
 
 def test_junk_fields_are_refused_at_the_wire() -> None:
+    """The wire bounds an action message; the game's models read the action
+    inside it, and a refusal names the kind and the field."""
     for action, where in [
         (JUNK, "end-turn.amount: Extra inputs are not permitted"),
         ({"type": "buy", "market": "allies"}, "buy.card: Field required"),
@@ -224,19 +227,23 @@ def test_junk_fields_are_refused_at_the_wire() -> None:
         ({"type": "choose", "option": MAX_ID + 1}, "choose.option: Input should be less"),
     ]:
         line = json.dumps({"type": "action", "version": 0, "action": action}).encode()
-        with pytest.raises(ProtocolError, match="not an action: " + where):
-            decode_client(line + b"\n")
+        sent = decode_client(line + b"\n").action
+        with pytest.raises(ValidationError) as refused:
+            read_action(sent)
+        assert "not an action: " + where in action_problem(refused.value)
     line = json.dumps({"type": "action", "version": 0, "action": _sample("buy")}).encode()
-    assert decode_client(line).action.to_action() == action_from_json(_sample("buy"))
+    assert read_action(decode_client(line).action) == action_from_json(_sample("buy"))
 
 
-def _started(catalog: Catalog, folder: Path, count: int = 12) -> Session:
+def _started(catalog: Catalog, folder: Path, count: int = 12) -> Session[DeckbuildingMatch]:
     session = Session.start(
-        catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=5), folder
+        DeckbuildingRules(catalog),
+        Setup(characters=["goku", "krillin"], villain="freezer", seed=5),
+        folder,
     )
     rng = random.Random(5)
     for _ in range(count):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     return session
 
 
@@ -249,7 +256,7 @@ def test_a_save_with_junk_fields_is_refused(catalog: Catalog, tmp_path: Path) ->
     data["actions"][ends[0]] = JUNK
     path.write_text(json.dumps(data))
     with pytest.raises(SaveError) as refused:
-        Session.resume(catalog, tmp_path, session.id)
+        Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert f"actions.{ends[0]}.end-turn.amount: Extra inputs are not permitted" in str(
         refused.value
     )
@@ -274,16 +281,16 @@ def test_the_engine_refuses_a_wrong_shape_and_nothing_is_saved(
 ) -> None:
     session = _started(catalog, tmp_path)
     path = tmp_path / f"{session.id}.json"
-    saved, before, count = path.read_bytes(), session.game.fingerprint(), len(session.actions)
+    saved, before, count = path.read_bytes(), session.match.game.fingerprint(), len(session.actions)
     for wrong in WRONG_SHAPES:
-        reason = session.game.check(wrong)  # type: ignore[arg-type]
+        reason = session.match.game.check(wrong)  # type: ignore[arg-type]
         assert reason is not None and reason == shape_problem(wrong), wrong
         with pytest.raises(IllegalAction) as refused:
-            session.apply(wrong)  # type: ignore[arg-type]
+            session.apply(wrong)
         assert refused.value.reason == reason
-        assert session.game.fingerprint() == before
-    assert "buy: 'card' must be an integer" in str(session.game.check(WRONG_SHAPES[0]))  # type: ignore[arg-type]
-    assert "not an action" in str(session.game.check(JUNK))  # type: ignore[arg-type]
+        assert session.match.game.fingerprint() == before
+    assert "buy: 'card' must be an integer" in str(session.match.game.check(WRONG_SHAPES[0]))  # type: ignore[arg-type]
+    assert "not an action" in str(session.match.game.check(JUNK))  # type: ignore[arg-type]
     assert path.read_bytes() == saved and len(session.actions) == count
     session.close()
 
@@ -304,19 +311,19 @@ def test_saves_of_the_previous_release_load_and_play_on(
     # Their actions read back into the same bytes.
     again = [action_from_json(a).to_json() for a in written["actions"]]
     assert json.dumps(again) == json.dumps(written["actions"])
-    session = Session.resume(catalog, tmp_path, name)
+    session = Session.resume(DeckbuildingRules(catalog), tmp_path, name)
     assert len(session.actions) == len(written["actions"]) >= 150
-    assert not session.game.over  # each was saved mid-game
+    assert not session.match.game.over  # each was saved mid-game
     replayed = Game.new(catalog, session.setup)
     for action in again:
         replayed.apply(action_from_json(action))
-    assert replayed.fingerprint() == session.game.fingerprint()
+    assert replayed.fingerprint() == session.match.game.fingerprint()
     rng = random.Random(1)
-    while not session.game.over:
-        session.apply(greedy(session.game, rng))
+    while not session.match.game.over:
+        session.apply(greedy(session.match.game, rng))
     session.close()
-    resumed = Session.resume(catalog, tmp_path, name)
-    assert resumed.game.fingerprint() == session.game.fingerprint()
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, name)
+    assert resumed.match.game.fingerprint() == session.match.game.fingerprint()
     resumed.close()
 
 

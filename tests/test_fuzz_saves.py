@@ -36,6 +36,7 @@ from dbdeck import cli, save_commands, saves
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import SaveError, Session, read_save
 from dbdeck.tui.app import DbdeckApp
 
@@ -56,7 +57,7 @@ def real_save(folder: str) -> dict[str, Any]:
     """A real save of a few actions (with a backup), as JSON data."""
     where = Path(folder)
     session = Session.start(
-        shared_catalog(),
+        DeckbuildingRules(shared_catalog()),
         Setup(characters=["goku", "krillin"], villain="freezer", seed=11),
         where,
         players={"goku": "Ann"},
@@ -64,7 +65,7 @@ def real_save(folder: str) -> dict[str, Any]:
     )
     rng = random.Random(1)
     for _ in range(8):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     session.close()
     data: dict[str, Any] = json.loads((where / f"{SAVE_ID}.json").read_text())
     return data
@@ -237,7 +238,7 @@ def check_every_reader(folder: Path, content: bytes) -> None:
         one_line_naming(str(exc), str(path))
     lay()
     try:
-        read_save(folder, SAVE_ID, catalog=catalog)
+        read_save(folder, SAVE_ID, rules=DeckbuildingRules(catalog))
         note("the save replays")
     except SaveError as exc:
         one_line_naming(str(exc), str(path))
@@ -246,7 +247,7 @@ def check_every_reader(folder: Path, content: bytes) -> None:
         note("refused: " + ("replay" if "replay" in said else "shape" if ": " in said else "other"))
     lay()
     try:
-        Session.resume(catalog, folder, SAVE_ID).close()
+        Session.resume(DeckbuildingRules(catalog), folder, SAVE_ID).close()
     except SaveError as exc:
         one_line_naming(str(exc), str(path))
     where = ["--saves", str(folder)]
@@ -316,7 +317,7 @@ def test_the_real_save_reads_and_each_known_crasher_is_one_line(
             old.unlink()
         path.write_bytes(encode(crasher))
         with pytest.raises(SaveError):
-            Session.resume(shared_catalog(), tmp_path, SAVE_ID)
+            Session.resume(DeckbuildingRules(shared_catalog()), tmp_path, SAVE_ID)
 
 
 def test_a_snapshot_that_is_not_the_replay_opens_as_saved(
@@ -328,10 +329,10 @@ def test_a_snapshot_that_is_not_the_replay_opens_as_saved(
     edited = json.loads(json.dumps(base))
     edited["snapshot"]["state"]["turn"] = 99
     (tmp_path / f"{SAVE_ID}.json").write_text(json.dumps(edited))
-    session = Session.resume(shared_catalog(), tmp_path, SAVE_ID)
+    session = Session.resume(DeckbuildingRules(shared_catalog()), tmp_path, SAVE_ID)
     try:
-        assert session.game.state.turn == 99
-        assert session.game.legal_actions() is not None
+        assert session.match.game.state.turn == 99
+        assert session.match.game.legal_actions() is not None
     finally:
         session.close()
     # Its record no longer replays: the log and the replay say so in one line.
@@ -352,7 +353,7 @@ def test_a_save_that_neither_replays_nor_loads_is_refused(
     edited["snapshot"]["state"]["characters"] = []
     (tmp_path / f"{SAVE_ID}.json").write_text(json.dumps(edited))
     with pytest.raises(SaveError, match="its snapshot is not the game its actions replay to"):
-        Session.resume(shared_catalog(), tmp_path, SAVE_ID)
+        Session.resume(DeckbuildingRules(shared_catalog()), tmp_path, SAVE_ID)
 
 
 # --- files that are not save files ------------------------------------------------------------
@@ -393,7 +394,7 @@ def test_what_is_not_a_regular_file_is_refused_without_hanging(kind: str, tmp_pa
                 one_line_naming(str(err.value), str(path))
             elif reader == "resume":
                 with pytest.raises(SaveError):
-                    Session.resume(shared_catalog(), tmp_path, SAVE_ID)
+                    Session.resume(DeckbuildingRules(shared_catalog()), tmp_path, SAVE_ID)
             elif reader == "saves":
                 code, said = run_cli(*where, "saves")
                 assert code == 0

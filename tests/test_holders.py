@@ -33,6 +33,7 @@ from dbdeck.games.deckbuilding.engine.holders import (
     parse,
 )
 from dbdeck.games.deckbuilding.engine.state import SNAPSHOT_VERSION, upgrade_snapshot
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 
 EVERY_KIND: list[tuple[Holder, str]] = [
@@ -172,22 +173,23 @@ def test_a_version_1_save_file_still_loads(catalog: Catalog, tmp_path: Path) -> 
     """A save written in version 1 (its snapshots in the old form) is
     migrated on reading and resumes the game it held."""
     setup = Setup(villain="vegeta-nappa", characters=["piccolo", "tien"], seed=5)
-    session = Session.start(catalog, setup, tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup, tmp_path)
     rng = random.Random(5)
     for _ in range(40):
-        session.apply(BOTS["random"](session.game, rng))
-    expected = session.game.fingerprint()
+        session.apply(BOTS["random"](session.match.game, rng))
+    expected = session.match.game.fingerprint()
     session.close()
     path = tmp_path / f"{session.id}.json"
     data = json.loads(path.read_text())
-    assert data["version"] == saves.SAVE_VERSION == 2
-    data["version"] = 1
+    assert data["version"] == saves.SAVE_VERSION == 3
+    data["version"] = 1  # before saves named their game, too
+    del data["game"]
     data["snapshot"] = as_recorded(data["snapshot"])
     assert any(":" in k for k in data["snapshot"]["state"]["villain"]["tokens"])
     path.write_text(json.dumps(data))
-    resumed = Session.resume(catalog, tmp_path, session.id)
-    assert resumed.game.fingerprint() == expected
-    assert resumed.game.state.villain.enemy_tokens
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
+    assert resumed.match.game.fingerprint() == expected
+    assert resumed.match.game.state.villain.enemy_tokens
     resumed.close()
 
 

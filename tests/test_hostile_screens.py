@@ -21,6 +21,7 @@ from textual.widgets import Button, DataTable, OptionList, RichLog, Static
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp, SetupWizard
@@ -143,7 +144,7 @@ async def test_the_local_table(hostile: Catalog, size: tuple[int, int]) -> None:
 
 
 async def test_the_joined_table(hostile: Catalog, tmp_path: Path) -> None:
-    session = Session.start(hostile, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(hostile), SETUP, tmp_path, save_id="game")
     server = TableServer(
         session,
         f"{MARK} club",
@@ -209,7 +210,7 @@ def test_every_listing_command_prints_the_markup_as_written(
         out = capsys.readouterr()
         assert code == 0, f"{name}: {out.err}"
         printed[name] = out.out + out.err
-    session = Session.start(hostile, SETUP, tmp_path / "saves", save_id="game")
+    session = Session.start(DeckbuildingRules(hostile), SETUP, tmp_path / "saves", save_id="game")
     session.close()
     for name, argv in (
         ("saves", ["--saves", str(tmp_path / "saves"), "saves"]),
@@ -300,10 +301,10 @@ async def test_the_replay(hostile: Catalog, tmp_path: Path) -> None:
     from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen
 
-    session = Session.start(hostile, SETUP, tmp_path)
+    session = Session.start(DeckbuildingRules(hostile), SETUP, tmp_path)
     rng = random.Random(5)
     for _ in range(30):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     session.close()
     screen = ReplayScreen(ReplayBackend(hostile, read_save(tmp_path, session.id)))
     async with DbdeckApp(hostile, start=screen).run_test(size=(160, 50)) as pilot:

@@ -31,6 +31,7 @@ from table_clients import SETUP
 
 from dbdeck.cli import build_parser, main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net import commands
 from dbdeck.net.commands import TOKEN_ENV, join_token
 from dbdeck.net.listing import (
@@ -158,7 +159,7 @@ async def test_a_tcp_player_joins_with_the_token_from_the_environment(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     token, _ = join_token_for("game")
-    session = Session.start(catalog, SETUP, tmp_path / "saves", save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path / "saves", save_id="game")
     server = TableServer(
         session, "club", tcp=("127.0.0.1", 0), join_token=token, announce=False, bot_delay=0
     )
@@ -296,7 +297,7 @@ async def test_a_resumed_table_keeps_its_name_and_socket_and_its_players_come_ba
 ) -> None:
     saves = tmp_path / "saves"
     socket_path = default_socket("club", "")
-    session = Session.start(catalog, SETUP, saves, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, saves, save_id="game")
     server = TableServer(session, "club", socket_path=socket_path, bot_delay=0)
     await server.start()
     app = JoinApp(catalog, socket_path=socket_path, seat=0)
@@ -313,7 +314,7 @@ async def test_a_resumed_table_keeps_its_name_and_socket_and_its_players_come_ba
             args = build_parser().parse_args(["host", "--resume", "game"])
             place = commands._resolve_place(args, saves)
             assert place == ("club", str(socket_path), "", "", True)
-            session = Session.resume(catalog, saves, "game")
+            session = Session.resume(DeckbuildingRules(catalog), saves, "game")
             server = TableServer(session, place[0], socket_path=Path(place[1]), bot_delay=0)
             await server.start()
             await _until(lambda: app.client is not None, pilot, "the reconnection", 15)

@@ -34,6 +34,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingRules, tally_of
 from dbdeck.net.client import JoinRefused, TableClient, parse_tcp
 from dbdeck.net.protocol import (
     BOT,
@@ -51,7 +52,7 @@ from dbdeck.net.protocol import (
     decode_server,
 )
 from dbdeck.net.server import TableServer
-from dbdeck.saves import Session, tally_of
+from dbdeck.saves import Session
 
 
 @pytest.fixture(autouse=True)
@@ -83,8 +84,8 @@ async def test_two_seats_and_a_spectator_play_a_whole_game(
         play_to_the_end([goku, krillin]), watch_to_the_end(watcher)
     )
     assert winner in ("players", "villain") and watched == winner
-    assert server.session.game.over
-    assert server.session.game.state.winner == winner
+    assert server.session.match.game.over
+    assert server.session.match.game.state.winner == winner
     assert all(v.legal == [] for v in watcher.views)
 
     # Each seat's views hold its own hand only; the spectator's none.
@@ -98,7 +99,7 @@ async def test_two_seats_and_a_spectator_play_a_whole_game(
     assert any(e["kind"] == "draw" for e in krillin.events)
     # The game's counts come once it is over, for every seat's summary: the
     # same as a replay of the save counts.
-    counted = tally_of(server.session.catalog, server.session.data())
+    counted = tally_of(server.session.match.game.catalog, server.session.data())
     assert counted is not None
     assert counted.characters["goku"].bought > 0
     for seat in (goku, krillin, watcher):
@@ -107,9 +108,11 @@ async def test_two_seats_and_a_spectator_play_a_whole_game(
         assert Tally.from_json(seat.views[-1].tally or {}) == counted
 
 
-async def test_the_welcome_names_the_table_not_the_game(
+async def test_the_welcome_names_the_table_and_its_game_not_the_setup(
     table: tuple[TableServer, Users],
 ) -> None:
+    """The welcome says which game is played, never the setup it started
+    from (the seed would replay every shuffle)."""
     server, users = table
     goku = await Seat.join(server, users, "alice", seat=0)
     welcome = decode_server(goku.client.lines[0])
@@ -117,12 +120,14 @@ async def test_the_welcome_names_the_table_not_the_game(
     assert set(json.loads(goku.client.lines[0])) == {
         "type",
         "protocol",
+        "game",
         "table",
         "seat",
         "seat_token",
         "host",
     }
-    assert welcome.protocol == PROTOCOL_VERSION == 2
+    assert welcome.protocol == PROTOCOL_VERSION == 3
+    assert welcome.game == "deckbuilding"
     assert (welcome.table, welcome.seat, welcome.host) == ("club", 0, True)
 
 
@@ -151,7 +156,7 @@ async def test_refusals_leave_the_game_as_it_was(
     watcher = await Seat.join(server, users, "carol", spectate=True)
     for seat in (goku, krillin, watcher):
         await seat.until(ViewMessage)
-    game = server.session.game
+    game = server.session.match.game
     assert game.actor() == "goku"
     before = game.fingerprint()
     some = game.legal_actions()[0]
@@ -172,7 +177,7 @@ async def test_refusals_leave_the_game_as_it_was(
     await goku.act(illegal, version=server.version)
     refusal = await goku.until(RefusalMessage)
     assert refusal.reason == game.check(illegal)
-    assert server.session.game.fingerprint() == before
+    assert server.session.match.game.fingerprint() == before
     assert server.version == 0
 
     # The same client is still served: a legal action goes through.
@@ -291,14 +296,14 @@ async def test_the_server_restarts_and_the_table_resumes(catalog: Catalog, tmp_p
         if not view.legal:
             break
     played = server.version
-    fingerprint = server.session.game.fingerprint()
+    fingerprint = server.session.match.game.fingerprint()
     await server.close()
     assert await asyncio.wait_for(goku.client.receive(), 5) is None
 
     server = await start(catalog, tmp_path, users, resume=True)
     try:
         assert server.version == played
-        assert server.session.game.fingerprint() == fingerprint
+        assert server.session.match.game.fingerprint() == fingerprint
         assert [s.user for s in server.table.seats] == ["alice", "bob"]
         with pytest.raises(JoinRefused, match="held by bob"):
             await Seat.join(server, users, "carol", seat=1)
@@ -317,7 +322,7 @@ async def test_the_server_restarts_and_the_table_resumes(catalog: Catalog, tmp_p
 async def test_tcp_needs_the_join_token_and_the_seat_token(
     catalog: Catalog, tmp_path: Path
 ) -> None:
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path, save_id="game")
     server = TableServer(session, "club", tcp=("127.0.0.1", 0), join_token="sesame", announce=False)
     await server.start()
     try:
@@ -355,7 +360,7 @@ async def test_tables_lists_a_running_table(
     from dbdeck.cli import main
     from dbdeck.net.listing import list_tables, user_name
 
-    session = Session.start(catalog, SETUP, tmp_path / "saves", save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path / "saves", save_id="game")
     server = TableServer(session, "club", socket_path=tmp_path / "club.sock")
     await server.start()
     try:
@@ -407,7 +412,7 @@ async def test_join_app_plays_its_seat_and_sees_only_its_hand(
 
         # Goku plays his Energy cards by key (all of them, as at any table);
         # both tables follow the server.
-        energy_before = server.session.game.state.character("goku").energy
+        energy_before = server.session.match.game.state.character("goku").energy
         cards = len([o for o in goku_app.table.offers if o.action.type == "play-energy"])
         assert cards >= 1
         await goku.press("p")
@@ -417,7 +422,7 @@ async def test_join_app_plays_its_seat_and_sees_only_its_hand(
                 break
         await goku.pause(0.3)
         assert server.version == cards
-        assert server.session.game.state.character("goku").energy > energy_before
+        assert server.session.match.game.state.character("goku").energy > energy_before
         await krillin.pause(0.3)
         assert krillin_app.table.view.version == cards
 
@@ -457,7 +462,7 @@ async def test_a_handed_character_shows_its_hand_to_its_new_seat(
     theirs = TableView.from_json(krillin.views[-1].view)
     assert {h.character for h in mine.hands} == {"goku", "krillin"}
     assert theirs.hands == ()
-    real = server.session.game.state.character("krillin").hand
+    real = server.session.match.game.state.character("krillin").hand
     assert [c.uid for c in mine.hand("krillin").cards] == real  # type: ignore[union-attr]
 
 

@@ -132,7 +132,7 @@ async def test_clients_that_never_read_are_let_go_spectators_first(
                     for seat in after:
                         present.remove(seat)
                     order += present
-                if server.session.game.over or 1 not in [c.seat for c in server.clients]:
+                if server.session.match.game.over or 1 not in [c.seat for c in server.clients]:
                     break
         assert order == [None, None, None, 1], order  # the spectators, then bob's seat
         assert most <= limit + 64 * 1024  # within one broadcast of the bound
@@ -164,7 +164,7 @@ async def test_one_client_past_its_own_cap_is_let_go(catalog: Catalog, tmp_path:
         for _ in range(600):
             await _next_action(alice, rng)
             await asyncio.sleep(0)
-            if len(server.clients) == 1 or server.session.game.over:
+            if len(server.clients) == 1 or server.session.match.game.over:
                 break
         assert [c.seat for c in server.clients] == [0]
         assert "carol" in server.let_go and "more than one may hold" in server.let_go["carol"]

@@ -25,6 +25,7 @@ import pytest
 from table_clients import SETUP
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.listing import user_name
 from dbdeck.net.protocol import PROTOCOL_VERSION
 from dbdeck.net.server import TableServer
@@ -105,7 +106,7 @@ async def test_a_members_forwarder_admits_the_token_holder_as_the_member(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path, save_id="game")
     me = user_name()
     server = TableServer(
         session, "club", tcp=("127.0.0.1", 0), join_token=TOKEN, announce=False, owner=me

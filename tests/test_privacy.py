@@ -41,6 +41,7 @@ from dbdeck.games.deckbuilding.engine.actions import (
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import HIDDEN, Offer
 from dbdeck.games.deckbuilding.engine.view import seat_offers, seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.protocol import EventsMessage, RefusalMessage, ViewMessage
 from dbdeck.net.server import UNSEEN, TableServer
 from dbdeck.saves import Session
@@ -186,7 +187,7 @@ async def test_no_byte_sent_to_a_seat_shows_what_it_may_not_see(
 ) -> None:
     setup = dataclasses.replace(SETUP, villain=villain, seed=seed)
     server, clients = await _play(catalog, tmp_path, setup)
-    assert server.session.game.over
+    assert server.session.match.game.over
     truth = Truth(catalog, setup, server.session.actions)
 
     messages = size = 0
@@ -197,7 +198,7 @@ async def test_no_byte_sent_to_a_seat_shows_what_it_may_not_see(
         lines = seat.client.lines
         welcome = json.loads(lines[0])
         assert welcome["type"] == "welcome"
-        assert set(welcome) == {"type", "protocol", "table", "seat", "seat_token", "host"}
+        assert set(welcome) == {"type", "protocol", "game", "table", "seat", "seat_token", "host"}
         assert b"setup" not in lines[0] and truth.seed not in lines[0]
         version = 0
         for number, line in enumerate(lines):
@@ -209,8 +210,8 @@ async def test_no_byte_sent_to_a_seat_shows_what_it_may_not_see(
             if hits:
                 found.setdefault(f"seat {seat.number} line {number}", hits)
     print(
-        f"\n{villain} seed {seed}: {server.session.game.state.winner} won "
-        f"({server.session.game.state.reason}) after {len(server.session.actions)} actions, "
+        f"\n{villain} seed {seed}: {server.session.match.game.state.winner} won "
+        f"({server.session.match.game.state.reason}) after {len(server.session.actions)} actions, "
         f"{messages} messages "
         f"({dict(kinds)}), {size} bytes scanned, {sum(len(h) for h in found.values())} hits, "
         f"{masked} offers with a masked card; looked at {dict(truth.checked)}"
@@ -252,8 +253,8 @@ def test_save_ids_carry_no_seed_and_never_collide(
     ids; neither the id, nor the table named after it, nor its entry in the
     shared list shows the seed."""
     setup = dataclasses.replace(SETUP, seed=73915624)
-    first = Session.start(catalog, setup, tmp_path)
-    second = Session.start(catalog, setup, tmp_path)
+    first = Session.start(DeckbuildingRules(catalog), setup, tmp_path)
+    second = Session.start(DeckbuildingRules(catalog), setup, tmp_path)
     try:
         assert first.id != second.id
         for session in (first, second):
@@ -270,7 +271,7 @@ def test_save_ids_carry_no_seed_and_never_collide(
     ids = iter([first.id, second.id, "fresh"])
     # ``Session._fresh`` looks ``new_id`` up in ``dbdeck.saves.session``.
     monkeypatch.setattr(saves.session, "new_id", lambda setup: next(ids))
-    third = Session.start(catalog, setup, tmp_path)
+    third = Session.start(DeckbuildingRules(catalog), setup, tmp_path)
     third.close()
     assert third.id == "fresh"
     assert json.loads((tmp_path / f"{first.id}.json").read_text())["actions"] == []
@@ -283,10 +284,10 @@ async def test_a_card_of_another_hand_is_offered_masked_and_bought_for_real(
     Krillin is offered it masked, sends it back so, and the host buys with
     Goku's real card."""
     setup = dataclasses.replace(SETUP, seed=3)
-    session = Session.start(catalog, setup, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), setup, tmp_path, save_id="game")
     rng = random.Random(3)
     for _ in range(400):  # to the first masked offer of greedy play
-        game = session.game
+        game = session.match.game
         actor = game.actor()
         if actor not in (None, "players"):
             seat = game.state.character(actor).seat
@@ -297,7 +298,7 @@ async def test_a_card_of_another_hand_is_offered_masked_and_bought_for_real(
         pytest.fail("no masked offer in 400 actions of greedy play")
     session.close()
     assert actor == "krillin"
-    truth = session.game.legal_actions()
+    truth = session.match.game.legal_actions()
 
     users = Users()
     server = await start(catalog, tmp_path, users, resume=True, setup=setup)
@@ -310,13 +311,13 @@ async def test_a_card_of_another_hand_is_offered_masked_and_bought_for_real(
         buys = [a for a in truth if a.type == "buy"]
         (real,) = [a for a in buys if a._replace(cards=(HIDDEN,)) == masked.action]
         gift = real.cards[0]
-        assert gift in server.session.game.state.character("goku").hand
+        assert gift in server.session.match.game.state.character("goku").hand
         sent = {v for k, v in _leaves(view.model_dump()) if k in UID_KEYS and isinstance(v, int)}
         assert gift not in sent
         await krillin.act(masked.action, view.version)
         await krillin.until(EventsMessage)
         assert server.session.actions[-1] == real.to_json()
-        assert gift not in server.session.game.state.character("goku").hand
+        assert gift not in server.session.match.game.state.character("goku").hand
     finally:
         await server.close()
 
@@ -331,8 +332,8 @@ async def test_a_seat_cannot_probe_the_cards_it_cannot_see(
     try:
         goku, _krillin = await Seat.pair(server, users)
         view = await goku.until(ViewMessage)
-        s = server.session.game.state
-        before = server.session.game.fingerprint()
+        s = server.session.match.game.state
+        before = server.session.match.game.fingerprint()
         krillin_hand = s.character("krillin").hand
         unseen = [
             krillin_hand[0],
@@ -348,12 +349,12 @@ async def test_a_seat_cannot_probe_the_cards_it_cannot_see(
         for probe in probes:
             await goku.act(probe, view.version)
             assert (await goku.until(RefusalMessage)).reason == UNSEEN, probe
-        assert server.session.game.fingerprint() == before and server.version == 0
+        assert server.session.match.game.fingerprint() == before and server.version == 0
         # A card it sees still gets the engine's own reason.
         visible = Play(card=s.character("goku").hand[0], cards=(duo,))
         await goku.act(visible, view.version)
         reason = (await goku.until(RefusalMessage)).reason
-        assert reason != UNSEEN and reason == server.session.game.check(visible)
+        assert reason != UNSEEN and reason == server.session.match.game.check(visible)
     finally:
         await server.close()
 

@@ -19,6 +19,7 @@ from dbdeck.folders import make_private_dir
 from dbdeck.games.deckbuilding.cards.cache import CACHE_ENV
 from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.listing import join_token_for, store_seat_token
 from dbdeck.saves import Session, saves_dir
 from dbdeck.saves.names import SAVES_ENV
@@ -57,7 +58,9 @@ def test_every_folder_made_is_private_under_an_open_umask(bare_home: Path) -> No
     catalog = load_catalog(include_env_packs=False)
     assert save_settings(Settings())
     session = Session.start(
-        catalog, Setup(characters=["goku"], villain="freezer", seed=1), saves_dir()
+        DeckbuildingRules(catalog),
+        Setup(characters=["goku"], villain="freezer", seed=1),
+        saves_dir(),
     )
     session.close()
     store_seat_token("a table", 0, "a-token")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from dbdeck.cli import main
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch
 from dbdeck.net import commands
 from dbdeck.net import listing as tables
 from dbdeck.net.listing import (
@@ -144,10 +145,10 @@ def test_a_socket_in_a_closed_folder_is_said_to_be_anothers(
 def test_an_unwritable_saves_folder_names_the_way_out(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    def refused(self: Session) -> None:
+    def refused(self: Session[DeckbuildingMatch]) -> None:
         raise SaveFailed(f"{self.folder}/x.lock: cannot be locked (Permission denied)", code=13)
 
-    monkeypatch.setattr(Session, "lock", refused)
+    monkeypatch.setattr(Session[DeckbuildingMatch], "lock", refused)
     args = ["host", "--villain", "freezer", "--characters", "goku,krillin", "--name", "club"]
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -22,6 +22,7 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Choose, Exhaust, PlayEnergy, action_from_json
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.saves import SaveError, SaveInUse, Session, read_save
 
 
@@ -29,32 +30,32 @@ def setup(seed: int = 3) -> Setup:
     return Setup(characters=["goku", "krillin"], villain="freezer", seed=seed)
 
 
-def play(session: Session, count: int, seed: int = 0) -> None:
+def play(session: Session[DeckbuildingMatch], count: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     for _ in range(count):
-        if session.game.over:
+        if session.match.game.over:
             return
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
 
 
 def test_every_action_is_saved_and_resumes_identically(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path, players={"goku": "Ann"})
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path, players={"goku": "Ann"})
     play(session, 40)
     session.close()
-    resumed = Session.resume(catalog, tmp_path, session.id)
-    assert resumed.game.fingerprint() == session.game.fingerprint()
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
+    assert resumed.match.game.fingerprint() == session.match.game.fingerprint()
     assert resumed.actions == session.actions and resumed.players == {"goku": "Ann"}
     rng = random.Random(5)
-    while not session.game.over:  # both continue the same way
-        action = greedy(session.game, rng)
-        session.game.apply(action)
-        resumed.game.apply(action)
-    assert resumed.game.fingerprint() == session.game.fingerprint()
+    while not session.match.game.over:  # both continue the same way
+        action = greedy(session.match.game, rng)
+        session.match.game.apply(action)
+        resumed.match.game.apply(action)
+    assert resumed.match.game.fingerprint() == session.match.game.fingerprint()
     resumed.close()
 
 
 def test_previous_save_is_kept_as_backup(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 5)
     current = json.loads((tmp_path / f"{session.id}.json").read_text())
     backup = json.loads((tmp_path / f"{session.id}.bak").read_text())
@@ -67,7 +68,7 @@ def test_previous_save_is_kept_as_backup(catalog: Catalog, tmp_path: Path) -> No
 def test_corrupt_save_is_moved_aside_and_backup_offered(
     catalog: Catalog, tmp_path: Path, damage: str
 ) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 6)
     session.close()
     path = tmp_path / f"{session.id}.json"
@@ -80,11 +81,11 @@ def test_corrupt_save_is_moved_aside_and_backup_offered(
         }[damage]
     )
     with pytest.raises(SaveError) as err:
-        Session.resume(catalog, tmp_path, session.id)
+        Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert "moved to" in str(err.value) and err.value.backup is not None
     aside = list(tmp_path.glob(f"{session.id}.corrupt-*.json"))
     assert len(aside) == 1 and not path.exists()  # kept aside, never overwritten
-    restored = Session.resume(catalog, tmp_path, session.id, from_backup=True)
+    restored = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id, from_backup=True)
     assert len(restored.actions) == 5  # the backup is one action older
     assert path.exists()  # and it becomes the save again
     restored.close()
@@ -93,7 +94,7 @@ def test_corrupt_save_is_moved_aside_and_backup_offered(
 def test_newer_version_is_refused_and_older_is_migrated(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 3)
     session.close()
     path = tmp_path / f"{session.id}.json"
@@ -117,11 +118,11 @@ def test_newer_version_is_refused_and_older_is_migrated(
 
 
 def test_a_second_process_cannot_open_a_save_in_use(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     code = (
-        "import sys; from dbdeck.games.deckbuilding.cards.catalog import load_catalog; "
+        "import sys; from dbdeck.games.deckbuilding.match import open_rules; "
         "from dbdeck.saves import Session, SaveInUse\n"
-        "try:\n    Session.resume(load_catalog(), __import__('pathlib').Path(sys.argv[1]), "
+        "try:\n    Session.resume(open_rules([]), __import__('pathlib').Path(sys.argv[1]), "
         "sys.argv[2])\nexcept SaveInUse as e:\n    print('IN USE', e)"
     )
     out = subprocess.run(
@@ -132,54 +133,54 @@ def test_a_second_process_cannot_open_a_save_in_use(catalog: Catalog, tmp_path: 
     ).stdout
     assert out.startswith("IN USE") and f"pid {os.getpid()}" in out
     session.close()
-    again = Session.resume(catalog, tmp_path, session.id)  # free once closed
+    again = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)  # free once closed
     again.close()
     with pytest.raises(SaveInUse):
-        first = Session.resume(catalog, tmp_path, session.id)
+        first = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
         try:
-            Session.resume(catalog, tmp_path, session.id)
+            Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
         finally:
             first.close()
 
 
 def test_undo_stops_at_revealed_information(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
-    goku = session.game.state.character("goku")
-    before = session.game.fingerprint()
-    energy = next(u for u in goku.hand if session.game.state.card_ids[u] == "energy")
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
+    goku = session.match.game.state.character("goku")
+    before = session.match.game.fingerprint()
+    energy = next(u for u in goku.hand if session.match.game.state.card_ids[u] == "energy")
     session.apply(PlayEnergy(card=energy))
     assert session.undoable() == 1
     assert session.undo()
-    assert session.game.fingerprint() == before
+    assert session.match.game.fingerprint() == before
     # Flying Nimbus draws a card when exhausted: that reveals hidden information.
     nimbus = next(u.uid for u in goku.equipment)
     session.apply(Exhaust(card=nimbus))
-    while session.game.state.pending is not None:
+    while session.match.game.state.pending is not None:
         session.apply(Choose(option=0))  # after the draw: may be undone
     while session.undoable():
         assert session.undo()
     assert not session.undo()
     assert "draws" in session.floor_reason
-    goku = session.game.state.character("goku")
+    goku = session.match.game.state.character("goku")
     assert next(u for u in goku.equipment if u.uid == nimbus).exhausted  # the draw stays
     session.close()
 
 
 def test_undo_then_redo_gives_the_same_game(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     rng = random.Random(2)
     checked = 0
     for _ in range(150):
-        if session.game.over:
+        if session.match.game.over:
             break
-        action = greedy(session.game, rng)
-        before = session.game.fingerprint()
+        action = greedy(session.match.game, rng)
+        before = session.match.game.fingerprint()
         session.apply(action)
-        after = session.game.fingerprint()
+        after = session.match.game.fingerprint()
         if session.undoable():
-            assert session.undo() and session.game.fingerprint() == before
+            assert session.undo() and session.match.game.fingerprint() == before
             session.apply(action)
-            assert session.game.fingerprint() == after
+            assert session.match.game.fingerprint() == after
             checked += 1
     assert checked > 20
     session.close()
@@ -196,17 +197,17 @@ def test_random_saves_restores_and_undos(
     catalog: Catalog, tmp_path_factory: pytest.TempPathFactory, seed: int, steps: list[str]
 ) -> None:
     folder = tmp_path_factory.mktemp("saves")
-    session = Session.start(catalog, setup(seed), folder)
+    session = Session.start(DeckbuildingRules(catalog), setup(seed), folder)
     rng = random.Random(seed)
     for step in steps:
-        if session.game.over:
+        if session.match.game.over:
             break
         if step == "act":
-            session.apply(rng.choice(session.game.legal_actions()))
+            session.apply(rng.choice(session.match.game.legal_actions()))
         elif step == "save":
             session.close()
-            resumed = Session.resume(catalog, folder, session.id)
-            assert resumed.game.fingerprint() == session.game.fingerprint()
+            resumed = Session.resume(DeckbuildingRules(catalog), folder, session.id)
+            assert resumed.match.game.fingerprint() == session.match.game.fingerprint()
             session = resumed
         else:
             session.undo()
@@ -214,7 +215,7 @@ def test_random_saves_restores_and_undos(
         replayed = Game.new(catalog, setup(seed))
         for data in session.actions:
             replayed.apply(action_from_json(data))
-        assert replayed.fingerprint() == session.game.fingerprint()
+        assert replayed.fingerprint() == session.match.game.fingerprint()
     session.close()
 
 
@@ -223,7 +224,7 @@ def test_cli_saves_log_and_continue(
 ) -> None:
     assert main(["--saves", str(tmp_path), "continue"]) == 1
     assert "No game to continue" in capsys.readouterr().err
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 30)
     session.close()
     assert main(["--saves", str(tmp_path), "saves"]) == 0
@@ -242,18 +243,19 @@ from pathlib import Path
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 catalog = load_catalog()
 folder = Path(sys.argv[1])
 if (folder / "game.json").exists():
-    session = Session.resume(catalog, folder, "game")
+    session = Session.resume(DeckbuildingRules(catalog), folder, "game")
 else:
-    session = Session.start(catalog, Setup(characters=["goku", "krillin"], villain="freezer",
-                                           seed=21), folder, save_id="game")
+    setup = Setup(characters=["goku", "krillin"], villain="freezer", seed=21)
+    session = Session.start(DeckbuildingRules(catalog), setup, folder, save_id="game")
 rng = random.Random(len(session.actions))
 print("ready", len(session.actions), flush=True)
-while not session.game.over:
-    session.apply(greedy(session.game, rng))
+while not session.match.game.over:
+    session.apply(greedy(session.match.game, rng))
 print("over", flush=True)
 """
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import action_from_json
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 
 CHILD = textwrap.dedent(
@@ -30,17 +31,18 @@ CHILD = textwrap.dedent(
     from dbdeck.games.deckbuilding import bots
     from dbdeck.games.deckbuilding.cards.catalog import load_catalog
     from dbdeck.games.deckbuilding.engine.game import Setup
+    from dbdeck.games.deckbuilding.match import DeckbuildingRules
     from dbdeck.saves import Session
 
     folder = Path(sys.argv[1])
     catalog = load_catalog(include_env_packs=False)
     setup = Setup(characters=["goku", "krillin"], villain="freezer", seed=21)
-    session = Session.start(catalog, setup, folder, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), setup, folder, save_id="game")
     print("started", flush=True)
     rng = random.Random(21)
     done = 0
-    while not session.game.over:
-        session.apply(bots.greedy(session.game, rng))
+    while not session.match.game.over:
+        session.apply(bots.greedy(session.match.game, rng))
         done += 1
         print(done, flush=True)
     """
@@ -95,14 +97,14 @@ def test_kill_9_loses_no_acknowledged_action(catalog: Catalog, tmp_path: Path) -
         acked = _run_and_kill(folder, after)
         if not (folder / "game.json").exists():
             continue  # killed before the first save: nothing was acknowledged
-        session = Session.resume(catalog, folder, "game")
+        session = Session.resume(DeckbuildingRules(catalog), folder, "game")
         try:
             assert len(session.actions) >= acked, (after, acked, len(session.actions))
             # The save is the uninterrupted game after that many actions.
             replayed = truth.clone()
             for data in session.actions:
                 replayed.apply(action_from_json(data))
-            assert replayed.fingerprint() == session.game.fingerprint()
+            assert replayed.fingerprint() == session.match.game.fingerprint()
             assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
         finally:
             session.close()

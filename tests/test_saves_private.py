@@ -26,6 +26,7 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import PlayEnergy
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.saves import SaveError, SaveFailed, Session, read_save, write_private
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.play import Seating, TableScreen
@@ -41,10 +42,10 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(os.lstat(path).st_mode)
 
 
-def play(session: Session, count: int, seed: int = 0) -> None:
+def play(session: Session[DeckbuildingMatch], count: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     for _ in range(count):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
 
 
 def snapshot_of(folder: Path) -> dict[str, bytes]:
@@ -107,7 +108,7 @@ def test_saves_backups_locks_and_reports_are_private(
     catalog: Catalog, tmp_path: Path, open_umask: None, no_chmod: None
 ) -> None:
     folder = tmp_path / "state" / "dbdeck" / "saves"  # none of them exists yet
-    session = Session.start(catalog, setup(), folder)
+    session = Session.start(DeckbuildingRules(catalog), setup(), folder)
     play(session, 2)
     for made in (tmp_path / "state", tmp_path / "state" / "dbdeck", folder):
         assert mode(made) == 0o700, made
@@ -135,7 +136,7 @@ def test_write_private_is_atomic_and_private(
 
 def test_an_existing_folder_keeps_its_mode(catalog: Catalog, tmp_path: Path) -> None:
     os.chmod(tmp_path, 0o755)  # the test sets it; dbdeck must not change it
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     assert mode(tmp_path) == 0o755 and mode(tmp_path / f"{session.id}.json") == 0o600
     session.close()
 
@@ -143,7 +144,7 @@ def test_an_existing_folder_keeps_its_mode(catalog: Catalog, tmp_path: Path) -> 
 def test_temporary_files_get_random_names_created_exclusively(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     opened: list[tuple[str, int]] = []
     real_open = os.open
 
@@ -166,7 +167,7 @@ def test_temporary_files_get_random_names_created_exclusively(
 
 def test_a_planted_symlink_is_never_written_through(catalog: Catalog, tmp_path: Path) -> None:
     folder = tmp_path / "saves"
-    session = Session.start(catalog, setup(), folder)
+    session = Session.start(DeckbuildingRules(catalog), setup(), folder)
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     elsewhere = tmp_path / "not-there-yet.txt"
@@ -187,7 +188,7 @@ def test_a_planted_symlink_is_never_written_through(catalog: Catalog, tmp_path: 
 
 
 def test_a_symlinked_lock_file_is_refused(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     session.close()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
@@ -195,7 +196,7 @@ def test_a_symlinked_lock_file_is_refused(catalog: Catalog, tmp_path: Path) -> N
     lock.unlink()
     lock.symlink_to(victim)
     with pytest.raises(SaveError, match="cannot be locked"):
-        Session.resume(catalog, tmp_path, session.id)
+        Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert victim.read_text() == "precious"
 
 
@@ -205,17 +206,17 @@ def test_a_symlinked_lock_file_is_refused(catalog: Catalog, tmp_path: Path) -> N
 def test_a_full_disk_leaves_game_actions_and_files_as_they_were(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 3)
-    before = (session.game.fingerprint(), list(session.actions), session.undo_floor)
+    before = (session.match.game.fingerprint(), list(session.actions), session.undo_floor)
     floor = (session.floor_snapshot, session.floor_reason)
     on_disk = snapshot_of(tmp_path)
-    action = greedy(session.game, random.Random(9))
+    action = greedy(session.match.game, random.Random(9))
     healed = disk_full_after(monkeypatch)
     with pytest.raises(SaveFailed) as failed:
         session.apply(action)
     assert str(failed.value) == DISK_FULL and failed.value.errno == errno.ENOSPC
-    assert (session.game.fingerprint(), session.actions, session.undo_floor) == before
+    assert (session.match.game.fingerprint(), session.actions, session.undo_floor) == before
     assert (session.floor_snapshot, session.floor_reason) == floor
     assert snapshot_of(tmp_path) == on_disk and temporaries(tmp_path) == []
     assert not list(tmp_path.glob("crash-*"))
@@ -229,49 +230,49 @@ def test_a_full_disk_leaves_game_actions_and_files_as_they_were(
 def test_undo_and_the_villains_step_commit_only_once_saved(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(characters=("goku",)), tmp_path)
-    goku = session.game.state.character("goku")
-    energy = next(u for u in goku.hand if session.game.state.card_ids[u] == "energy")
+    session = Session.start(DeckbuildingRules(catalog), setup(characters=("goku",)), tmp_path)
+    goku = session.match.game.state.character("goku")
+    energy = next(u for u in goku.hand if session.match.game.state.card_ids[u] == "energy")
     session.apply(PlayEnergy(card=energy))
     assert session.undoable() == 1
-    before = session.game.fingerprint()
+    before = session.match.game.fingerprint()
     healed = disk_full_after(monkeypatch)
     with pytest.raises(SaveFailed, match="the disk is full: the undo was not applied"):
         session.undo()
-    assert session.game.fingerprint() == before and len(session.actions) == 1
+    assert session.match.game.fingerprint() == before and len(session.actions) == 1
     healed()
     assert session.undo() and session.actions == []
 
     # Step mode: play on until the Villain pauses between two steps.
-    session.game.step_mode = True
+    session.match.game.step_mode = True
     rng = random.Random(1)
     for _ in range(300):
-        if session.game.state.paused:
+        if session.match.game.state.paused:
             break
-        session.apply(greedy(session.game, rng))
-    assert session.game.state.paused
-    paused = session.game.fingerprint()
+        session.apply(greedy(session.match.game, rng))
+    assert session.match.game.state.paused
+    paused = session.match.game.fingerprint()
     on_disk = snapshot_of(tmp_path)
     healed = disk_full_after(monkeypatch)
     with pytest.raises(SaveFailed, match="the Villain's step was not applied"):
         session.resume_villain()
-    assert session.game.fingerprint() == paused and snapshot_of(tmp_path) == on_disk
+    assert session.match.game.fingerprint() == paused and snapshot_of(tmp_path) == on_disk
     healed()
     session.resume_villain()
-    assert session.game.fingerprint() != paused
+    assert session.match.game.fingerprint() != paused
     # Saved mid-turn, it reopens at the very same step.
-    assert session.game.state.paused
+    assert session.match.game.state.paused
     session.close()
-    again = Session.resume(catalog, tmp_path, session.id)
-    assert again.game.state.paused
-    assert again.game.fingerprint() == session.game.fingerprint()
+    again = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
+    assert again.match.game.state.paused
+    assert again.match.game.fingerprint() == session.match.game.fingerprint()
     again.close()
 
 
 def test_other_write_failures_say_why(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     on_disk = snapshot_of(tmp_path)
     real_replace = os.replace
 
@@ -280,7 +281,7 @@ def test_other_write_failures_say_why(
 
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(SaveFailed) as failed:
-        session.apply(greedy(session.game, random.Random(1)))
+        session.apply(greedy(session.match.game, random.Random(1)))
     assert str(failed.value) == (
         f"the game could not be saved ({os.strerror(errno.EIO)}): the last action was not applied"
     )
@@ -295,7 +296,7 @@ def test_a_new_game_that_cannot_be_saved_is_not_claimed(
 ) -> None:
     disk_full_after(monkeypatch, written=0)
     with pytest.raises(SaveFailed, match="the disk is full: the game was not started"):
-        Session.start(catalog, setup(), tmp_path)
+        Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     assert list(tmp_path.iterdir()) == []  # no save, no lock, no temporary file
 
 
@@ -311,7 +312,9 @@ def test_write_private_fails_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyP
 async def test_the_table_says_the_disk_is_full_and_stays_open(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = Session.start(catalog, setup(characters=("goku",), seed=5), tmp_path)
+    session = Session.start(
+        DeckbuildingRules(catalog), setup(characters=("goku",), seed=5), tmp_path
+    )
     app = DbdeckApp(catalog, session=session, seating=Seating(pace=0), saves=tmp_path)
     path = tmp_path / f"{session.id}.json"
     async with app.run_test(size=(160, 50)) as pilot:
@@ -379,15 +382,15 @@ def fill(folder: Path) -> Path:
 
 
 def test_a_real_full_disk(catalog: Catalog, tiny_disk: Path) -> None:
-    session = Session.start(catalog, setup(), tiny_disk)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tiny_disk)
     play(session, 2)
     filler = fill(tiny_disk)
-    before = (session.game.fingerprint(), list(session.actions))
+    before = (session.match.game.fingerprint(), list(session.actions))
     on_disk = {n: b for n, b in snapshot_of(tiny_disk).items() if n != "filler"}
-    action = greedy(session.game, random.Random(4))
+    action = greedy(session.match.game, random.Random(4))
     with pytest.raises(SaveFailed, match=r"^the disk is full: the last action was not applied"):
         session.apply(action)
-    assert (session.game.fingerprint(), session.actions) == before
+    assert (session.match.game.fingerprint(), session.actions) == before
     assert {n: b for n, b in snapshot_of(tiny_disk).items() if n != "filler"} == on_disk
     assert temporaries(tiny_disk) == []
     filler.unlink()
@@ -397,7 +400,7 @@ def test_a_real_full_disk(catalog: Catalog, tiny_disk: Path) -> None:
 
 
 def test_temporary_files_of_a_killed_process_are_swept(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     session.close()
     stale = [
         tmp_path / f".{session.id}.json.0123456789abcdef.tmp",
@@ -407,7 +410,7 @@ def test_temporary_files_of_a_killed_process_are_swept(catalog: Catalog, tmp_pat
         path.write_text("torn")
     other = tmp_path / ".another-game.json.0123456789abcdef.tmp"
     other.write_text("not this game's")
-    again = Session.resume(catalog, tmp_path, session.id)
+    again = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert not any(p.exists() for p in stale) and other.exists()
     again.close()
 
@@ -422,7 +425,7 @@ def test_without_hard_links_a_kill_between_renames_loses_nothing(
         raise OSError(errno.EPERM, os.strerror(errno.EPERM))
 
     monkeypatch.setattr(os, "link", no_links)
-    session = Session.start(catalog, setup(), tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup(), tmp_path)
     play(session, 2)
     assert len(read_save(tmp_path, session.id)["actions"]) == 2
     assert len(json.loads((tmp_path / f"{session.id}.bak").read_text())["actions"]) == 1
@@ -431,6 +434,6 @@ def test_without_hard_links_a_kill_between_renames_loses_nothing(
     pending = tmp_path / f".{session.id}.json.00112233445566ff.tmp"
     os.replace(path, pending)
     session.close()
-    resumed = Session.resume(catalog, tmp_path, session.id)
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert len(resumed.actions) == 2 and path.exists() and not pending.exists()
     resumed.close()

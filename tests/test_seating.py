@@ -16,6 +16,7 @@ from dbdeck.cli import build_parser
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Choose, EndTurn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.saves import SaveError, Session
 from dbdeck.scenario import lay_table
 from dbdeck.seating import MAX_PACE, Seating
@@ -30,11 +31,11 @@ __all__ = ["quiet_table"]  # the fixture, used by every test here
 ANN_BOB = {"goku": "Ann", "krillin": "Bob"}
 
 
-def hidden_session(catalog: Catalog, folder: Path) -> Session:
+def hidden_session(catalog: Catalog, folder: Path) -> Session[DeckbuildingMatch]:
     """Ann (Goku) and Bob (Krillin) with hidden hands, slow Villain."""
     seating = Seating(players=dict(ANN_BOB), hide_hands=True, pace=1.5, confirm_end_turn=False)
     setup = Setup(characters=["goku", "krillin"], villain="freezer", seed=11, seats=[0, 1])
-    return Session.start(catalog, setup, folder, seating=seating)
+    return Session.start(DeckbuildingRules(catalog), setup, folder, seating=seating)
 
 
 def test_a_save_keeps_the_seating_and_a_resume_brings_it_back(
@@ -45,7 +46,7 @@ def test_a_save_keeps_the_seating_and_a_resume_brings_it_back(
     data = json.loads((tmp_path / f"{session.id}.json").read_text())
     assert data["players"] == ANN_BOB
     assert data["seating"] == {"hide_hands": True, "pace": 1.5, "confirm_end_turn": False}
-    resumed = Session.resume(catalog, tmp_path, session.id)
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert resumed.seating == Seating(
         players=dict(ANN_BOB), hide_hands=True, pace=1.5, confirm_end_turn=False
     )
@@ -61,7 +62,7 @@ def test_a_save_from_before_seatings_were_kept_opens_as_it_was_played(
     data = json.loads(path.read_text())
     del data["seating"]
     path.write_text(json.dumps(data))
-    resumed = Session.resume(catalog, tmp_path, session.id)
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     assert resumed.seating == Seating(players=dict(ANN_BOB))
     resumed.close()
 
@@ -87,7 +88,7 @@ def test_a_save_whose_seating_is_not_a_seating_is_refused(
     data["seating"] = seating
     path.write_text(json.dumps(data))
     with pytest.raises(SaveError, match="seating"):
-        Session.resume(catalog, tmp_path, session.id)
+        Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
 
 
 def test_a_command_line_changes_the_seating_only_when_it_says_so() -> None:
@@ -108,11 +109,11 @@ async def test_a_resumed_hidden_game_opens_on_a_hand_off(catalog: Catalog, tmp_p
     """`dbdeck continue`, `play --resume` and the menu's Continue all open
     the session with the seating it holds."""
     session = hidden_session(catalog, tmp_path)
-    game = session.game
+    game = session.match.game
     active = game.state.active
     secrets = {game.name(u) for u in game.state.character(active).hand} - {"Energy"}
     session.close()
-    resumed = Session.resume(catalog, tmp_path, session.id)
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, session.id)
     app = DbdeckApp(catalog, session=resumed, seating=resumed.seating, saves=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -18,6 +18,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import TableView
 from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
@@ -69,7 +70,7 @@ async def _wait(condition: Any, pilot: Any, what: str) -> None:
 async def served(catalog: Catalog, tmp_path: Path, user: str) -> AsyncIterator[TableServer]:
     """alice's table of ``SETUP`` on a socket, where every connection is
     ``user``'s (alice, the owner, or a guest seated by the test)."""
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path, save_id="game")
     server = TableServer(
         session,
         "club",
@@ -89,7 +90,7 @@ async def served(catalog: Catalog, tmp_path: Path, user: str) -> AsyncIterator[T
 
 
 async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_path: Path) -> None:
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path, save_id="game")
     server = TableServer(
         session,
         "club",
@@ -105,8 +106,8 @@ async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_pat
         joined = JoinApp(catalog, socket_path=server.socket_path, seat=0)
         # The local table of the same game, for the same seat, with the same
         # names the joined table gives the players.
-        local_game = server.session.game.clone()
-        local_game.events = list(server.session.game.events)
+        local_game = server.session.match.game.clone()
+        local_game.events = list(server.session.match.game.events)
         seating = Seating(players={"goku": "alice", "krillin": "seat 1"}, pace=0)
         local = DbdeckApp(catalog, local_game, seating)
         async with (
@@ -186,7 +187,7 @@ async def test_a_seat_waiting_for_another_turn_is_shown_only_the_keys_that_look(
         async with app.run_test(size=(160, 50)) as pilot:
             await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
             await pilot.pause(0.2)
-            assert app.table is not None and server.session.game.state.active == "goku"
+            assert app.table is not None and server.session.match.game.state.active == "goku"
             shown = plain(app.table.query_one(KeyBar).content)
             assert " p " not in shown and " e " not in shown and " b " not in shown
             assert " i " in shown and " w " in shown

@@ -24,6 +24,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
@@ -228,13 +229,13 @@ async def test_a_cards_menu_shows_what_it_cannot_do_and_why(catalog: Catalog) ->
 
 async def test_a_resumed_game_shows_its_log(catalog: Catalog, tmp_path: Path) -> None:
     setup = Setup(characters=["goku"], villain="freezer", seed=5)
-    session = Session.start(catalog, setup, tmp_path, save_id="story")
+    session = Session.start(DeckbuildingRules(catalog), setup, tmp_path, save_id="story")
     rng = random.Random(5)
     for _ in range(30):
-        session.apply(greedy(session.game, rng))
-    said = [e.text for e in session.game.events]
+        session.apply(greedy(session.match.game, rng))
+    said = [e.text for e in session.match.game.events]
     session.close()
-    resumed = Session.resume(catalog, tmp_path, "story")
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, "story")
     app = DbdeckApp(catalog, session=resumed, seating=Seating(pace=0), saves=tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
@@ -250,14 +251,16 @@ async def test_a_resumed_game_shows_its_log(catalog: Catalog, tmp_path: Path) ->
 
 async def test_a_finished_game_shows_its_summary(catalog: Catalog, tmp_path: Path) -> None:
     setup = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=109)
-    session = Session.start(catalog, setup, tmp_path, save_id="end", players={"goku": "Ann"})
+    session = Session.start(
+        DeckbuildingRules(catalog), setup, tmp_path, save_id="end", players={"goku": "Ann"}
+    )
     rng = random.Random(109)
-    while not session.game.over:
-        session.apply(greedy(session.game, rng))
-        while session.game.state.paused:
+    while not session.match.game.over:
+        session.apply(greedy(session.match.game, rng))
+        while session.match.game.state.paused:
             session.resume_villain()
     session.close()
-    resumed = Session.resume(catalog, tmp_path, "end")
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, "end")
     app = DbdeckApp(
         catalog, session=resumed, seating=Seating(players={"goku": "Ann"}, pace=0), saves=tmp_path
     )
@@ -265,7 +268,7 @@ async def test_a_finished_game_shows_its_summary(catalog: Catalog, tmp_path: Pat
         await pilot.pause()
         summary = app.screen
         assert isinstance(summary, SummaryScreen)
-        state = resumed.game.state
+        state = resumed.match.game.state
         winner = "The Characters win!" if state.winner == "players" else "Freezer wins."
         assert summary.headline().startswith(winner)
         assert summary.tally is not None

@@ -20,7 +20,8 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.engine.waste import waste_of
-from dbdeck.saves import Session, read_save, replay_events, tally_of
+from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games, tally_of
+from dbdeck.saves import Session, read_save
 from dbdeck.scenario import lay_table
 from dbdeck.tui.coach import suggest
 from dbdeck.tui.dialogs import DecisionDialog
@@ -146,13 +147,13 @@ def test_the_log_the_replay_and_the_summary_count_the_same_turns(
     catalog: Catalog, tmp_path: Path
 ) -> None:
     setup = Setup(characters=["goku", "krillin", "yamcha"], villain="raditz", seed=4)
-    session = Session.start(catalog, setup, tmp_path)
+    session = Session.start(DeckbuildingRules(catalog), setup, tmp_path)
     rng = random.Random(1)
-    while not session.game.over and session.game.state.round < 3:
-        session.apply(greedy(session.game, rng))
-    turns = session.game.state.turn
+    while not session.match.game.over and session.match.game.state.round < 3:
+        session.apply(greedy(session.match.game, rng))
+    turns = session.match.game.state.turn
     session.close()
-    data = read_save(tmp_path, session.id, catalog=catalog)
+    data = read_save(tmp_path, session.id, rules=DeckbuildingRules(catalog))
     tally = tally_of(catalog, data)
     assert tally is not None and tally.turns == turns
     replay = ReplayBackend(catalog, data)
@@ -160,7 +161,7 @@ def test_the_log_the_replay_and_the_summary_count_the_same_turns(
     assert replay.turns == list(range(1, turns + 1)) and replay.last_turn == turns
     assert not any(view.paused for view, _ in replay.frames)
     counted = sum(
-        1 for _a, _g, events in replay_events(catalog, data) for e in events if starts_turn(e)
+        1 for _a, _g, events in replay_games(catalog, data) for e in events if starts_turn(e)
     )
     assert counted == turns
 

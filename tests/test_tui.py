@@ -24,6 +24,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
@@ -351,7 +352,7 @@ async def test_table_saves_every_action_and_undoes(catalog: Catalog, tmp_path: P
     from dbdeck.saves import Session
 
     session = Session.start(
-        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+        DeckbuildingRules(catalog), Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
     )
     app = DbdeckApp(catalog, session=session, seating=Seating(pace=0), saves=tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -381,9 +382,9 @@ async def test_an_unexpected_error_never_shows_a_traceback(
     from dbdeck.saves import Session
 
     session = Session.start(
-        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+        DeckbuildingRules(catalog), Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
     )
-    before = session.game.fingerprint()
+    before = session.match.game.fingerprint()
     app = DbdeckApp(catalog, session=session, seating=Seating(pace=0), saves=tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
@@ -412,11 +413,11 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
     from dbdeck.tui.replay import ReplayScreen
 
     session = Session.start(
-        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+        DeckbuildingRules(catalog), Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
     )
     rng = random.Random(5)
     for _ in range(40):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     session.close()
     screen = ReplayScreen(ReplayBackend(catalog, read_save(tmp_path, session.id)))
     async with DbdeckApp(catalog, start=screen).run_test(size=(160, 50)) as pilot:
@@ -433,7 +434,7 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
         assert screen.view == frames[1]
         await pilot.press("end")
         await pilot.pause()
-        assert screen.view == seat_view(session.game, None, every_hand=True)
+        assert screen.view == seat_view(session.match.game, None, every_hand=True)
         assert len(screen.view.hands) == 1  # a replay is its owner's: every hand shows
 
 
@@ -444,11 +445,11 @@ async def test_continue_offers_the_backup_of_a_corrupt_save(
     from dbdeck.saves import Session
 
     session = Session.start(
-        catalog, Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
+        DeckbuildingRules(catalog), Setup(characters=["goku"], villain="freezer", seed=5), tmp_path
     )
     rng = random.Random(1)
     for _ in range(3):
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     session.close()
     (tmp_path / f"{session.id}.json").write_text('{"format": "dbdeck-save", "vers')
     app = DbdeckApp(catalog, saves=tmp_path)

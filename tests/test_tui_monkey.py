@@ -28,6 +28,7 @@ from textual.pilot import Pilot
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.saves import Session
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Outcome, Seating
@@ -194,16 +195,21 @@ async def type_keys(
     return runs
 
 
-def _session(catalog: Catalog, folder: Path, setup: Setup, moves: int, seed: int) -> Session:
+def _session(
+    catalog: Catalog, folder: Path, setup: Setup, moves: int, seed: int
+) -> Session[DeckbuildingMatch]:
     """A saved game after ``moves`` of the bot's actions."""
     session = Session.start(
-        catalog, setup, folder, players={c: f"P{i}" for i, c in enumerate(setup.characters)}
+        DeckbuildingRules(catalog),
+        setup,
+        folder,
+        players={c: f"P{i}" for i, c in enumerate(setup.characters)},
     )
     rng = random.Random(seed)
     for _ in range(moves):
-        if session.game.over:
+        if session.match.game.over:
             break
-        session.apply(greedy(session.game, rng))
+        session.apply(greedy(session.match.game, rng))
     return session
 
 
@@ -260,7 +266,7 @@ async def test_random_keys_at_the_table(
     players = first.players
 
     def make_app() -> DbdeckApp:
-        session = Session.resume(catalog, folder, save_id)
+        session = Session.resume(DeckbuildingRules(catalog), folder, save_id)
         seating = Seating(players=players, hide_hands=hide, pace=0)
         return DbdeckApp(catalog, session=session, seating=seating, saves=folder)
 

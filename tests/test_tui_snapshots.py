@@ -18,6 +18,7 @@ from tables import app_for, mid_game, quiet_table, turn_game, villain_decision
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.saves import Session
 from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
@@ -59,14 +60,14 @@ def test_snapshot_steal_dialog(catalog: Catalog, snap_compare: Any) -> None:
 
 def test_snapshot_summary(catalog: Catalog, snap_compare: Any, tmp_path: Path) -> None:
     setup = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=109)
-    session = Session.start(catalog, setup, tmp_path, save_id="end")
+    session = Session.start(DeckbuildingRules(catalog), setup, tmp_path, save_id="end")
     rng = random.Random(109)
-    while not session.game.over:
-        session.apply(greedy(session.game, rng))
-        while session.game.state.paused:
+    while not session.match.game.over:
+        session.apply(greedy(session.match.game, rng))
+        while session.match.game.state.paused:
             session.resume_villain()
     session.close()
-    resumed = Session.resume(catalog, tmp_path, "end")
+    resumed = Session.resume(DeckbuildingRules(catalog), tmp_path, "end")
     seating = Seating(players={"goku": "Ann", "krillin": "Bob"}, pace=0)
     app = DbdeckApp(catalog, session=resumed, seating=seating, saves=tmp_path)
     try:

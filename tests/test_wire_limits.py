@@ -24,17 +24,16 @@ import pytest
 from table_clients import SETUP, STEP_CAP, Seat, Users, start, view_player
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, Action, Choose
+from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, Action, ActionType, Choose
 from dbdeck.games.deckbuilding.engine.game import MARKETS
-from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
+from dbdeck.games.deckbuilding.engine.panels import MARKET_ORDER, Offer, TableView
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net import server as server_module
 from dbdeck.net.client import JoinRefused, TableClient
 from dbdeck.net.listing import user_name
 from dbdeck.net.protocol import (
-    MARKET_NAMES,
     MAX_LINE,
     PROTOCOL_VERSION,
-    ActionType,
     ChatMessage,
     EventsMessage,
     HelloMessage,
@@ -100,7 +99,7 @@ async def refusal_then_close(client: TableClient) -> RefusalMessage:
 
 def test_the_wire_types_match_the_engine() -> None:
     assert set(get_args(ActionType)) == set(ACTION_TYPES)
-    assert set(MARKET_NAMES) == {*MARKETS, "sixth"}
+    assert set(MARKET_ORDER) == {*MARKETS, "sixth"}
 
 
 def test_printable_escapes_what_could_drive_a_terminal() -> None:
@@ -202,7 +201,7 @@ async def tcp_table(catalog: Catalog, tmp_path: Path, **options: Any) -> TableSe
     """A table of this box's user on loopback TCP, admitting group "gamers"
     (no such group here: only the owner is admitted), found by the real
     ``peer_user``."""
-    session = Session.start(catalog, SETUP, tmp_path, save_id="game")
+    session = Session.start(DeckbuildingRules(catalog), SETUP, tmp_path, save_id="game")
     server = TableServer(
         session,
         "club",
@@ -437,7 +436,7 @@ async def test_wrong_typed_actions_never_reach_the_engine(
     server, users = table
     goku, _krillin = await Seat.pair(server, users)
     await goku.until(ViewMessage)
-    before = server.session.game.fingerprint()
+    before = server.session.match.game.fingerprint()
     calls: list[Action] = []
     apply = server.session.apply
 
@@ -445,7 +444,7 @@ async def test_wrong_typed_actions_never_reach_the_engine(
         calls.append(action)
         return apply(action)
 
-    server.session.apply = spy  # type: ignore[method-assign]
+    server.session.apply = spy  # type: ignore[method-assign, assignment]
     for i in range(500):
         action = WRONG[i % len(WRONG)]
         await goku.client.send_raw(b'{"type": "action", "version": 0, "action": ' + action + b"}\n")
@@ -458,7 +457,7 @@ async def test_wrong_typed_actions_never_reach_the_engine(
     assert any("not an action: buy.slot: Extra inputs" in reason for reason in reasons)
     assert any("not an action: buy.card: Field required" in reason for reason in reasons)
     assert not calls and not crash_reports(tmp_path)
-    assert server.session.game.fingerprint() == before and server.version == 0
+    assert server.session.match.game.fingerprint() == before and server.version == 0
     assert not any(r.exc_info for r in caplog.records)
 
     # Still connected, still served.
@@ -490,7 +489,7 @@ async def test_a_full_disk_refuses_the_action_and_the_table_goes_on(
     goku, krillin = await Seat.pair(server, users)
     view = await goku.until(ViewMessage)
     await krillin.settle()
-    before = server.session.game.fingerprint()
+    before = server.session.match.game.fingerprint()
     offers = [Offer.from_json(o) for o in view.legal]
     action = view_player(TableView.from_json(view.view), offers, random.Random(1))
 
@@ -504,7 +503,7 @@ async def test_a_full_disk_refuses_the_action_and_the_table_goes_on(
     assert notice.text == DISK_FULL and notice.sender == "(table)"
     again = await goku.until(ViewMessage)
     assert again.version == 0 and again.legal == view.legal
-    assert server.session.game.fingerprint() == before and server.version == 0
+    assert server.session.match.game.fingerprint() == before and server.version == 0
     assert not crash_reports(tmp_path)
 
     monkeypatch.undo()  # space freed: the same action goes through
@@ -522,12 +521,12 @@ async def test_a_save_that_fails_after_the_move_goes_back_to_the_disk(
     server, users = table
     goku, krillin = await Seat.pair(server, users)
     view = await goku.until(ViewMessage)
-    before = server.session.game.fingerprint()
+    before = server.session.match.game.fingerprint()
     session = server.session
 
     def half(action: Action) -> Any:
         # A session that moves the game in memory, then cannot write it.
-        session.game.apply(action)
+        session.match.game.apply(action)
         session.actions.append(action.to_json())
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -541,7 +540,7 @@ async def test_a_save_that_fails_after_the_move_goes_back_to_the_disk(
     await goku.act(action)
     assert (await goku.until(RefusalMessage)).reason == DISK_FULL
     assert server.session is not session  # read back from the disk
-    assert server.session.game.fingerprint() == before and server.version == 0
+    assert server.session.match.game.fingerprint() == before and server.version == 0
     assert not crash_reports(tmp_path)
     # Seats cannot be written either, and still a seat can be taken.
     carol = await Seat.join(server, users, "carol", spectate=True)
@@ -563,7 +562,7 @@ async def reach_players_decision(server: TableServer, seats: list[Seat]) -> None
     """Play from the seats' own views until the players must decide."""
     rng = random.Random(2)
     for _ in range(STEP_CAP):
-        game = server.session.game
+        game = server.session.match.game
         assert not game.over, "no players' decision in this game"
         actor = game.actor()
         if actor == "players":
@@ -616,7 +615,7 @@ async def test_a_vote_waits_when_nobody_is_left(catalog: Catalog, tmp_path: Path
         krillin.client.writer.transport.abort()
         await wait_for(lambda: not server.connections)
         await asyncio.sleep(0.2)
-        assert server.version == decided and server.session.game.actor() == "players"
+        assert server.version == decided and server.session.match.game.actor() == "players"
         # Krillin comes back: Goku's vote is not counted while Goku is away.
         back = await Seat.join(server, users, "bob", seat=1)
         assert server.version == decided

@@ -12,9 +12,8 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.net.client import parse_tcp
 from dbdeck.net.listing import (
     TableEntry,
@@ -39,9 +38,8 @@ from dbdeck.net.listing import (
 )
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.cards.catalog import Catalog
-    from dbdeck.games.deckbuilding.engine.game import Setup
     from dbdeck.saves import SaveFailed
+    from dbdeck.tabletop.game import GameRules
 
 __all__ = ["TOKEN_ENV", "cmd_host", "cmd_join", "cmd_tables", "join_token"]
 
@@ -88,13 +86,16 @@ def _resolve_place(args: argparse.Namespace, folder: Path) -> tuple[str, str, st
 
 def cmd_host(
     args: argparse.Namespace,
-    load: Callable[[], Catalog | None],
-    make_setup: Callable[[argparse.Namespace], Setup],
+    load: Callable[[str], GameRules[Any] | None],
+    make_setup: Callable[[argparse.Namespace, GameRules[Any]], Any],
 ) -> int:
-    """Serve a table until interrupted; the game is saved after every action."""
-    from dbdeck.games.deckbuilding.engine.game import SetupError
+    """Serve a table of any game until interrupted; the game is saved after
+    every action. ``load`` opens a game's rules by id (``None`` after
+    saying why it cannot); ``make_setup`` turns the command line into that
+    game's setup (``ValueError`` saying what is missing)."""
     from dbdeck.net.server import TableServer
-    from dbdeck.saves import SaveError, SaveFailed, Session, saves_dir
+    from dbdeck.saves import SaveError, SaveFailed, Session, save_game, saves_dir
+    from dbdeck.tabletop.game import SetupProblem
 
     folder = saves_dir(args.saves)
     name, socket_text, group, tcp_text, resumed = _resolve_place(args, folder)
@@ -119,19 +120,19 @@ def cmd_host(
             check_entry_free(name)
     except UnsafeFolder as exc:
         return _err(f"cannot host this table: {exc}")
-    catalog = load()
-    if catalog is None:
+    # A resumed table plays the game its save names.
+    game = save_game(folder, args.resume) if args.resume else args.game
+    rules = load(game)
+    if rules is None:
         return 1
     try:
         if args.resume:
-            session = Session.resume(catalog, folder, args.resume)
+            session: Session[Any] = Session.resume(rules, folder, args.resume)
         else:
-            if not args.villain or not args.characters:
-                return _err("give --villain and --characters, or --resume ID")
-            session = Session.start(catalog, make_setup(args), folder)
+            session = Session.start(rules, make_setup(args, rules), folder)
     except SaveFailed as exc:
         return _err(f"cannot host this game: {exc}{_saves_hint(exc, folder)}")
-    except (SaveError, SetupError, ValueError) as exc:
+    except (SaveError, SetupProblem, ValueError) as exc:
         return _err(f"cannot host this game: {exc}")
     name = name or session.id
     notes: list[str] = []
@@ -206,12 +207,11 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
 
     assert isinstance(server, TableServer)
     await server.start()
-    game = server.session.game
-    names = ", ".join(game.name(CharacterRef(c.id)) for c in game.state.characters)
-    print(f"Table {server.name}: {game.name(VILLAIN)} vs {names}")
+    match = server.session.match
+    print(f"Table {server.name}: {match.summary().title}")
     for seat in server.table.seats:
         held = f" (held by {seat.user})" if seat.user else ""
-        chars = ", ".join(game.name(CharacterRef(c)) for c in seat.characters)
+        chars = ", ".join(match.role_name(c) for c in seat.characters)
         print(f"  seat {seat.number}: {chars}{held}")
     admits = server.owner + (f" and group {server.group}" if server.group else "")
     print(f"Admits: {admits}. Socket: {server.socket_path}")
@@ -339,8 +339,9 @@ def _label(table: TableEntry, tables: list[TableEntry]) -> str:
     return table.name if same == 1 else f"{table.owner}/{table.name}"
 
 
-def cmd_join(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
-    """Open the table of a shared game in this terminal."""
+def cmd_join(args: argparse.Namespace, load: Callable[[], Any]) -> int:
+    """Open the table of a shared game in this terminal; ``load`` gives the
+    card content its screen draws from (``None`` after saying why not)."""
     if args.token is not None:
         return _err(TOKEN_GONE)
     socket_path: Path | None = None
@@ -417,7 +418,7 @@ def _say(*parts: str, err: bool = False) -> None:
     console.print(Text("".join(parts)))
 
 
-def cmd_tables(args: argparse.Namespace, load: Callable[[], Catalog | None]) -> int:
+def cmd_tables(args: argparse.Namespace, load: Callable[[], Any]) -> int:
     """List the tables on this box the user may join (what cannot be
     trusted or read is skipped, with a note on stderr).
 

@@ -70,6 +70,7 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from dbdeck.packs.printable import PRINTABLE_PATTERN, unprintable_in
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
 __all__ = [
     "TABLES_ENV",
@@ -139,8 +140,12 @@ class TableEntry:
     group: str = ""
     tcp: str = ""
     villain: str = ""
+    """The side played against (the first game's word for it)."""
     characters: list[str] | None = None
+    """The roles in play (the Characters)."""
     free_seats: int = 0
+    game: str = DEFAULT_GAME
+    """The id of the game played at the table."""
 
 
 # --- users ---------------------------------------------------------------------------------
@@ -668,6 +673,7 @@ class _EntryFields(BaseModel):
     villain: _Words = ""
     characters: Annotated[list[_Words], Field(max_length=MAX_CHARACTERS)] | None = None
     free_seats: Annotated[int, Field(ge=0, le=MAX_SEATS)] = 0
+    game: Annotated[str, StringConstraints(max_length=40, pattern=r"^[a-z0-9-]+$")] = DEFAULT_GAME
 
 
 def _field_problem(error: Any) -> str:

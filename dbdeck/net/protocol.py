@@ -7,11 +7,13 @@ closes), then sends a ``view`` after every change, ``events`` as they happen,
 ``refusal`` when it declines a message, ``seats`` when someone comes or goes,
 and ``chat``.
 
-What crosses the wire is only what the seat may see (protocol 2). A view
-is ``TableView.to_json()`` of ``seat_view(game, seat)``; legal actions are
-``Offer.to_json()`` of ``seat_offers(game, seat)``, a card of another hand
-masked as ``HIDDEN``; events are words only (``LogLine``: a kind and a
-text), never an event's data. No seed, no random generator state, no deck
+Any game is served (``dbdeck.tabletop.game``): the hello and the welcome
+name the game, and a client of another game is refused at hello. What
+crosses the wire is only what the seat may see (protocol 3). A view is the
+game's ``Match.view(seat, plays).to_json()``; legal actions are
+``Offer.to_json()`` of ``Match.offers(plays)``, what the seat may not see
+masked (a card of another hand as ``HIDDEN``); events are words only
+(``LogLine``: a kind and a text), never an event's data. No seed, no random generator state, no deck
 order and no uid of an unseen card ever leaves the host: the welcome names
 the table and the seat, not the game's setup. A client sends back the
 action of an offer as it got it; the server unmasks it.
@@ -23,8 +25,9 @@ refused with a reason; it never reaches the game.
 Everything a client sends is untrusted (another user of the box wrote it):
 client messages are strict (no coercion: ``"1"`` is not a number, ``true``
 is not 1), every number and string is bounded, and the action inside an
-``action`` message is an ``ActionModel``: the model of its kind, generated
-from the engine's action kinds, with exactly that kind's fields. The
+``action`` message is read by the game (``read_action``): the model of its
+kind, with exactly that kind's fields, refused in the same words
+(``action_problem``). The
 raw line is checked before ``json.loads`` sees it: valid UTF-8, at most
 ``MAX_DEPTH`` levels of nesting, numbers of at most ``MAX_NUMBER`` characters.
 Text from a client that is shown to anyone (a user name, a chat line, a
@@ -47,18 +50,12 @@ from pydantic import (
     StrictBool,
     TypeAdapter,
     ValidationError,
-    field_serializer,
 )
 
-from dbdeck.games.deckbuilding.action_models import ActionModel
-from dbdeck.games.deckbuilding.engine.actions import ActionType
-from dbdeck.games.deckbuilding.engine.actions.kind import MAX_CARDS
-from dbdeck.games.deckbuilding.engine.panels import MARKET_ORDER
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
 __all__ = [
     "BOT",
-    "MARKET_NAMES",
-    "MAX_CARDS",
     "MAX_DEPTH",
     "MAX_INT",
     "MAX_LINE",
@@ -67,8 +64,6 @@ __all__ = [
     "MAX_TOKEN",
     "PROTOCOL_VERSION",
     "ActionMessage",
-    "ActionModel",
-    "ActionType",
     "ByeMessage",
     "ChatMessage",
     "ClientMessage",
@@ -82,16 +77,18 @@ __all__ = [
     "ServerMessage",
     "ViewMessage",
     "WelcomeMessage",
+    "action_problem",
     "decode_client",
     "decode_server",
     "encode",
     "printable",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Raised whenever a message changes shape; a client of another version is
 refused at ``hello`` with both versions named. Version 2: typed seat views,
-offers and log lines; no setup in the welcome."""
+offers and log lines; no setup in the welcome. Version 3: the hello and the
+welcome name the game."""
 
 BOT = -1
 """The seat number of the bot: the controller of a Character handed to it
@@ -127,9 +124,6 @@ MAX_NAME = 64
 
 MAX_TOKEN = 128
 """The longest join or seat token a client may send."""
-
-MARKET_NAMES = MARKET_ORDER
-"""The markets an action may name: the five market decks and the sixth pile."""
 
 
 class ProtocolError(ValueError):
@@ -210,6 +204,8 @@ class HelloMessage(_ClientMessage):
     type: Literal["hello"]
     protocol: _Count
     """The client's ``PROTOCOL_VERSION``."""
+    game: _Name = DEFAULT_GAME
+    """The game the client means to play (``dbdeck.tabletop.registry``)."""
     seat: _Count | None = None
     """The seat to sit at (0-based); ``None`` with ``spectate`` false takes the
     seat this user already holds, else the first free one."""
@@ -226,19 +222,16 @@ class HelloMessage(_ClientMessage):
 
 
 class ActionMessage(_ClientMessage):
-    """An action of the one action language, against a state version."""
+    """An action of the game's action language, against a state version."""
 
     type: Literal["action"]
     version: _Count
     """The ``version`` of the last view the client saw."""
-    action: ActionModel
-    """``Action.to_json()`` of one of the offers, as the client received it
-    (a card of another hand still ``HIDDEN``); ``.to_action()`` reads it."""
-
-    @field_serializer("action")
-    def _as_action(self, action: ActionModel) -> dict[str, Any]:
-        # The same JSON as ``Action.to_json()``: no empty fields.
-        return action.to_action().to_json()
+    action: dict[str, Any]
+    """The action of one of the offers as JSON, as the client received it
+    (a card of another hand still ``HIDDEN``). Bounded here by the line's
+    size and depth; the game reads it (``read_action``: exactly its kind's
+    fields)."""
 
 
 class ChatMessage(_ClientMessage):
@@ -293,6 +286,8 @@ class WelcomeMessage(_Message):
 
     type: Literal["welcome"]
     protocol: int
+    game: str = DEFAULT_GAME
+    """The game played at the table."""
     table: str
     """The table's name."""
     seat: int | None
@@ -426,6 +421,23 @@ def _reason(data: dict[str, Any], exc: ValidationError) -> str:
         return f"bad 'action' message: not an action: unknown action type {tag!r}"
     where = f"{'.'.join(loc)}: " if loc else ""
     return f"bad '{kind}' message: {where}{first['msg']}"
+
+
+def action_problem(exc: ValidationError) -> str:
+    """Why the action of an ``action`` message is not one of the game's, in
+    the words of every other refusal (``bad 'action' message: not an
+    action: buy.card: Field required``)."""
+    data = {"type": "action"}
+    first = exc.errors()[0]
+    loc = [printable(p, 40) for p in ("action", *first["loc"])]
+    if len(loc) > 1:
+        text = f"bad 'action' message: not an action: {'.'.join(loc[1:])}: {first['msg']}"
+    elif first["type"] == "union_tag_invalid":
+        tag = printable(first.get("ctx", {}).get("tag"), 40)
+        text = f"bad 'action' message: not an action: unknown action type {tag!r}"
+    else:
+        text = f"bad '{data['type']}' message: action: {first['msg']}"
+    return printable(text, 400, spaces=True)
 
 
 def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int, depth: int) -> Any:

@@ -1,15 +1,16 @@
 """One authoritative table for many terminals.
 
-The server holds the only game (a saved ``Session``: every action is saved
-at once) and the engine. Clients send actions; the server checks who sends
+The server holds the only match of any game (a saved ``Session``: every
+action is saved at once), through the game protocol
+(``dbdeck.tabletop.game``). Clients send actions; the server checks who sends
 them, applies them, and sends each client its own view and events. A seat
 is claimed by an OS user (known from the Unix socket's peer credentials, or
 from the join token and a seat token over loopback TCP) and is held for that
 user when their connection drops.
 
 Every seat sees only its own: the server sends nothing but the typed seat
-view (``seat_view``), the seat's offers (``seat_offers``) and the log in
-words (``log_lines``). The seed, the random generator and every hidden card
+view (``Match.view``), the seat's offers (``Match.offers``) and the log in
+words (``Match.log``). The seed, the random generator and every hidden card
 stay here; an action naming a masked card is unmasked before it is checked.
 
 Every other user of the box may be hostile. The same OS-user rules hold on
@@ -47,22 +48,13 @@ import socket
 import struct
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from dbdeck.games.deckbuilding import bots
-from dbdeck.games.deckbuilding.engine.actions import Action, Choose, IllegalAction
-from dbdeck.games.deckbuilding.engine.events import Event
-from dbdeck.games.deckbuilding.engine.game import Game
-from dbdeck.games.deckbuilding.engine.grim import break_tie
-from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
-from dbdeck.games.deckbuilding.engine.panels import HIDDEN
-from dbdeck.games.deckbuilding.engine.tally import Tally
-from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.net.listing import TableEntry, may_join, remove_entry, user_name, write_entry
 from dbdeck.net.protocol import (
     BOT,
@@ -80,11 +72,13 @@ from dbdeck.net.protocol import (
     SeatsMessage,
     ViewMessage,
     WelcomeMessage,
+    action_problem,
     decode_client,
     encode,
     printable,
 )
-from dbdeck.saves import SaveFailed, Session, make_private_dir, tally_of, write_private
+from dbdeck.saves import SaveFailed, Session, make_private_dir, story_of, write_private
+from dbdeck.tabletop.game import Event, IllegalMove, Story
 
 __all__ = [
     "BOT",
@@ -357,7 +351,7 @@ class _Table:
 
     seats: list[Seat]
     control: dict[str, int] = field(default_factory=dict)
-    """The seat (or ``BOT``) that plays each Character now."""
+    """The seat (or ``BOT``) that plays each role (Character) now."""
     decide: str = "first"
 
 
@@ -366,7 +360,7 @@ class TableServer:
 
     def __init__(
         self,
-        session: Session,
+        session: Session[Any],
         name: str,
         *,
         socket_path: Path | None = None,
@@ -388,8 +382,9 @@ class TableServer:
         table_buffers: int = TABLE_BUFFERS,
     ) -> None:
         self.session = session
-        self.tally: Tally = tally_of(session.catalog, session.data()) or Tally()
-        """The game's counts so far, sent with the views once it is over."""
+        self.story: Story = story_of(session.rules, session.data()) or session.rules.story()
+        """The game's story in numbers so far, sent with the views once it
+        is over."""
         self.name = name
         self.socket_path = socket_path
         self.group = group
@@ -441,10 +436,11 @@ class TableServer:
 
     def _load_table(self, decide: str) -> _Table:
         seats: dict[int, Seat] = {}
-        for ch in self.session.game.state.characters:
-            seats.setdefault(ch.seat, Seat(ch.seat, [])).characters.append(ch.id)
+        roles = self.session.match.roles()
+        for role in roles:
+            seats.setdefault(role.seat, Seat(role.seat, [])).characters.append(role.id)
         table = _Table(sorted(seats.values(), key=lambda s: s.number), decide=decide)
-        table.control = {ch.id: ch.seat for ch in self.session.game.state.characters}
+        table.control = {role.id: role.seat for role in roles}
         try:
             data = json.loads(self._table_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -583,16 +579,17 @@ class TableServer:
 
     def entry(self) -> TableEntry:
         """This table in the shared list."""
-        s = self.session.game.state
+        summary = self.session.match.summary()
         return TableEntry(
+            game=self.session.rules.game_id,
             name=self.name,
             socket=str(self.socket_path or ""),
             owner=self.owner,
             pid=os.getpid(),
             group=self.group,
             tcp=f"{self.tcp[0]}:{self.tcp[1]}" if self.tcp else "",
-            villain=self.session.game.name(VILLAIN),
-            characters=[self.session.game.name(CharacterRef(c.id)) for c in s.characters],
+            villain=summary.opponent,
+            characters=list(summary.sides),
             free_seats=sum(1 for seat in self.table.seats if not seat.user),
         )
 
@@ -772,11 +769,9 @@ class TableServer:
         ``joined as a spectator``."""
         if client.seat is None:
             return f"{went} as a spectator"
-        game = self.session.game
+        match = self.session.match
         plays = [
-            game.name(CharacterRef(c))
-            for c, owner in self.table.control.items()
-            if owner == client.seat
+            match.role_name(c) for c, owner in self.table.control.items() if owner == client.seat
         ]
         chars = f" ({', '.join(plays)})" if plays else ""
         still = any(c.seat == client.seat for c in self.clients)  # taken up elsewhere
@@ -851,6 +846,12 @@ class TableServer:
                 f"this table speaks protocol {PROTOCOL_VERSION}, your dbdeck speaks "
                 f"{hello.protocol}: use the same dbdeck version as the host",
             )
+        if hello.game != self.session.rules.game_id:
+            return await self._turn_away(
+                client,
+                f"this table plays {self.session.rules.title} ({self.session.rules.game_id}), "
+                f"not {printable(hello.game)}",
+            )
         if client.tcp:
             # The token only proves the client read it from the host; who
             # the client is comes from the kernel (``hello.user`` is ignored:
@@ -896,6 +897,7 @@ class TableServer:
             WelcomeMessage(
                 type="welcome",
                 protocol=PROTOCOL_VERSION,
+                game=self.session.rules.game_id,
                 table=self.name,
                 seat=client.seat,
                 seat_token=token,
@@ -961,17 +963,16 @@ class TableServer:
 
     def may_act(self, seat: int | None) -> bool:
         """Whether a client at ``seat`` may act now."""
-        game = self.session.game
-        actor = game.actor()
-        if seat is None or actor is None:
+        asked = self.session.match.asked()
+        if seat is None or asked.nobody:
             return False
-        if actor == "players":
+        if asked.together:
             return True
-        return self.table.control.get(actor) == seat
+        return any(self.table.control.get(role) == seat for role in asked.roles)
 
     def _who(self, actor: str) -> str:
         controller = self.table.control.get(actor)
-        name = self.session.game.name(CharacterRef(actor))
+        name = self.session.match.role_name(actor)
         if controller == BOT:
             return f"{name} (the bot)"
         seat = next((s for s in self.table.seats if s.number == controller), None)
@@ -979,7 +980,7 @@ class TableServer:
         return f"{name} ({held})" if seat else name
 
     async def _action(self, client: _Client, message: ActionMessage) -> None:
-        game = self.session.game
+        match = self.session.match
         if client.seat is None:
             await self._refuse(client, "spectators cannot act")
             return
@@ -990,38 +991,52 @@ class TableServer:
                 f"now {self.version}): look again",
             )
             return
-        # Typed and bounded at the wire (``ActionModel``): only the engine's
-        # own shape of action gets here.
-        sent = message.action.to_action()
+        # Typed and bounded by the game's own models: only the rules' own
+        # shape of action goes further.
+        try:
+            sent = self.session.rules.read_action(message.action)
+        except ValidationError as exc:
+            await self._refuse(client, action_problem(exc))
+            return
+        except ValueError as exc:
+            await self._refuse(client, printable(f"bad 'action' message: {exc}", 400, spaces=True))
+            return
         if not self.may_act(client.seat):
-            actor = game.actor()
-            if actor is None:
-                why = "the game is over" if game.over else "nobody may act now"
+            asked = match.asked()
+            if asked.nobody:
+                why = "the game is over" if match.over else "nobody may act now"
             else:
-                why = f"it is not your turn: {self._who(actor)} acts now"
+                who = ", ".join(self._who(role) for role in sorted(asked.roles))
+                why = f"it is not your turn: {who} acts now"
             await self._refuse(client, why)
             return
         plays = self.plays(client.seat)
-        if _names_unseen(game, client.seat, plays, sent):
+        if match.names_unseen(client.seat, plays, sent):
             # The engine's reasons are written by one who sees every card: a
             # seat probing a uid it cannot see learns nothing but this.
             await self._refuse(client, UNSEEN)
             return
         # An offer names a card of another hand as HIDDEN: the legal action
         # behind it is found here, never told to the client.
-        action = unmask(game, client.seat, sent, plays=plays)
-        if game.actor() == "players" and self.table.decide == "vote":
+        action = match.unmask(plays, sent)
+        if match.asked().together and self.table.decide == "vote":
             await self._vote(client, action)
             return
         await self._apply(action, client)
 
-    async def _vote(self, client: _Client, action: Action) -> None:
-        pending = self.session.game.state.pending
-        assert pending is not None and client.seat is not None
-        if action.type != "choose" or not 0 <= (action.option or 0) < len(pending.options):
+    def _together_offers(self) -> list[object]:
+        """The actions of a decision for the players together, in the order
+        offered: a vote names one by its place."""
+        every_role = frozenset(self.table.control)
+        return [offer.action for offer in self.session.match.offers(every_role)]
+
+    async def _vote(self, client: _Client, action: object) -> None:
+        assert client.seat is not None
+        choices = self._together_offers()
+        if action not in choices:
             await self._refuse(client, "answer the decision with one of its options")
             return
-        self.votes[client.seat] = action.option or 0
+        self.votes[client.seat] = choices.index(action)
         if not await self._count_votes():
             await self._broadcast_views()
 
@@ -1031,9 +1046,8 @@ class TableServer:
         a seat that left (mid-vote or before) must not hold up the others,
         and its vote counts again if it comes back before the end. With no
         seat present the decision waits."""
-        game = self.session.game
-        pending = game.state.pending
-        if self.table.decide != "vote" or game.actor() != "players" or pending is None:
+        match = self.session.match
+        if self.table.decide != "vote" or not match.asked().together:
             return False
         voters = {c.seat for c in self.clients if c.seat is not None}
         counted = {seat: option for seat, option in self.votes.items() if seat in voters}
@@ -1044,16 +1058,17 @@ class TableServer:
             counts[option] = counts.get(option, 0) + 1
         best = max(counts.values())
         tied = sorted(o for o, n in counts.items() if n == best)
-        # A tie is a table that cannot agree: the Grim Rule (rules note N43).
-        await self._apply(Choose(option=break_tie(pending, tied)), None)
+        # A tie is a table that cannot agree: the game settles it (the
+        # deckbuilding game's Grim Rule, its rules note N43).
+        await self._apply(self._together_offers()[match.break_tie(tied)], None)
         return True
 
-    async def _apply(self, action: Action, client: _Client | None) -> bool:
+    async def _apply(self, action: object, client: _Client | None) -> bool:
         """Apply and save an action, tell every seat; whether it was applied."""
         before = self.version
         try:
             events = self.session.apply(action)
-        except IllegalAction as exc:
+        except IllegalMove as exc:
             if client is not None:
                 await self._refuse(client, exc.reason)
             return False
@@ -1076,7 +1091,7 @@ class TableServer:
             await self._broadcast_views()
             return False
         self.votes.clear()
-        self.tally.add(self.session.game, events)
+        self.story.add(self.session.match, events)
         await self._retry_unsaved_seats()
         await self._broadcast(events)
         self._schedule_bot()
@@ -1104,13 +1119,11 @@ class TableServer:
     def _reload(self) -> None:
         self.session.close()
         try:
-            self.session = Session.resume(
-                self.session.catalog, self.session.folder, self.session.id
-            )
+            self.session = Session.resume(self.session.rules, self.session.folder, self.session.id)
         except Exception:  # the save is still on disk: the host can resume it
             log.exception("the save could not be read back")
             raise
-        self.tally = tally_of(self.session.catalog, self.session.data()) or Tally()
+        self.story = story_of(self.session.rules, self.session.data()) or self.session.rules.story()
 
     async def _host(self, client: _Client, message: HostMessage) -> None:
         if not client.host:
@@ -1121,7 +1134,7 @@ class TableServer:
             self.votes.clear()
         if message.character is not None:
             if message.character not in self.table.control:
-                await self._refuse(client, f"no Character {message.character!r} at this table")
+                await self._refuse(client, f"no {message.character!r} plays at this table")
                 return
             target = BOT if message.to_seat is None else message.to_seat
             if target != BOT and target not in {s.number for s in self.table.seats}:
@@ -1138,13 +1151,11 @@ class TableServer:
     def _bot_turn(self) -> bool:
         """Whether the bot must act now (a Character handed to it, or a
         players' decision with no one at the table)."""
-        actor = self.session.game.actor()
-        if actor is None:
-            return False
-        if actor == "players":
+        asked = self.session.match.asked()
+        if asked.together:
             humans = {c.seat for c in self.clients if c.seat is not None}
             return not humans and all(v == BOT for v in self.table.control.values())
-        return self.table.control.get(actor) == BOT
+        return any(self.table.control.get(role) == BOT for role in asked.roles)
 
     def _schedule_bot(self) -> None:
         if self._bot_turn() and (self._bot_task is None or self._bot_task.done()):
@@ -1155,7 +1166,7 @@ class TableServer:
             await asyncio.sleep(self.bot_delay)
             if not self._bot_turn():
                 return
-            if not await self._apply(bots.greedy(self.session.game, self.bot_rng), None):
+            if not await self._apply(self.session.match.bot_move(self.bot_rng), None):
                 # Most likely a full disk: not a new notice every bot_delay.
                 await asyncio.sleep(self.save_retry)
 
@@ -1199,18 +1210,18 @@ class TableServer:
 
     def _view_line(self, seat: int | None) -> bytes:
         """The view message of ``seat`` (``None``: a spectator's), encoded."""
-        game = self.session.game
+        match = self.session.match
         plays = self.plays(seat)
-        offers = seat_offers(game, seat, plays=plays) if self.may_act(seat) else []
+        offers = match.offers(plays) if self.may_act(seat) else []
         return encode(
             ViewMessage(
                 type="view",
                 version=self.version,
-                view=seat_view(game, seat, plays=plays).to_json(),
+                view=match.view(seat, plays).to_json(),
                 legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
                 votes={str(k): v for k, v in self.votes.items()},
-                tally=self.tally.to_json() if game.over else None,
+                tally=self.story.to_json() if match.over else None,
             )
         )
 
@@ -1228,8 +1239,8 @@ class TableServer:
             self._send_line(client, line)
         self._bound_buffers()
 
-    async def _broadcast(self, events: list[Event]) -> None:
-        game = self.session.game
+    async def _broadcast(self, events: Sequence[Event]) -> None:
+        match = self.session.match
         lines: dict[int | None, bytes] = {}
         for client in list(self.clients):
             line = lines.get(client.seat)
@@ -1238,22 +1249,11 @@ class TableServer:
                     EventsMessage(
                         type="events",
                         version=self.version,
-                        events=[asdict(e) for e in log_lines(events, game, client.seat)],
+                        events=[asdict(e) for e in match.log(events, client.seat)],
                     )
                 )
             self._send_line(client, line)
         await self._broadcast_views()
-
-
-def _names_unseen(game: Game, seat: int | None, plays: frozenset[str], action: Action) -> bool:
-    """Whether ``action`` names a card that ``seat`` cannot see (a masked
-    ``HIDDEN`` card excepted). Every offer names only face-up cards of the
-    seat's view, or ``HIDDEN``."""
-    named = [u for u in (action.card, action.on, *action.cards) if u is not None and u != HIDDEN]
-    if not named:
-        return False
-    seen = {card.uid for card in seat_view(game, seat, plays=plays).cards()}
-    return any(uid not in seen for uid in named)
 
 
 def _mib(size: int) -> str:

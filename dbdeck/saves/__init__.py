@@ -17,9 +17,9 @@ The modules, one job each:
 - ``files``: private files and folders (born 0600 and 0700, never through a
   symlink), crash-safe writes (``write_private``, ``write_atomic``), reading a
   regular file under ``MAX_SAVE_BYTES``, crash reports.
-- ``format``: the save file's models (``SaveFile``, ``SaveSummary``,
-  ``GameSnapshot``), ``SAVE_FORMAT`` and ``SAVE_VERSION``, the migrations, and
-  the shape checks.
+- ``format``: the save file's models (``SaveFile``, ``SaveSummary``),
+  ``SAVE_FORMAT`` and ``SAVE_VERSION``, the migrations, and the shape checks
+  (a save's setup, actions and snapshots are checked by its game).
 - ``names``: the saves folder (``saves_dir``), fresh save ids (``new_id``),
   and what a save id may be.
 - ``reading``: ``load_save``, ``read_save``, ``scan_saves``, ``list_saves``:
@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     )
     from dbdeck.saves.format import (
         MIGRATIONS,
-        GameSnapshot,
         SaveFile,
         SaveSummary,
     )
@@ -62,10 +61,11 @@ if TYPE_CHECKING:
         list_saves,
         load_save,
         read_save,
+        save_game,
         scan_saves,
     )
-    from dbdeck.saves.replay import replay_events, tally_of
-    from dbdeck.saves.session import NEW_ID_TRIES, REVEALING, Session
+    from dbdeck.saves.replay import replay_events, story_of
+    from dbdeck.saves.session import NEW_ID_TRIES, Session
     from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION
 
 _HOME = {
@@ -79,11 +79,20 @@ _HOME = {
         "write_crash_report",
         "write_private",
     ),
-    "format": ("MIGRATIONS", "GameSnapshot", "SaveFile", "SaveSummary"),
+    "format": ("MIGRATIONS", "SaveFile", "SaveSummary"),
     "names": ("MAX_ID", "SAVES_ENV", "new_id", "saves_dir"),
-    "reading": ("Loaded", "SaveInfo", "list_saves", "load_save", "read_save", "scan_saves"),
-    "replay": ("replay_events", "tally_of"),
-    "session": ("NEW_ID_TRIES", "REVEALING", "Session"),
+    "reading": (
+        "Loaded",
+        "SaveInfo",
+        "list_saves",
+        "load_save",
+        "read_save",
+        "save_game",
+        "save_game",
+        "scan_saves",
+    ),
+    "replay": ("replay_events", "story_of"),
+    "session": ("NEW_ID_TRIES", "Session"),
     "version": ("MAX_ACTIONS", "SAVE_FORMAT", "SAVE_VERSION"),
 }
 """Where each public name lives. The modules are imported on first use:
@@ -113,11 +122,9 @@ __all__ = [
     "NEW_ID_TRIES",
     "PRIVATE_DIR",
     "PRIVATE_FILE",
-    "REVEALING",
     "SAVES_ENV",
     "SAVE_FORMAT",
     "SAVE_VERSION",
-    "GameSnapshot",
     "Loaded",
     "SaveError",
     "SaveFailed",
@@ -132,9 +139,10 @@ __all__ = [
     "new_id",
     "read_save",
     "replay_events",
+    "save_game",
     "saves_dir",
     "scan_saves",
-    "tally_of",
+    "story_of",
     "write_atomic",
     "write_crash_report",
     "write_private",

@@ -5,43 +5,32 @@ A save is one JSON file per game, ``<id>.json`` in the saves folder, holding
 the setup, the action log and a snapshot of the whole game.
 
 Pydantic at the edge: a save is checked for shape, types and sizes before
-any of it reaches the engine, which trusts what it is given. The setup and
-action models are derived from ``Setup`` and ``Action`` so they cannot drift.
+any of it reaches the rules, which trust what they are given. The file's
+own parts are checked here; its setup, actions and snapshots by its game
+(``GameRules.read_setup``, ``read_action``, ``read_snapshot``), whose
+models are derived from its own types so they cannot drift.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import types
-import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    ValidationError,
-    create_model,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from dbdeck.games.deckbuilding.action_models import read_action
-from dbdeck.games.deckbuilding.engine.game import Setup
-from dbdeck.games.deckbuilding.engine.state import upgrade_snapshot
 from dbdeck.saves.errors import _brief, _Unreadable
 from dbdeck.saves.version import MAX_ACTIONS, SAVE_FORMAT, SAVE_VERSION, now
 from dbdeck.seating import MAX_PACE
+from dbdeck.tabletop.game import GameRules, SetupProblem
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
 __all__ = [
     "MAX_ACTIONS",
     "MIGRATIONS",
     "SAVE_FORMAT",
     "SAVE_VERSION",
-    "GameSnapshot",
     "SaveFile",
     "SaveSummary",
     "SavedSeating",
@@ -49,14 +38,18 @@ __all__ = [
 
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 2 changed only the game snapshots' form (``upgrade_snapshot``)."""
-    for key in ("snapshot", "floor_snapshot"):
-        if isinstance(data.get(key), dict) and data[key]:
-            data[key] = upgrade_snapshot(data[key])
+    """Version 2 changed only the game snapshots' form, which their game
+    reads in either form (``GameRules.read_snapshot``)."""
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 names the game; every earlier save is of the first game."""
+    data.setdefault("game", DEFAULT_GAME)
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``MIGRATIONS[v]`` turns a save of version ``v`` into version ``v + 1``."""
 
 _now = now
@@ -72,84 +65,19 @@ class _Strict(BaseModel):
 
 
 class SaveSummary(_Strict):
-    """What ``dbdeck saves`` shows of a game without loading it."""
+    """What ``dbdeck saves`` shows of a game without loading it (the keys
+    are the first game's words, which every save has used)."""
 
     villain: _Name
-    """The Villain's name."""
+    """The side played against (a Villain, the other player)."""
     characters: list[_Name] = Field(max_length=16)
-    """The Characters' names."""
+    """The roles in play (the Characters)."""
     turn: _Count
     """The turn the game is at."""
     round: _Count = 0
     """The round the game is at."""
     winner: _Name = ""
     """Who won (``""`` while the game goes on)."""
-
-
-def _json_type(hint: Any) -> Any:
-    """The JSON-side, bounded type of a field of ``Setup`` or ``Action``
-    (tuples are JSON arrays; texts, numbers and lists have a size)."""
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return typing.Union[tuple(_json_type(a) for a in args)]  # noqa: UP007
-    if origin in (list, tuple):
-        return Annotated[list[_json_type(args[0])], Field(max_length=64)]  # type: ignore[misc]
-    if hint is str:
-        return _Name
-    if hint is int:
-        return _Int
-    return hint
-
-
-def _model_of(name: str, hints: dict[str, Any], defaults: dict[str, Any]) -> type[BaseModel]:
-    fields: dict[str, Any] = {}
-    for key, hint in hints.items():
-        default = defaults.get(key, ...)
-        fields[key] = (_json_type(hint), list(default) if isinstance(default, tuple) else default)
-    model: type[BaseModel] = create_model(
-        name, __config__=ConfigDict(strict=True, extra="forbid"), **fields
-    )
-    return model
-
-
-def _setup_defaults() -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(Setup):
-        if f.default is not dataclasses.MISSING:
-            out[f.name] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            out[f.name] = f.default_factory()
-    return out
-
-
-_SETUP_MODEL = _model_of("SavedSetup", typing.get_type_hints(Setup), _setup_defaults())
-
-_Word = Annotated[int, Field(ge=0, lt=2**32)]
-
-
-class GameSnapshot(_Strict):
-    """The shape of ``Game.to_json``: compared with the replayed game, never
-    loaded (so its state needs no deeper model here)."""
-
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
-
-    version: int
-    """The engine's snapshot version."""
-    state: dict[str, Any]
-    """The game state."""
-    rng: Annotated[list[int | list[_Word] | float | None], Field(min_length=3, max_length=3)]
-    """The Mersenne Twister's state, as ``random.getstate`` gives it."""
-
-    @field_validator("rng")
-    @classmethod
-    def _mersenne(cls, rng: list[Any]) -> list[Any]:
-        version, words, gauss = rng
-        if type(version) is not int or not isinstance(words, list) or len(words) != 625:
-            raise ValueError("not the state of a random generator")
-        if gauss is not None and type(gauss) is not float:
-            raise ValueError("not the state of a random generator")
-        return rng
 
 
 class SavedSeating(_Strict):
@@ -173,6 +101,8 @@ class SaveFile(_Strict):
     """Always ``dbdeck-save``."""
     version: int
     """The save schema version."""
+    game: _Name = DEFAULT_GAME
+    """The game's id (``dbdeck.tabletop.registry``)."""
     id: _Name = ""
     """The game's id (the file's name is what counts)."""
     created: _Text = ""
@@ -182,9 +112,9 @@ class SaveFile(_Strict):
     summary: SaveSummary | None = None
     """What the listing shows."""
     setup: dict[str, Any]
-    """The ``Setup`` the game started from."""
+    """The setup the game started from (its game checks it)."""
     players: dict[_Name, _Name] = Field(default_factory=dict, max_length=16)
-    """The player at each Character."""
+    """The player of each role."""
     seating: SavedSeating | None = None
     """How the table is run (``None``: a save from before it was kept)."""
     actions: list[dict[str, Any]] = Field(max_length=MAX_ACTIONS)
@@ -193,18 +123,19 @@ class SaveFile(_Strict):
     """Actions before this index cannot be undone."""
     floor_reason: _Text = "the game was loaded"
     """What revealed hidden information at the undo floor."""
-    floor_snapshot: GameSnapshot | Annotated[dict[str, Any], Field(max_length=0)] = Field(
-        default_factory=dict
-    )
-    """The game at the undo floor (``{}``: nothing can be undone)."""
-    snapshot: GameSnapshot
-    """The whole game; it must be what the actions replay to."""
+    floor_snapshot: dict[str, Any] = Field(default_factory=dict)
+    """The game at the undo floor (``{}``: nothing can be undone); its game
+    checks its shape."""
+    snapshot: dict[str, Any]
+    """The whole game; it must be what the actions replay to (its game
+    checks its shape)."""
 
 
 class _Listing(_Strict):
     """The part of a save ``dbdeck saves`` reads."""
 
     format: Literal["dbdeck-save"]
+    game: _Name = DEFAULT_GAME
     updated: _Text = ""
     summary: SaveSummary
 
@@ -261,26 +192,53 @@ def _decode(path: Path, raw: bytes) -> dict[str, Any]:
     return data
 
 
-def _check(path: Path, data: dict[str, Any]) -> tuple[SaveFile, Setup, list[dict[str, Any]], int]:
+def _check(
+    path: Path, data: dict[str, Any], rules: GameRules[Any] | None
+) -> tuple[SaveFile, Any, list[dict[str, Any]], int]:
     """The save's parts, checked for shape, types and sizes: its top level,
-    its setup, its actions (each as ``Action.to_json`` writes it) and its
-    undo floor."""
+    its setup, its actions (each as its game writes it), its undo floor and,
+    with its game's ``rules``, its snapshots (upgraded to their current
+    form). Without ``rules`` the setup is its JSON data and the actions are
+    not read."""
     try:
         top = SaveFile.model_validate(data)
     except ValidationError as exc:
         raise _Unreadable(f"{path}: {_problem(exc)}") from None
+    if rules is None:
+        return top, dict(top.setup), list(top.actions), _floor(path, top, len(top.actions))
+    if top.game != rules.game_id:
+        # Not moved aside: it is a good save of another game.
+        raise _Unreadable(
+            f"{path}: a save of the game {top.game!r}, not of {rules.game_id!r}", aside=False
+        )
     try:
-        setup = _SETUP_MODEL.model_validate(top.setup)
-    except ValidationError as exc:
-        raise _Unreadable(f"{path}: {_problem(exc, 'setup')}") from None
+        setup = rules.read_setup(top.setup)
+    except SetupProblem as exc:
+        raise _Unreadable(f"{path}: {_brief(exc)}") from None
     actions: list[dict[str, Any]] = []
     for index, raw in enumerate(top.actions):
-        # The wire's models of the action kinds: exactly each kind's fields.
+        # The game's models of its action kinds: exactly each kind's fields.
         try:
-            actions.append(read_action(raw).to_json())
+            actions.append(rules.action_json(rules.read_action(raw)))
         except ValidationError as exc:
             raise _Unreadable(f"{path}: {_problem(exc, f'actions.{index}')}") from None
-    floor = len(actions) if top.undo_floor is None else top.undo_floor
-    if floor > len(actions):
-        raise _Unreadable(f"{path}: undo_floor {floor} is past the {len(actions)} actions")
-    return top, Setup(**setup.model_dump()), actions, floor
+        except ValueError as exc:
+            raise _Unreadable(f"{path}: actions.{index}: {_brief(exc)}") from None
+    for key in ("snapshot", "floor_snapshot"):
+        if key == "floor_snapshot" and not data.get(key):
+            continue
+        try:
+            data[key] = rules.read_snapshot(data[key])
+        except ValidationError as exc:
+            raise _Unreadable(f"{path}: {_problem(exc, key)}") from None
+        except ValueError as exc:
+            raise _Unreadable(f"{path}: {key}: {_brief(exc)}") from None
+    return top, setup, actions, _floor(path, top, len(actions))
+
+
+def _floor(path: Path, top: SaveFile, count: int) -> int:
+    """The save's undo floor: at most its number of actions."""
+    floor = count if top.undo_floor is None else top.undo_floor
+    if floor > count:
+        raise _Unreadable(f"{path}: undo_floor {floor} is past the {count} actions")
+    return floor

@@ -8,7 +8,6 @@ import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 
-from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.saves.errors import SaveError
 
 __all__ = ["MAX_ID", "SAVES_ENV", "new_id", "saves_dir"]
@@ -31,8 +30,9 @@ def saves_dir(override: str | Path | None = None) -> Path:
     return Path(platformdirs.user_state_dir("dbdeck")) / "saves"
 
 
-def new_id(setup: Setup) -> str:
-    """A readable save id: when, which Villain, and a random tail.
+def new_id(name: str) -> str:
+    """A readable save id: when, what is played (``name``, the game's words:
+    the Villain), and a random tail.
 
     Never the seed: the id names the save file, the table and its socket,
     which other users of a shared box see, and the seed would let them
@@ -40,7 +40,7 @@ def new_id(setup: Setup) -> str:
     same Villain started in the same second.
     """
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return f"{stamp}-{setup.villain}-{secrets.token_hex(3)}"
+    return f"{stamp}-{name}-{secrets.token_hex(3)}"
 
 
 def _valid_id(save_id: str) -> bool:

@@ -19,47 +19,58 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import IllegalAction, action_from_json
-from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
 from dbdeck.saves.errors import SaveError, _brief, _one_line, _Unreadable
 from dbdeck.saves.files import _pending, _read_bytes
 from dbdeck.saves.format import SAVE_FORMAT, _check, _decode, _Listing, _now, _problem
 from dbdeck.saves.names import _check_id, _valid_id
 from dbdeck.seating import Seating
+from dbdeck.tabletop.game import GameRules, IllegalMove, Match, SetupProblem
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
-__all__ = ["Loaded", "SaveInfo", "list_saves", "load_save", "read_save", "scan_saves"]
+__all__ = [
+    "Loaded",
+    "SaveInfo",
+    "list_saves",
+    "load_save",
+    "read_save",
+    "save_game",
+    "scan_saves",
+]
 
 
 @dataclass
 class Loaded:
-    """A save read and checked: its data, and (when a card set was given)
-    the game rebuilt from its setup and actions."""
+    """A save read and checked: its data, and (when its game's rules were
+    given) the match rebuilt from its setup and actions."""
 
     data: dict[str, Any]
     """The save's JSON data (migrated to ``SAVE_VERSION``)."""
-    setup: Setup
+    game: str
+    """The id of the save's game."""
+    setup: Any
+    """The setup (its JSON data when no rules were given)."""
     actions: list[dict[str, Any]]
-    """The actions, each as ``Action.to_json`` writes it."""
+    """The actions, each as its game writes it."""
     seating: Seating
     """The players and the table's settings."""
     undo_floor: int
     floor_reason: str
     created: str
-    game: Game | None = None
-    """The game after the actions (``None`` when no card set was given)."""
+    match: Any = None
+    """The match after the actions (``None`` when no rules were given)."""
     replays: bool = True
     """Whether the setup and actions replay to the game (else it was opened
     from its snapshot, and its log cannot be rebuilt)."""
     floor_snapshot: dict[str, Any] = field(default_factory=dict)
 
 
-def _loaded(path: Path, data: dict[str, Any]) -> Loaded:
+def _loaded(path: Path, data: dict[str, Any], rules: GameRules[Any] | None) -> Loaded:
     """The save's parts, checked for shape, types and sizes (``format._check``),
-    as a ``Loaded`` without its game."""
-    top, setup, actions, floor = _check(path, data)
+    as a ``Loaded`` without its match."""
+    top, setup, actions, floor = _check(path, data, rules)
     return Loaded(
         data,
+        top.game,
         setup,
         actions,
         Seating.of_save(
@@ -72,12 +83,7 @@ def _loaded(path: Path, data: dict[str, Any]) -> Loaded:
     )
 
 
-def _same(game: Game, snapshot: dict[str, Any]) -> bool:
-    # Through JSON text and back: tuples become lists, as in the file.
-    return bool(json.loads(json.dumps(game.to_json())) == snapshot)
-
-
-def _replay(catalog: Catalog, path: Path, loaded: Loaded) -> None:
+def _replay(rules: GameRules[Any], path: Path, loaded: Loaded) -> None:
     """Open the game: rebuilt from the setup and the actions when they
     replay to the saved snapshot, else from the snapshot itself.
 
@@ -87,41 +93,39 @@ def _replay(catalog: Catalog, path: Path, loaded: Loaded) -> None:
     a save that neither replays nor holds a snapshot the engine can load is
     unreadable."""
     try:
-        _rebuild(catalog, path, loaded)
+        _rebuild(rules, path, loaded)
     except _Unreadable as replay_failed:
         try:
-            game = Game.from_json(catalog, loaded.data["snapshot"])
-            game.legal_actions()  # a snapshot the engine cannot read fails here, not later
-        except Exception:  # whatever a damaged snapshot makes the engine do
+            match = rules.match_from_json(loaded.data["snapshot"])
+        except Exception:  # whatever a damaged snapshot makes the rules do
             raise replay_failed from None
-        game.events = []
-        loaded.game = game
+        loaded.match = match
         loaded.replays = False
 
 
-def _rebuild(catalog: Catalog, path: Path, loaded: Loaded) -> None:
-    """Rebuild the game from the setup and the actions, which must replay to
-    the save's snapshots."""
+def _rebuild(rules: GameRules[Any], path: Path, loaded: Loaded) -> None:
+    """Rebuild the match from the setup and the actions, which must replay
+    to the save's snapshots."""
     count = len(loaded.actions)
     try:
-        game = Game.new(catalog, loaded.setup)
-    except SetupError as exc:
+        match: Match = rules.new(loaded.setup)
+    except SetupProblem as exc:
         raise _Unreadable(f"{path}: its setup is not a game ({_brief(exc)})") from None
-    except Exception as exc:  # whatever a crafted setup makes the engine do
+    except Exception as exc:  # whatever a crafted setup makes the rules do
         raise _Unreadable(
             f"{path}: its setup is not a game ({type(exc).__name__}: {_brief(exc)})"
         ) from None
-    game.step_mode = True  # plays the same game; lets a paused save resume paused
-    floor: dict[str, Any] = game.to_json() if loaded.undo_floor == 0 else {}
+    match.set_stepping(True)  # plays the same game; lets a paused save resume paused
+    floor: dict[str, Any] = match.to_json() if loaded.undo_floor == 0 else {}
     snapshot = loaded.data["snapshot"]
     for index, data in enumerate(loaded.actions):
         last = index == count - 1
         try:
-            game.apply(action_from_json(data))
+            match.apply(rules.read_action(data))
             # A paused last action: stop where the save was written.
-            while game.state.paused and not (last and _same(game, snapshot)):
-                game.resume()
-        except IllegalAction as exc:
+            while match.waiting() and not (last and match.same_as(snapshot)):
+                match.go_on()
+        except IllegalMove as exc:
             raise _Unreadable(
                 f"{path}: action {index + 1} of {count} does not replay ({_brief(exc.reason)})"
             ) from None
@@ -130,26 +134,25 @@ def _rebuild(catalog: Catalog, path: Path, loaded: Loaded) -> None:
                 f"{path}: action {index + 1} of {count} does not replay "
                 f"({type(exc).__name__}: {_brief(exc)})"
             ) from None
-        if index + 1 == loaded.undo_floor and not game.state.paused:
-            floor = game.to_json()
+        if index + 1 == loaded.undo_floor and not match.waiting():
+            floor = match.to_json()
     # Same seed and same actions, same game: a save that says otherwise was
     # edited, or written by rules that play differently, and is not this game.
-    if not _same(game, snapshot):
+    if not match.same_as(snapshot):
         raise _Unreadable(f"{path}: its snapshot is not the game its actions replay to")
     if loaded.floor_snapshot and loaded.floor_snapshot != json.loads(json.dumps(floor)):
         raise _Unreadable(
             f"{path}: its undo snapshot is not the game its first {loaded.undo_floor} "
             "actions replay to"
         )
-    game.step_mode = False
-    game.events = []
-    loaded.game = game
+    match.set_stepping(False)
+    loaded.match = match
 
 
-def _load(path: Path, catalog: Catalog | None) -> Loaded:
-    loaded = _loaded(path, _decode(path, _read_bytes(path)))
-    if catalog is not None:
-        _replay(catalog, path, loaded)
+def _load(path: Path, rules: GameRules[Any] | None) -> Loaded:
+    loaded = _loaded(path, _decode(path, _read_bytes(path)), rules)
+    if rules is not None:
+        _replay(rules, path, loaded)
     return loaded
 
 
@@ -167,10 +170,15 @@ def _move_aside(folder: Path, save_id: str, path: Path, exc: _Unreadable) -> Sav
 
 
 def load_save(
-    folder: Path, save_id: str, *, catalog: Catalog | None = None, from_backup: bool = False
+    folder: Path,
+    save_id: str,
+    *,
+    rules: GameRules[Any] | None = None,
+    from_backup: bool = False,
 ) -> Loaded:
-    """Read and check a save; with ``catalog``, also rebuild its game (so a
-    save whose actions do not replay is refused too).
+    """Read and check a save; with its game's ``rules``, also rebuild its
+    match (so a save whose actions do not replay is refused too, and a save
+    of another game).
 
     Raises ``SaveError`` (one line, naming the file) for anything else. A
     save that cannot be used is moved aside and the error names its backup.
@@ -181,31 +189,35 @@ def load_save(
     if from_backup:
         if not backup.exists():
             raise SaveError(f"no backup of {save_id!r}")
-        return _load(backup, catalog)
+        return _load(backup, rules)
     if not os.path.lexists(path):
         # Killed between two renames (a file system without hard links): the
         # newest complete temporary file is the save.
         for pending in _pending(folder, save_id):
             with contextlib.suppress(SaveError, OSError):
-                loaded = _load(pending, catalog)
+                loaded = _load(pending, rules)
                 os.replace(pending, path)
                 return loaded
         if backup.exists():
             raise SaveError(f"{path} is missing", backup=backup)
         raise SaveError(f"no saved game {save_id!r} in {folder}")
     try:
-        return _load(path, catalog)
+        return _load(path, rules)
     except _Unreadable as exc:
         raise _move_aside(folder, save_id, path, exc) from None
 
 
 def read_save(
-    folder: Path, save_id: str, *, from_backup: bool = False, catalog: Catalog | None = None
+    folder: Path,
+    save_id: str,
+    *,
+    from_backup: bool = False,
+    rules: GameRules[Any] | None = None,
 ) -> dict[str, Any]:
-    """The data of a save, checked for shape (and, with ``catalog``, that its
-    actions replay). A save that cannot be used is moved aside and
-    ``SaveError`` names it and the backup (if any)."""
-    return load_save(folder, save_id, catalog=catalog, from_backup=from_backup).data
+    """The data of a save, checked for shape (and, with its game's
+    ``rules``, that its actions replay). A save that cannot be used is moved
+    aside and ``SaveError`` names it and the backup (if any)."""
+    return load_save(folder, save_id, rules=rules, from_backup=from_backup).data
 
 
 @dataclass
@@ -219,6 +231,8 @@ class SaveInfo:
     updated: str
     winner: str
     path: Path
+    game: str = DEFAULT_GAME
+    """The id of the save's game."""
 
 
 def _listing(path: Path) -> SaveInfo:
@@ -234,10 +248,22 @@ def _listing(path: Path) -> SaveInfo:
     except ValidationError as exc:
         raise _Unreadable(f"{path}: {_problem(exc)}") from None
     s = top.summary
-    names = [s.villain, *s.characters, s.winner, top.updated]
+    names = [top.game, s.villain, *s.characters, s.winner, top.updated]
     if not all(name.isprintable() for name in names):  # nothing to print but text
         raise _Unreadable(f"{path}: summary: unprintable characters")
-    return SaveInfo(path.stem, s.villain, list(s.characters), s.turn, top.updated, s.winner, path)
+    return SaveInfo(
+        path.stem, s.villain, list(s.characters), s.turn, top.updated, s.winner, path, top.game
+    )
+
+
+def save_game(folder: Path, save_id: str) -> str:
+    """The id of the game a save is of, from its listing; the first game
+    when it cannot be told (opening the save then says what is wrong)."""
+    try:
+        _check_id(save_id)
+        return _listing(folder / f"{save_id}.json").game
+    except (SaveError, OSError):
+        return DEFAULT_GAME
 
 
 def scan_saves(folder: Path) -> tuple[list[SaveInfo], list[str]]:

@@ -1,6 +1,7 @@
-"""``Session`` ties a game to its save: it records actions, autosaves after
-each one (an action counts only once it is on disk), and undoes back to the
-last moment hidden information was revealed."""
+"""``Session`` ties a match of any game to its save: it records actions,
+autosaves after each one (an action counts only once it is on disk), and
+undoes back to the last moment hidden information was revealed. It knows a
+game only through the game protocol (``dbdeck.tabletop.game``)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,11 @@ import contextlib
 import fcntl
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Generic, TextIO, TypeVar
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import Action, action_from_json
-from dbdeck.games.deckbuilding.engine.events import Event
-from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.saves.errors import SaveError, SaveFailed, SaveInUse, _one_line
 from dbdeck.saves.files import (
     PRIVATE_FILE,
@@ -29,19 +26,19 @@ from dbdeck.saves.names import _check_id, new_id
 from dbdeck.saves.version import SAVE_FORMAT, SAVE_VERSION
 from dbdeck.saves.version import now as _now
 from dbdeck.seating import Seating
+from dbdeck.tabletop.game import Event, GameRules, Match
 
-__all__ = ["NEW_ID_TRIES", "REVEALING", "Session"]
+__all__ = ["NEW_ID_TRIES", "Session"]
 
-REVEALING = frozenset({"draw", "shuffle", "roll", "reveal", "search", "summon"})
-"""Event types that reveal hidden information: undo never goes back past them."""
+M = TypeVar("M", bound=Match)
 
 NEW_ID_TRIES = 16
 """How many fresh ids ``Session.start`` tries before giving up."""
 
 
 @dataclass
-class Session:
-    """A game with its save: record, autosave, undo.
+class Session(Generic[M]):
+    """A match with its save: record, autosave, undo.
 
     Every change (``apply``, ``resume_villain``, ``undo``) is worked out on
     a copy and takes effect only once its save is on disk: when the write
@@ -49,9 +46,12 @@ class Session:
     floor stay as they were at the last save.
     """
 
-    catalog: Catalog
-    game: Game
-    setup: Setup
+    rules: GameRules[M]
+    """The game, bound to its card content."""
+    match: M
+    """The match as it stands (what the save holds)."""
+    setup: Any
+    """What the match started from (the game's own setup type)."""
     folder: Path
     id: str
     actions: list[dict[str, Any]] = field(default_factory=list)
@@ -71,27 +71,27 @@ class Session:
     @classmethod
     def start(
         cls,
-        catalog: Catalog,
-        setup: Setup,
+        rules: GameRules[M],
+        setup: Any,
         folder: Path,
         players: dict[str, str] | None = None,
         save_id: str | None = None,
         *,
         seating: Seating | None = None,
-    ) -> Session:
+    ) -> Session[M]:
         """A new game, saved at once (under ``save_id``, else a fresh id that
         no save in ``folder`` has yet) with its seating (or just its
         ``players``). ``SaveFailed`` if it cannot be written: no game is
         claimed that is not on disk."""
-        game = Game.new(catalog, setup)
+        match = rules.new(setup)
         seating = seating or Seating(players=dict(players or {}))
         if save_id:
             _check_id(save_id)
-            session = cls(catalog, game, setup, folder, save_id, seating=seating)
+            session = cls(rules, match, setup, folder, save_id, seating=seating)
             session.lock()
         else:
-            session = cls._fresh(catalog, game, setup, folder, seating)
-        session.floor_snapshot = game.to_json()
+            session = cls._fresh(rules, match, setup, folder, seating)
+        session.floor_snapshot = match.to_json()
         try:
             session._write(session.data(), "the game was not started")
         except SaveFailed:
@@ -104,8 +104,8 @@ class Session:
 
     @classmethod
     def _fresh(
-        cls, catalog: Catalog, game: Game, setup: Setup, folder: Path, seating: Seating
-    ) -> Session:
+        cls, rules: GameRules[M], match: M, setup: Any, folder: Path, seating: Seating
+    ) -> Session[M]:
         """A locked session under an id no other game uses: a new game must
         never overwrite (or wait for) another one."""
 
@@ -113,10 +113,10 @@ class Session:
             return any(os.path.lexists(folder / f"{save_id}{end}") for end in (".json", ".bak"))
 
         for _ in range(NEW_ID_TRIES):
-            save_id = new_id(setup)
+            save_id = new_id(rules.save_name(setup))
             if taken(save_id):
                 continue
-            session = cls(catalog, game, setup, folder, save_id, seating=seating)
+            session = cls(rules, match, setup, folder, save_id, seating=seating)
             try:
                 session.lock()
             except SaveInUse:
@@ -129,17 +129,18 @@ class Session:
 
     @classmethod
     def resume(
-        cls, catalog: Catalog, folder: Path, save_id: str, *, from_backup: bool = False
-    ) -> Session:
+        cls, rules: GameRules[M], folder: Path, save_id: str, *, from_backup: bool = False
+    ) -> Session[M]:
         """Open a saved game where it was left. The game is rebuilt from its
-        setup and actions; anything wrong with the file is a ``SaveError``."""
+        setup and actions; anything wrong with the file (a save of another
+        game too) is a ``SaveError``."""
         from dbdeck.saves.reading import load_save  # the checker: only to resume
 
-        loaded = load_save(folder, save_id, catalog=catalog, from_backup=from_backup)
-        assert loaded.game is not None
+        loaded = load_save(folder, save_id, rules=rules, from_backup=from_backup)
+        assert loaded.match is not None
         session = cls(
-            catalog,
-            loaded.game,
+            rules,
+            loaded.match,
             loaded.setup,
             folder,
             save_id,  # the file's name, whatever the file says: it is where it saves
@@ -219,34 +220,43 @@ class Session:
 
     # --- playing -----------------------------------------------------------------------
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: object) -> Sequence[Event]:
         """Apply an action, record it and save. An illegal one raises
-        ``IllegalAction``, a failed save ``SaveFailed``; neither changes
+        ``IllegalMove``, a failed save ``SaveFailed``; neither changes
         anything."""
-        game = self.game.clone()
-        events = game.apply(action)
-        actions = [*self.actions, action.to_json()]
+        match = self.match.clone()
+        events = match.apply(action)
+        actions = [*self.actions, self.rules.action_json(action)]
         floor, snapshot, reason = self.undo_floor, self.floor_snapshot, self.floor_reason
-        revealing = next((e for e in events if e.type in REVEALING), None)
-        if revealing is not None or game.state.paused:
+        revealing = match.reveals(events)
+        waiting = match.waiting()
+        if revealing is not None or waiting:
             floor = len(actions)
-            snapshot = game.to_json() if not game.state.paused else {}
-            reason = revealing.text if revealing else "the Villain played"
-        self._commit(game, actions, floor, snapshot, reason, "the last action was not applied")
+            # A turn the rules play waits in the middle: no snapshot of it.
+            snapshot = match.to_json() if not waiting else {}
+            reason = revealing or f"{match.rules_turn} played"
+        self._commit(match, actions, floor, snapshot, reason, "the last action was not applied")
         return events
 
-    def resume_villain(self) -> list[Event]:
-        """Go on with a paused Villain turn (the table's step mode); a failed
-        save raises ``SaveFailed`` and the Villain stays where it was."""
-        if not self.game.state.paused:
+    def resume_villain(self) -> Sequence[Event]:
+        """Go on with a turn the rules play step by step (the Villain's, at a
+        table of step mode); a failed save raises ``SaveFailed`` and the
+        turn stays where it was."""
+        if not self.match.waiting():
             return []
-        game = self.game.clone()
-        events = game.resume()
+        match = self.match.clone()
+        events = match.go_on()
         floor, snapshot, reason = self.undo_floor, self.floor_snapshot, self.floor_reason
-        if not game.state.paused:
-            floor, snapshot, reason = len(self.actions), game.to_json(), "the Villain played"
+        if not match.waiting():
+            floor, snapshot = len(self.actions), match.to_json()
+            reason = f"{match.rules_turn} played"
         self._commit(
-            game, self.actions, floor, snapshot, reason, "the Villain's step was not applied"
+            match,
+            self.actions,
+            floor,
+            snapshot,
+            reason,
+            f"{match.rules_turn}'s step was not applied",
         )
         return events
 
@@ -263,12 +273,12 @@ class Session:
         if self.undoable() <= 0 or not self.floor_snapshot:
             return False
         actions = self.actions[:-1]
-        game = Game.from_json(self.catalog, self.floor_snapshot)
-        game.step_mode = self.game.step_mode
+        match = self.rules.match_from_json(self.floor_snapshot)
+        match.set_stepping(self.match.stepping)
         for data in actions[self.undo_floor :]:
-            game.apply(action_from_json(data))
+            match.apply(self.rules.read_action(data))
         self._commit(
-            game,
+            match,
             actions,
             self.undo_floor,
             self.floor_snapshot,
@@ -281,7 +291,7 @@ class Session:
 
     def _commit(
         self,
-        game: Game,
+        match: M,
         actions: list[dict[str, Any]],
         floor: int,
         snapshot: dict[str, Any],
@@ -290,46 +300,49 @@ class Session:
     ) -> None:
         """Write the save of this next state, then make it the session's:
         nothing counts that is not on disk."""
-        self._write(self._data(game, actions, floor, snapshot, reason), not_applied)
-        self.game, self.actions = game, actions
+        self._write(self._data(match, actions, floor, snapshot, reason), not_applied)
+        self.match, self.actions = match, actions
         self.undo_floor, self.floor_snapshot, self.floor_reason = floor, snapshot, reason
 
     def _data(
         self,
-        game: Game,
+        match: M,
         actions: list[dict[str, Any]],
         floor: int,
         snapshot: dict[str, Any],
         reason: str,
     ) -> dict[str, Any]:
-        s = game.state
+        summary = match.summary()
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
+            "game": self.rules.game_id,
             "id": self.id,
             "created": self.created,
             "updated": _now(),
+            # The first game's names for the two sides, which every save has
+            # had: the side played against, and the roles.
             "summary": {
-                "villain": game.name(VILLAIN),
-                "characters": [game.name(CharacterRef(c.id)) for c in s.characters],
-                "turn": s.turn,
-                "round": s.round,
-                "winner": s.winner,
+                "villain": summary.opponent,
+                "characters": list(summary.sides),
+                "turn": summary.turn,
+                "round": summary.round,
+                "winner": summary.winner,
             },
-            "setup": self.setup.to_json(),
+            "setup": self.rules.setup_json(self.setup),
             "players": self.seating.players,
             "seating": self.seating.settings_json(),
             "actions": actions,
             "undo_floor": floor,
             "floor_reason": reason,
             "floor_snapshot": snapshot,
-            "snapshot": game.to_json(),
+            "snapshot": match.to_json(),
         }
 
     def data(self) -> dict[str, Any]:
         """The save as JSON data."""
         return self._data(
-            self.game, self.actions, self.undo_floor, self.floor_snapshot, self.floor_reason
+            self.match, self.actions, self.undo_floor, self.floor_snapshot, self.floor_reason
         )
 
     def _write(self, data: dict[str, Any], not_applied: str) -> None:
@@ -339,7 +352,7 @@ class Session:
 
     @property
     def players(self) -> dict[str, str]:
-        """The player at each Character."""
+        """The player of each role."""
         return self.seating.players
 
     def reseat(self, seating: Seating) -> None:
@@ -364,5 +377,8 @@ class Session:
         """Write a crash report beside the save; returns its path. The save on
         disk is the game as it was before the failing action, so nothing is
         lost and the game reloads from it."""
-        about = f"save: {self.id}\nseed: {self.setup.seed}\nactions: {len(self.actions)}\n"
+        about = (
+            f"game: {self.rules.game_id}\nsave: {self.id}\n"
+            f"seed: {self.rules.setup_seed(self.setup)}\nactions: {len(self.actions)}\n"
+        )
         return write_crash_report(self.folder, error, about)

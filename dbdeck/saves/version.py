@@ -11,10 +11,11 @@ from datetime import UTC, datetime
 __all__ = ["MAX_ACTIONS", "SAVE_FORMAT", "SAVE_VERSION", "now"]
 
 SAVE_FORMAT = "dbdeck-save"
-SAVE_VERSION = 2
-"""The save schema version this program writes. Version 2: the game
+SAVE_VERSION = 3
+"""The save schema version this program writes. Version 2: the first game's
 snapshots keep an enemy's own counters and the Ally Market's damage in
-fields of their own (``dbdeck.games.deckbuilding.engine.state.upgrade_snapshot``)."""
+fields of their own (its ``read_snapshot`` reads either form). Version 3:
+a save names its game (``game``)."""
 
 MAX_ACTIONS = 100_000
 """The most actions a save may hold (a whole game takes a few hundred)."""

@@ -29,13 +29,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self, TypeVar
 
 __all__ = [
     "Asked",
     "Event",
     "GameRules",
     "IllegalMove",
+    "LogLine",
     "Match",
     "Offer",
     "Result",
@@ -111,6 +112,15 @@ class Summary:
     round: int
     winner: str
     """Who won, in words; empty while the game goes on."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One thing that happened, in words: what a seat reads of an event."""
+
+    kind: str
+    """The kind of event (``draw``, ``damage`` …)."""
+    text: str
 
 
 class Event(Protocol):
@@ -252,7 +262,7 @@ class Match(Protocol):
         ``None``: a spectator; ``every_hand``: the owner's own replay)."""
         ...
 
-    def log(self, events: Sequence[Event], seat: int | None) -> tuple[Any, ...]:
+    def log(self, events: Sequence[Event], seat: int | None) -> tuple[LogLine, ...]:
         """Events as a seat may read them: words only."""
         ...
 
@@ -279,6 +289,10 @@ class Match(Protocol):
         """The move the table's bot makes now (a legal action)."""
         ...
 
+    def latest_events(self) -> Sequence[Event]:
+        """What the last change did (for a new match, what its setup did)."""
+        ...
+
     def fingerprint(self) -> str:
         """A canonical text of the whole match, for comparing two."""
         ...
@@ -292,14 +306,17 @@ class Match(Protocol):
         a file and read back) holds."""
         ...
 
-    def clone(self) -> Match:
+    def clone(self) -> Self:
         """An independent copy that continues identically."""
         ...
 
 
-class GameRules(Protocol):
+M_co = TypeVar("M_co", bound="Match", covariant=True)
+
+
+class GameRules(Protocol[M_co]):
     """A game bound to its card content: how the shared layers start,
-    read back and settle a match of it."""
+    read back and settle a match of it (a match of type ``M_co``)."""
 
     @property
     def game_id(self) -> str:
@@ -329,12 +346,18 @@ class GameRules(Protocol):
         """The words a new save's id begins with (``freezer-goku``)."""
         ...
 
-    def new(self, setup: Any) -> Match:
+    def new(self, setup: Any) -> M_co:
         """A new match of ``setup``; ``SetupProblem`` when it is not a game."""
         ...
 
-    def match_from_json(self, data: Mapping[str, Any]) -> Match:
-        """A match ``Match.to_json`` wrote (of this version or an older one)."""
+    def match_from_json(self, data: Mapping[str, Any]) -> M_co:
+        """A match ``Match.to_json`` wrote (of this version or an older one);
+        one the rules cannot play raises here, not later."""
+        ...
+
+    def read_snapshot(self, data: Any) -> dict[str, Any]:
+        """A snapshot a save holds, checked for shape and in this version's
+        form (an older one upgraded); ``ValueError`` saying what is wrong."""
         ...
 
     def read_action(self, data: Any) -> object:

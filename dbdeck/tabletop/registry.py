@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from dbdeck.tabletop.game import GameRules
 
@@ -22,7 +23,7 @@ did before there were two)."""
 
 _GAMES_PACKAGE = "dbdeck.games"
 
-Opener = Callable[[Sequence[Path]], GameRules]
+Opener = Callable[[Sequence[Path]], GameRules[Any]]
 """Opens a game's rules on its card content: the shipped set and these packs."""
 
 _registered: dict[str, Opener] = {}
@@ -59,7 +60,7 @@ def _opener(game_id: str) -> Opener:
     return opener
 
 
-def open_rules(game_id: str, packs: Sequence[Path] = ()) -> GameRules:
+def open_rules(game_id: str, packs: Sequence[Path] = ()) -> GameRules[Any]:
     """The rules of ``game_id`` on the shipped cards and ``packs``; raises
     ``UnknownGame``, or the game's own error when its cards do not load."""
     return _opener(game_id)(packs)

@@ -46,6 +46,7 @@ from dbdeck.games.deckbuilding.engine.game import (
     level_note,
     setup_problem,
 )
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
@@ -140,7 +141,7 @@ class MainMenu(Screen[None]):
             return
         save_id = running[0].id
         try:
-            session = Session.resume(app.catalog, app.saves, save_id)
+            session = Session.resume(DeckbuildingRules(app.catalog), app.saves, save_id)
         except SaveError as exc:
             if exc.backup is None:
                 self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
@@ -152,7 +153,9 @@ class MainMenu(Screen[None]):
                     return
                 assert app.saves is not None
                 try:
-                    backup = Session.resume(app.catalog, app.saves, save_id, from_backup=True)
+                    backup = Session.resume(
+                        DeckbuildingRules(app.catalog), app.saves, save_id, from_backup=True
+                    )
                 except SaveError as again:
                     self.notify(str(again), title="Cannot continue", severity="error")
                     return
@@ -416,7 +419,9 @@ class SetupWizard(Screen[None]):
             if app.saves is None:
                 app.open_game(Game.new(self.catalog, setup), seating)
                 return
-            session = Session.start(self.catalog, setup, app.saves, seating=seating)
+            session = Session.start(
+                DeckbuildingRules(self.catalog), setup, app.saves, seating=seating
+            )
         except (SetupError, SaveError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error")
             return
@@ -454,7 +459,7 @@ class DbdeckApp(PlainApp):
         game: Game | None = None,
         seating: Seating | None = None,
         *,
-        session: Session | None = None,
+        session: Session[DeckbuildingMatch] | None = None,
         saves: Path | None = None,
         start: Screen[None] | None = None,
     ) -> None:
@@ -476,7 +481,7 @@ class DbdeckApp(PlainApp):
 
             self._filters.append(AsciiFilter())
         self.catalog = catalog
-        self.start_game = session.game if session is not None else game
+        self.start_game = session.match.game if session is not None else game
         self.session = session
         self.seating = seating
         self.saves = saves
@@ -494,7 +499,7 @@ class DbdeckApp(PlainApp):
         else:
             self.push_screen(MainMenu())
 
-    def open_session(self, session: Session, seating: Seating) -> None:
+    def open_session(self, session: Session[DeckbuildingMatch], seating: Seating) -> None:
         """Show the table of a saved game (closing the previous one)."""
         if self.session is not None and self.session is not session:
             self.session.close()
@@ -505,8 +510,10 @@ class DbdeckApp(PlainApp):
         """Show the table of a game that is not saved (tests, demos)."""
         self.switch_screen(TableScreen(self._backend(game, seating)))
 
-    def _backend(self, source: Session | Game, seating: Seating | None) -> LocalBackend:
-        def reloaded(session: Session) -> None:
+    def _backend(
+        self, source: Session[DeckbuildingMatch] | Game, seating: Seating | None
+    ) -> LocalBackend:
+        def reloaded(session: Session[DeckbuildingMatch]) -> None:
             # After an unexpected error the backend reloads the save.
             self.session = session
 

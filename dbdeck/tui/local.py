@@ -21,7 +21,14 @@ from dbdeck.games.deckbuilding.engine.preview import moot_answer
 from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.games.deckbuilding.engine.words import count
-from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, tally_of
+from dbdeck.games.deckbuilding.match import (
+    DeckbuildingMatch,
+    DeckbuildingRules,
+    engine_events,
+    replay_games,
+    tally_of,
+)
+from dbdeck.saves import SaveError, SaveFailed, Session
 from dbdeck.tui import coach
 from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion
 
@@ -42,13 +49,13 @@ class LocalBackend:
 
     def __init__(
         self,
-        source: Session | Game,
+        source: Session[DeckbuildingMatch] | Game,
         seating: Seating | None = None,
         *,
-        on_crash: Callable[[Session], None] | None = None,
+        on_crash: Callable[[Session[DeckbuildingMatch]], None] | None = None,
     ) -> None:
         self.session = source if isinstance(source, Session) else None
-        self.game = source.game if isinstance(source, Session) else source
+        self.game = source.match.game if isinstance(source, Session) else source
         self.catalog = self.game.catalog
         if seating is None:
             seating = self.session.seating if self.session is not None else Seating()
@@ -78,7 +85,7 @@ class LocalBackend:
             return list(log_lines(self.game.events, self.game, None))
         lines: list[LogLine] = []
         try:
-            for _action, game, events in replay_events(self.catalog, session.data()):
+            for _action, game, events in replay_games(self.catalog, session.data()):
                 self._tally.add(game, events)
                 lines += log_lines(events, game, None)
         except Exception as exc:  # a save that no longer replays still opens
@@ -94,6 +101,18 @@ class LocalBackend:
         # The counts are a comfort: a save that no longer replays keeps the old ones.
         self._tally = tally_of(self.catalog, self.session.data()) or self._tally
 
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply an action to the saved session (or to the unsaved game)."""
+        if self.session is None:
+            return self.game.apply(action)
+        return engine_events(self.session.apply(action))
+
+    def _step(self) -> list[Event]:
+        """Play the next step of a paused Villain turn."""
+        if self.session is None:
+            return self.game.resume()
+        return engine_events(self.session.resume_villain())
+
     def _answer_moot(self) -> None:
         """Answer, without asking, a decision with a single possible answer or
         whose answers all leave the game the same (rules stay the engine's:
@@ -107,13 +126,12 @@ class LocalBackend:
             pending = self.game.state.pending
             label = pending.options[option].label
             prompt = pending.prompt
-            apply = self.session.apply if self.session is not None else self.game.apply
             try:
-                events = apply(Choose(option=option))
+                events = self._apply(Choose(option=option))
             except (IllegalAction, SaveFailed):
                 return
             if self.session is not None:
-                self.game = self.session.game
+                self.game = self.session.match.game
             self._tally.add(self.game, events)
             said = f"Not asked, as only one answer matters: {prompt} {label}."
             self._lines.append(LogLine("note", said))
@@ -222,15 +240,13 @@ class LocalBackend:
         if not self._may_act():
             return Outcome(False, "Nobody at this keyboard may act now.")
         action = unmask(self.game, self.keyboard, action)
-        apply = self.session.apply if self.session is not None else self.game.apply
-        return self._guarded(lambda: apply(action))
+        return self._guarded(lambda: self._apply(action))
 
     def resume(self) -> Outcome:
         """Play the next step of a paused Villain turn."""
         if not self.game.state.paused:
             return Outcome(True)
-        step = self.session.resume_villain if self.session is not None else self.game.resume
-        return self._guarded(step)
+        return self._guarded(self._step)
 
     def undo(self) -> Outcome:
         """Undo the last action, back to the last revealed hidden information."""
@@ -248,7 +264,7 @@ class LocalBackend:
             return Outcome(False, str(exc), error=True)
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
-        self.game = session.game
+        self.game = session.match.game
         # A question answered without asking is undone with the action before it.
         while (
             self.game.state.pending is not None
@@ -259,7 +275,7 @@ class LocalBackend:
                 session.undo()
             except SaveFailed as exc:
                 return Outcome(False, str(exc), error=True)
-            self.game = session.game
+            self.game = session.match.game
         self._lines.append(LogLine("undo", "Undone."))
         self._recount()
         self._answer_moot()
@@ -288,7 +304,7 @@ class LocalBackend:
             return self._crashed(exc)
         if self.session is not None:
             # The session commits a new game object once it is saved.
-            self.game = self.session.game
+            self.game = self.session.match.game
         self._tally.add(self.game, events)
         self._lines += log_lines(events, self.game, self.keyboard)
         self._answer_moot()
@@ -315,14 +331,14 @@ class LocalBackend:
             where = f"The crash report could not be written ({error.strerror or error})."
         session.close()
         try:
-            resumed = Session.resume(session.catalog, session.folder, session.id)
+            resumed = Session.resume(DeckbuildingRules(self.catalog), session.folder, session.id)
         except Exception:  # keep the table open whatever happens
             with contextlib.suppress(SaveError):  # then it is played unlocked
                 session.lock()
             said = "the save could not be reloaded, so the table goes on as it was"
         else:
             self.session = resumed
-            self.game = resumed.game
+            self.game = resumed.match.game
             self.game.step_mode = self.seating.pace > 0
             self._answer_moot()
             if self.on_crash is not None:
@@ -351,7 +367,7 @@ class ReplayBackend(OneSeatPerScreen):
         previous: tuple[TableView, int] | None = None
         # Played step by step (as the table plays the Villain's turn), so that
         # each turn inside one action still gets a frame of its own.
-        for _action, game, events in replay_events(catalog, data, steps=True):
+        for _action, game, events in replay_games(catalog, data, steps=True):
             if previous is not None and game.state.turn != previous[1]:
                 self.frames.append((previous[0], tuple(lines)))
                 self.turns.append(previous[1])

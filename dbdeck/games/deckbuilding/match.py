@@ -9,33 +9,30 @@ rules' own turns are the Villain's, and the bot is the greedy one.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
+from typing import Any
 
 from dbdeck.games.deckbuilding import bots
-from dbdeck.games.deckbuilding.action_models import read_action
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.events import Event as EngineEvent
-from dbdeck.games.deckbuilding.engine.game import Game, Setup, SetupError
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.grim import break_tie
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.games.deckbuilding.engine.panels import HIDDEN, LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.engine.state import upgrade_snapshot
 from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
+from dbdeck.saves.replay import replay_events, story_of
 from dbdeck.tabletop.game import Asked, Event, Match, Result, Role, SetupProblem, Summary
 
 __all__ = [
     "GAME_ID",
     "REVEALING",
-    "SETUP_MODEL",
     "DeckbuildingMatch",
     "DeckbuildingRules",
     "DeckbuildingStory",
@@ -47,53 +44,6 @@ GAME_ID = "deckbuilding"
 
 REVEALING = frozenset({"draw", "shuffle", "roll", "reveal", "search", "summon"})
 """Event types that reveal hidden information: undo never goes back past them."""
-
-
-# --- the setup at the edge ---------------------------------------------------------------
-
-_Name = Annotated[str, StringConstraints(max_length=200)]
-_Int = Annotated[int, Field(ge=-(2**128), le=2**128)]
-
-
-def _json_type(hint: Any) -> Any:
-    """The JSON-side, bounded type of a field of ``Setup`` (tuples are JSON
-    arrays; texts, numbers and lists have a size)."""
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, typing.get_origin(int | None)):
-        return typing.Union[tuple(_json_type(a) for a in args)]  # noqa: UP007
-    if origin in (list, tuple):
-        return Annotated[list[_json_type(args[0])], Field(max_length=64)]  # type: ignore[misc]
-    if hint is str:
-        return _Name
-    if hint is int:
-        return _Int
-    return hint
-
-
-def _setup_model() -> type[BaseModel]:
-    fields: dict[str, Any] = {}
-    for f in dataclasses.fields(Setup):
-        if f.default is not dataclasses.MISSING:
-            default: Any = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:
-            default = ...
-        hint = typing.get_type_hints(Setup)[f.name]
-        fields[f.name] = (
-            _json_type(hint),
-            list(default) if isinstance(default, tuple) else default,
-        )
-    model: type[BaseModel] = create_model(
-        "SavedSetup", __config__=ConfigDict(strict=True, extra="forbid"), **fields
-    )
-    return model
-
-
-SETUP_MODEL = _setup_model()
-"""The setup as a save or the wire holds it: exactly ``Setup``'s fields,
-each typed and bounded."""
 
 
 # --- the story ---------------------------------------------------------------------------
@@ -132,13 +82,17 @@ class DeckbuildingRules:
     def read_setup(self, data: Mapping[str, Any]) -> Setup:
         """A ``Setup`` from JSON data (exactly its fields, typed and bounded);
         ``SetupProblem`` naming the first field that is wrong."""
+        from pydantic import ValidationError
+
+        from dbdeck.games.deckbuilding.edge_models import SETUP_MODEL
+
         try:
             checked = SETUP_MODEL.model_validate(dict(data))
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "setup"
+            where = ".".join(str(part) for part in first["loc"])
             more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-            raise SetupProblem(f"{where}: {first['msg']}{more}") from None
+            raise SetupProblem(f"setup.{where}: {first['msg']}{more}") from None
         return Setup(**checked.model_dump())
 
     def setup_json(self, setup: Any) -> dict[str, Any]:
@@ -154,19 +108,32 @@ class DeckbuildingRules:
         return _setup(setup).villain
 
     def new(self, setup: Any) -> DeckbuildingMatch:
-        """A new match; ``SetupProblem`` when the setup is not a game."""
-        try:
-            return DeckbuildingMatch(Game.new(self.catalog, _setup(setup)))
-        except SetupError as exc:
-            raise SetupProblem(str(exc)) from None
+        """A new match; ``SetupError`` (a ``SetupProblem``) when the setup is
+        not a game."""
+        return DeckbuildingMatch(Game.new(self.catalog, _setup(setup)))
 
     def match_from_json(self, data: Mapping[str, Any]) -> DeckbuildingMatch:
-        """A match ``DeckbuildingMatch.to_json`` wrote."""
-        return DeckbuildingMatch(Game.from_json(self.catalog, dict(data)))
+        """A match ``DeckbuildingMatch.to_json`` wrote. A snapshot the engine
+        cannot read fails here, not later: the legal actions are worked out
+        once."""
+        game = Game.from_json(self.catalog, dict(data))
+        game.legal_actions()
+        return DeckbuildingMatch(game)
+
+    def read_snapshot(self, data: Any) -> dict[str, Any]:
+        """A snapshot checked for shape (pydantic's ``ValidationError``) and
+        in this version's form (a snapshot of version 1 is upgraded)."""
+        from dbdeck.games.deckbuilding.edge_models import GameSnapshot
+
+        GameSnapshot.model_validate(data)
+        upgraded: dict[str, Any] = upgrade_snapshot(data)
+        return upgraded
 
     def read_action(self, data: Any) -> Action:
         """An action from JSON: exactly its kind's fields (pydantic's
         ``ValidationError``, a ``ValueError``, says which is wrong)."""
+        from dbdeck.games.deckbuilding.action_models import read_action
+
         return read_action(data)
 
     def action_json(self, action: object) -> dict[str, Any]:
@@ -263,13 +230,12 @@ class DeckbuildingMatch:
 
     def check(self, action: object) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if not isinstance(action, Action):
-            return "not an action of the deckbuilding game"
-        return self.game.check(action)
+        # The engine tells anything not of its own shape from an action.
+        return self.game.check(typing.cast(Action, action))
 
     def apply(self, action: object) -> list[EngineEvent]:
         """Apply a legal action (``IllegalAction`` otherwise)."""
-        return self.game.apply(_action(action))
+        return self.game.apply(typing.cast(Action, action))
 
     def waiting(self) -> bool:
         """Whether the Villain's turn waits for its next step."""
@@ -328,6 +294,10 @@ class DeckbuildingMatch:
         """The greedy bot's move."""
         return bots.greedy(self.game, rng)
 
+    def latest_events(self) -> list[EngineEvent]:
+        """What the last change did (for a new match, what its setup did)."""
+        return list(self.game.events)
+
     def fingerprint(self) -> str:
         """A canonical text of the whole game."""
         return self.game.fingerprint()
@@ -350,3 +320,27 @@ def open_rules(packs: Sequence[Path]) -> DeckbuildingRules:
     """The game on the shipped cards and ``packs`` (``CardSetError`` when
     they do not load)."""
     return DeckbuildingRules(load_catalog(list(packs)))
+
+
+# --- the engine's own types, for the first game's screens and commands ------------------
+
+
+def engine_events(events: Sequence[Event]) -> list[EngineEvent]:
+    """The engine's events among what a session or a replay gave back."""
+    return [e for e in events if isinstance(e, EngineEvent)]
+
+
+def replay_games(
+    catalog: Catalog, data: dict[str, Any], *, steps: bool = False
+) -> Iterator[tuple[dict[str, Any], Game, list[EngineEvent]]]:
+    """``dbdeck.saves.replay_events`` with the engine's own types: each
+    action, the game after it, and its events."""
+    for action, match, events in replay_events(DeckbuildingRules(catalog), data, steps=steps):
+        yield action, match.game, engine_events(events)
+
+
+def tally_of(catalog: Catalog, data: dict[str, Any]) -> Tally | None:
+    """The counts of a saved game so far, from its replay; ``None`` when it
+    no longer replays."""
+    story = story_of(DeckbuildingRules(catalog), data)
+    return story.tally if isinstance(story, DeckbuildingStory) else None

@@ -58,6 +58,7 @@ from dbdeck.games.deckbuilding.engine.state import (
 from dbdeck.games.deckbuilding.engine.tasks import Asking, Task
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 from dbdeck.games.deckbuilding.engine.words import count
+from dbdeck.tabletop.game import SetupProblem
 
 # The rule modules imported above define the task kinds: importing them
 # registered every kind a saved stack may hold (flow brings attacks, and
@@ -83,7 +84,7 @@ MARKETS = zones.MARKETS
 """The five market decks (the sixth pile is apart)."""
 
 
-class SetupError(ValueError):
+class SetupError(SetupProblem):
     """A setup the rules do not allow; the message says why."""
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from dbdeck.games.deckbuilding.cards.kinds import MARKET_OF_KIND
 from dbdeck.games.deckbuilding.engine.actions import Action, action_from_json
+from dbdeck.tabletop.game import LogLine
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -376,14 +377,6 @@ class DecisionPanel:
     only option, or one of options that all leave the game the same."""
     about_card: str = ""
     """The card id of the attack decided about (for the inspector), or empty."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogLine:
-    """One thing that happened, in words."""
-
-    kind: str
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
