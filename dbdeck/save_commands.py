@@ -137,5 +137,5 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from dbdeck.tui.local import ReplayBackend
     from dbdeck.tui.replay import ReplayScreen
 
-    DbdeckApp(catalog, start=ReplayScreen(ReplayBackend(catalog, data))).run()
+    DbdeckApp(catalog, start=ReplayScreen(ReplayBackend(DeckbuildingRules(catalog), data))).run()
     return 0

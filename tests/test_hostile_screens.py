@@ -306,7 +306,9 @@ async def test_the_replay(hostile: Catalog, tmp_path: Path) -> None:
     for _ in range(30):
         session.apply(greedy(session.match.game, rng))
     session.close()
-    screen = ReplayScreen(ReplayBackend(hostile, read_save(tmp_path, session.id)))
+    screen = ReplayScreen(
+        ReplayBackend(DeckbuildingRules(hostile), read_save(tmp_path, session.id))
+    )
     async with DbdeckApp(hostile, start=screen).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         await pilot.press("end")

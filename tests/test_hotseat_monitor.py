@@ -32,6 +32,7 @@ from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.match import DeckbuildingMatch
 from dbdeck.seating import Seating
 from dbdeck.tui.app import DbdeckApp, seats_of
 from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, TurnBanner
@@ -52,6 +53,13 @@ only repeat them at twice the cost."""
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 SIZES = ((80, 24), (120, 40), (160, 50))
 """The table's three layouts: one panel, one beside the action list, all."""
+
+
+def game_of(backend: LocalBackend) -> Game:
+    """The engine's game a local backend holds."""
+    match = backend.match
+    assert isinstance(match, DeckbuildingMatch)
+    return match.game
 
 
 def _uids(value: Any) -> Iterator[int]:
@@ -190,7 +198,7 @@ def watch(backend: LocalBackend, monitor: Monitor) -> None:
     view, offers = backend.view, backend.legal_actions
 
     def watched_view() -> TableView:
-        shown = view()
+        shown: TableView = view()
         monitor.check_view(shown)
         return shown
 
@@ -253,7 +261,7 @@ async def play_watched(catalog: Catalog, seed: int) -> Monitor:
         table = table_of(app)
         backend = table.backend
         assert isinstance(backend, LocalBackend)
-        monitor = Monitor(lambda: backend.game, seats)
+        monitor = Monitor(lambda: game_of(backend), seats)
         watch(backend, monitor)
         table.refresh_table()  # drawn once more under the monitor
         await pilot.pause()
@@ -261,7 +269,7 @@ async def play_watched(catalog: Catalog, seed: int) -> Monitor:
         for _ in range(STEPS):
             monitor.check_frame(app)
             screen = app.screen
-            live: Game = backend.game
+            live: Game = game_of(backend)
             if live.over or isinstance(screen, SummaryScreen):
                 break
             if isinstance(screen, HandoffScreen):

@@ -182,7 +182,7 @@ def test_after_the_wildcard_the_chosen_players_hand_waits_for_the_hand_off(
         pace=0,
         confirm_end_turn=False,
     )
-    backend = LocalBackend(game, seating)
+    backend = LocalBackend(DeckbuildingMatch(game), seating)
     assert backend.handoff() is not None
     backend.take_keyboard()
     assert backend.keyboard == 0 and backend.view().hand("goku") is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import cast
 
 from screen_text import plain
 from tables import app_for, quiet_table, table_of, turn_game
@@ -14,7 +15,8 @@ from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import PlayEnergy
+from dbdeck.games.deckbuilding.coach import suggest
+from dbdeck.games.deckbuilding.engine.actions import Action, PlayEnergy
 from dbdeck.games.deckbuilding.engine.events import starts_turn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import LogLine
@@ -23,7 +25,6 @@ from dbdeck.games.deckbuilding.engine.waste import waste_of
 from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games, tally_of
 from dbdeck.saves import Session, read_save
 from dbdeck.scenario import lay_table
-from dbdeck.tui.coach import suggest
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
 from dbdeck.tui.play import TableScreen, outcome_of
@@ -156,7 +157,7 @@ def test_the_log_the_replay_and_the_summary_count_the_same_turns(
     data = read_save(tmp_path, session.id, rules=DeckbuildingRules(catalog))
     tally = tally_of(catalog, data)
     assert tally is not None and tally.turns == turns
-    replay = ReplayBackend(catalog, data)
+    replay = ReplayBackend(DeckbuildingRules(catalog), data)
     # One frame a turn, each named by the turn it ends, up to the same count.
     assert replay.turns == list(range(1, turns + 1)) and replay.last_turn == turns
     assert not any(view.paused for view, _ in replay.frames)
@@ -197,9 +198,10 @@ def test_the_coach_never_suggests_a_wasted_move(catalog: Catalog) -> None:
     bot = greedy(game, random.Random(0))
     assert bot.type == "prepare" and waste_of(game, bot)
     hint = suggest(game)
-    assert hint.action is not None and not waste_of(game, hint.action)
-    assert hint.action in game.legal_actions()
-    assert hint.action.type == "exhaust" and "Flying Nimbus (you draw 1 card" in hint.why
+    action = cast(Action, hint.action)
+    assert action is not None and not waste_of(game, action)
+    assert action in game.legal_actions()
+    assert action.type == "exhaust" and "Flying Nimbus (you draw 1 card" in hint.why
 
 
 def test_an_ability_that_only_heals_its_user_is_wasted_at_full_health(catalog: Catalog) -> None:
@@ -211,7 +213,7 @@ def test_an_ability_that_only_heals_its_user_is_wasted_at_full_health(catalog: C
     assert "no damage to heal" in waste_of(game, regeneration)
     assert not any("Regeneration" in line for line in seat_view(game, 0).left_undone)
     hint = suggest(game)
-    assert hint.action is not None and hint.action.type != "ability"
+    assert hint.action is not None and cast(Action, hint.action).type != "ability"
     game.state.character("piccolo").damage = 1
     assert waste_of(game, regeneration) == ""
     assert "use Regeneration" in seat_view(game, 0).left_undone

@@ -145,7 +145,7 @@ async def test_wizard_starts_a_game(catalog: Catalog) -> None:
         await pilot.pause()
         table = pilot.app.screen
         assert isinstance(table, TableScreen)
-        game = table.backend.game  # type: ignore[attr-defined]
+        game = table.backend.match.game  # type: ignore[attr-defined]
         assert game.state.seed == 77
         assert [c.id for c in game.state.characters] == ["goku", "krillin"]
 
@@ -173,7 +173,7 @@ async def test_wizard_plays_a_villains_scenario_card(catalog: Catalog) -> None:
         await pilot.pause()
         # The table opens; a first decision of the game may open above it.
         (table,) = [s for s in pilot.app.screen_stack if isinstance(s, TableScreen)]
-        game = table.backend.game  # type: ignore[attr-defined]
+        game = table.backend.match.game  # type: ignore[attr-defined]
         assert game.state.seed == 77
         assert game.state.variant == "androids-17-18-a-different-future"
         assert game.state.villain.tokens.get("despair") == 2
@@ -401,7 +401,7 @@ async def test_an_unexpected_error_never_shows_a_traceback(
         reports = list(tmp_path.glob("crash-*.txt"))
         assert len(reports) == 1 and "a bug in the rules" in reports[0].read_text()
         backend = table.backend
-        assert backend.game.fingerprint() == before  # type: ignore[attr-defined]
+        assert backend.match.game.fingerprint() == before  # type: ignore[attr-defined]
         assert app.session is backend.session  # type: ignore[attr-defined]
     app.session.close()
 
@@ -419,7 +419,9 @@ async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> N
     for _ in range(40):
         session.apply(greedy(session.match.game, rng))
     session.close()
-    screen = ReplayScreen(ReplayBackend(catalog, read_save(tmp_path, session.id)))
+    screen = ReplayScreen(
+        ReplayBackend(DeckbuildingRules(catalog), read_save(tmp_path, session.id))
+    )
     async with DbdeckApp(catalog, start=screen).run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         frames = [view for view, _ in screen.replay.frames]

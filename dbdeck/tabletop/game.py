@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar
 
 __all__ = [
+    "Advice",
     "Asked",
     "Event",
     "GameRules",
@@ -44,6 +45,7 @@ __all__ = [
     "SetupProblem",
     "Story",
     "Summary",
+    "Unasked",
     "View",
 ]
 
@@ -121,6 +123,29 @@ class LogLine:
     kind: str
     """The kind of event (``draw``, ``damage`` …)."""
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The coach's move: what the bot would do now, and why in one line."""
+
+    action: object | None
+    """The suggested action; ``None`` when the coach has nothing to say."""
+    label: str
+    """The action in words."""
+    why: str
+    """Why, in one line (or why there is no suggestion)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unasked:
+    """An answer a table gives without asking: the decision has one
+    possible answer, or every answer leaves the game the same."""
+
+    action: object
+    """The answer, an ordinary legal action (saved and replayed like any)."""
+    words: str
+    """The question and its answer, for the log."""
 
 
 class Event(Protocol):
@@ -260,6 +285,26 @@ class Match(Protocol):
     def view(self, seat: int | None, plays: frozenset[str], *, every_hand: bool = False) -> View:
         """The match as a seat that plays ``plays`` may see it (``seat``
         ``None``: a spectator; ``every_hand``: the owner's own replay)."""
+        ...
+
+    def frame(self) -> View:
+        """The match as its owner's replay shows it: every hand, and never a
+        turn waiting to go on (a still)."""
+        ...
+
+    def unasked(self) -> Unasked | None:
+        """The answer to give without asking, when the pending decision's
+        answer cannot matter; ``None`` when it can (or nothing is asked)."""
+        ...
+
+    def advice(self) -> Advice:
+        """The coach: the bot's move now, with its reason."""
+        ...
+
+    @property
+    def content(self) -> Any:
+        """The card content the match draws from (a screen's card inspector
+        reads it)."""
         ...
 
     def log(self, events: Sequence[Event], seat: int | None) -> tuple[LogLine, ...]:

@@ -46,7 +46,11 @@ from dbdeck.games.deckbuilding.engine.game import (
     level_note,
     setup_problem,
 )
-from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
+from dbdeck.games.deckbuilding.match import (
+    DeckbuildingMatch,
+    DeckbuildingRules,
+    DeckbuildingStory,
+)
 from dbdeck.saves import SaveError, Session
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
@@ -494,8 +498,11 @@ class DbdeckApp(PlainApp):
         if self.start_screen is not None:
             self.push_screen(self.start_screen)
         elif self.start_game is not None:
-            source = self.session if self.session is not None else self.start_game
-            self.push_screen(TableScreen(self._backend(source, self.seating)))
+            if self.session is not None:
+                backend = self._backend(self.session, self.seating)
+            else:
+                backend = self._unsaved(self.start_game, self.seating)
+            self.push_screen(TableScreen(backend))
         else:
             self.push_screen(MainMenu())
 
@@ -508,16 +515,21 @@ class DbdeckApp(PlainApp):
 
     def open_game(self, game: Game, seating: Seating) -> None:
         """Show the table of a game that is not saved (tests, demos)."""
-        self.switch_screen(TableScreen(self._backend(game, seating)))
+        self.switch_screen(TableScreen(self._unsaved(game, seating)))
+
+    @staticmethod
+    def _unsaved(game: Game, seating: Seating | None) -> LocalBackend:
+        """The backend of a game that is not saved; it keeps its own counts."""
+        return LocalBackend(DeckbuildingMatch(game), seating, story=DeckbuildingStory())
 
     def _backend(
-        self, source: Session[DeckbuildingMatch] | Game, seating: Seating | None
+        self, session: Session[DeckbuildingMatch], seating: Seating | None
     ) -> LocalBackend:
-        def reloaded(session: Session[DeckbuildingMatch]) -> None:
+        def reloaded(session: Session[Any]) -> None:
             # After an unexpected error the backend reloads the save.
             self.session = session
 
-        return LocalBackend(source, seating, on_crash=reloaded)
+        return LocalBackend(session, seating, on_crash=reloaded)
 
     def after_game(self, choice: str) -> None:
         """What follows a game's summary: ``new``, ``replay``, ``menu`` or ``quit``."""
@@ -531,7 +543,8 @@ class DbdeckApp(PlainApp):
             from dbdeck.tui.local import ReplayBackend
             from dbdeck.tui.replay import ReplayScreen
 
-            self.push_screen(ReplayScreen(ReplayBackend(self.catalog, self.session.data())))
+            rules = DeckbuildingRules(self.catalog)
+            self.push_screen(ReplayScreen(ReplayBackend(rules, self.session.data())))
             return
         if self.session is not None:
             self.session.close()

@@ -17,8 +17,8 @@ from typing import Protocol
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
-from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.seating import Seating
+from dbdeck.tabletop.game import Advice
 
 __all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]
 
@@ -45,16 +45,8 @@ class Handoff:
     """The Characters that player runs, in words."""
 
 
-@dataclass(frozen=True, slots=True)
-class Suggestion:
-    """The coach's move: what the bot would do now, and why in one line."""
-
-    action: Action | None
-    """The suggested action; ``None`` when the coach has nothing to say."""
-    label: str
-    """The action in words."""
-    why: str
-    """Why, in one line (or why there is no suggestion)."""
+Suggestion = Advice
+"""The coach's move (``dbdeck.tabletop.game.Advice``)."""
 
 
 class TableBackend(Protocol):
@@ -95,9 +87,10 @@ class TableBackend(Protocol):
     def suggest(self) -> Suggestion:
         """The coach: the move the bot would make now, and why."""
 
-    def tally(self) -> Tally | None:
-        """The game's story in numbers (damage dealt, cards bought), when
-        this screen has seen it all; ``None`` when it cannot tell."""
+    def tally(self) -> object:
+        """The game's story in numbers (damage dealt, cards bought), in the
+        game's own type, when this screen has seen it all; ``None`` when it
+        cannot tell."""
 
 
 class OneSeatPerScreen:
@@ -126,6 +119,6 @@ class OneSeatPerScreen:
         """No coach: the game is not on this machine."""
         return Suggestion(None, "", "The coach plays only at a table on this machine.")
 
-    def tally(self) -> Tally | None:
+    def tally(self) -> object:
         """The counts are kept where the game is."""
         return None

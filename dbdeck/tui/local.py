@@ -1,46 +1,34 @@
 """The backends of a game on this machine: a table played at one keyboard
 (``LocalBackend``) and a saved game stepped through (``ReplayBackend``).
 
-These hold the ``Game``; the screen only ever gets the views they build.
+These hold the match, of any game, and know it only through the game
+protocol (``dbdeck.tabletop.game``); the screen only ever gets the views
+they build.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import Action, Choose, IllegalAction
-from dbdeck.games.deckbuilding.engine.events import Event
-from dbdeck.games.deckbuilding.engine.game import Game
-from dbdeck.games.deckbuilding.engine.holders import CharacterRef
-from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
-from dbdeck.games.deckbuilding.engine.preview import moot_answer
-from dbdeck.games.deckbuilding.engine.tally import Tally
-from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
-from dbdeck.games.deckbuilding.engine.words import count
-from dbdeck.games.deckbuilding.match import (
-    DeckbuildingMatch,
-    DeckbuildingRules,
-    engine_events,
-    replay_games,
-    tally_of,
-)
-from dbdeck.saves import SaveError, SaveFailed, Session
-from dbdeck.tui import coach
-from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating, Suggestion
+from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, story_of
+from dbdeck.tabletop.game import Advice, Event, GameRules, IllegalMove, LogLine, Match, Story
+from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating
 
 __all__ = ["LocalBackend", "ReplayBackend"]
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 class LocalBackend:
-    """A game on this machine, for one keyboard.
+    """A match on this machine, for one keyboard.
 
     Whose eyes are on the screen is the *keyboard seat*. It follows the seat
     that must act. With ``hide_hands`` and several seats, hands are hidden
-    whenever no seat acts (the Villain's turn, the players' decisions), and
+    whenever no seat acts (the rules' own turn, the players' decisions), and
     before another player's turn (or decision) the keyboard seat is nobody —
     a spectator's view, no actions — until that player takes the keyboard.
     """
@@ -49,23 +37,27 @@ class LocalBackend:
 
     def __init__(
         self,
-        source: Session[DeckbuildingMatch] | Game,
+        source: Session[Any] | Match,
         seating: Seating | None = None,
         *,
-        on_crash: Callable[[Session[DeckbuildingMatch]], None] | None = None,
+        on_crash: Callable[[Session[Any]], None] | None = None,
+        story: Story | None = None,
     ) -> None:
-        self.session = source if isinstance(source, Session) else None
-        self.game = source.match.game if isinstance(source, Session) else source
-        self.catalog = self.game.catalog
+        """``story``: the counts to keep of a match that is not saved (a
+        saved one's come from its game's rules)."""
+        self.session: Session[Any] | None = source if isinstance(source, Session) else None
+        self.match: Match = source.match if isinstance(source, Session) else source
+        self.catalog = self.match.content
+        """The card content the screen's inspector reads."""
         if seating is None:
             seating = self.session.seating if self.session is not None else Seating()
         self.seating = seating
-        self.game.step_mode = self.seating.pace > 0
+        self.match.set_stepping(self.seating.pace > 0)
         self.on_crash = on_crash
         """Told when an unexpected error made the backend reload the save."""
-        self._tally = Tally()
+        self._story: Story | None = story
         self._lines: list[LogLine] = self._story_so_far()
-        seats = sorted({c.seat for c in self.game.state.characters})
+        seats = sorted({role.seat for role in self.match.roles()})
         self._several = len(seats) > 1
         self.keyboard: int | None = None
         """The seat whose view the screen shows (``None``: a spectator's)."""
@@ -73,7 +65,7 @@ class LocalBackend:
         """The seat the keyboard passes to once its player presses Enter."""
         if not self._hiding():
             self.keyboard = seats[0] if seats else None
-        self._answer_moot()
+        self._answer_unasked()
         self._settle()
 
     def _story_so_far(self) -> list[LogLine]:
@@ -81,16 +73,19 @@ class LocalBackend:
         save's replay, so a returning player reads the story."""
         session = self.session
         if session is None or not session.actions:
-            self._tally.add(self.game, self.game.events)
-            return list(log_lines(self.game.events, self.game, None))
+            if session is not None:
+                self._story = session.rules.story()
+            self._count_story(self.match.latest_events())
+            return list(self.match.log(self.match.latest_events(), None))
         lines: list[LogLine] = []
+        story = session.rules.story()
         try:
-            for _action, game, events in replay_games(self.catalog, session.data()):
-                self._tally.add(game, events)
-                lines += log_lines(events, game, None)
+            for _action, match, events in replay_events(session.rules, session.data()):
+                story.add(match, events)
+                lines += match.log(events, None)
         except Exception as exc:  # a save that no longer replays still opens
-            self._tally = Tally()
             return [LogLine("note", f"The log of the game so far cannot be rebuilt ({exc}).")]
+        self._story = story
         lines.append(LogLine("note", "The game goes on from here."))
         return lines
 
@@ -99,55 +94,58 @@ class LocalBackend:
         if self.session is None:
             return
         # The counts are a comfort: a save that no longer replays keeps the old ones.
-        self._tally = tally_of(self.catalog, self.session.data()) or self._tally
+        self._story = story_of(self.session.rules, self.session.data()) or self._story
 
-    def _apply(self, action: Action) -> list[Event]:
-        """Apply an action to the saved session (or to the unsaved game)."""
+    def _apply(self, action: object) -> Sequence[Event]:
+        """Apply an action to the saved session (or to the unsaved match)."""
         if self.session is None:
-            return self.game.apply(action)
-        return engine_events(self.session.apply(action))
+            return self.match.apply(action)
+        return self.session.apply(action)
 
-    def _step(self) -> list[Event]:
-        """Play the next step of a paused Villain turn."""
+    def _step(self) -> Sequence[Event]:
+        """Play the next step of a turn the rules play themselves."""
         if self.session is None:
-            return self.game.resume()
-        return engine_events(self.session.resume_villain())
+            return self.match.go_on()
+        return self.session.resume_villain()
 
-    def _answer_moot(self) -> None:
+    def _answer_unasked(self) -> None:
         """Answer, without asking, a decision with a single possible answer or
-        whose answers all leave the game the same (rules stay the engine's:
+        whose answers all leave the game the same (rules stay the game's:
         the answer is an ordinary action, saved and replayed like any)."""
         for _ in range(20):  # a chain of moot questions ends; never loop for ever
-            if self.game.state.pending is None or self.game.state.paused:
+            unasked = self.match.unasked()
+            if unasked is None:
                 return
-            option = moot_answer(self.game)
-            if option is None:
-                return
-            pending = self.game.state.pending
-            label = pending.options[option].label
-            prompt = pending.prompt
             try:
-                events = self._apply(Choose(option=option))
-            except (IllegalAction, SaveFailed):
+                events = self._apply(unasked.action)
+            except (IllegalMove, SaveFailed):
                 return
             if self.session is not None:
-                self.game = self.session.match.game
-            self._tally.add(self.game, events)
-            said = f"Not asked, as only one answer matters: {prompt} {label}."
+                self.match = self.session.match
+            self._count_story(events)
+            said = f"Not asked, as only one answer matters: {unasked.words}."
             self._lines.append(LogLine("note", said))
             self._lines += [
-                line
-                for line in log_lines(events, self.game, self.keyboard)
-                if line.kind != "choice"
+                line for line in self.match.log(events, self.keyboard) if line.kind != "choice"
             ]
+
+    def _count_story(self, events: Sequence[Event]) -> None:
+        if self._story is not None:
+            self._story.add(self.match, events)
 
     # --- whose eyes are on the screen ---------------------------------------------------
 
+    def _plays(self, seat: int | None) -> frozenset[str]:
+        """The roles a seat plays (a spectator plays none)."""
+        if seat is None:
+            return frozenset()
+        return frozenset(role.id for role in self.match.roles() if role.seat == seat)
+
     def _actor_seat(self) -> int | None:
-        actor = self.game.actor()
-        if actor is None or actor == "players":
+        asked = self.match.asked()
+        if asked.together or not asked.roles:
             return None
-        return self.game.state.character(actor).seat
+        return next((r.seat for r in self.match.roles() if r.id in asked.roles), None)
 
     def _hiding(self) -> bool:
         return self.seating.hide_hands and self._several
@@ -160,9 +158,9 @@ class LocalBackend:
         them, a hand (or an action or question that names one of its cards)
         shows only while the keyboard is its seat's, and the keyboard is a
         seat's only from the moment its player pressed Enter on a hand-off
-        until another seat, the Villain or the whole table must act: then
-        the screen shows what a spectator sees, and the next seat to act
-        waits for its own hand-off, even when it had the keyboard just
+        until another seat, the rules' own turn or the whole table must act:
+        then the screen shows what a spectator sees, and the next seat to
+        act waits for its own hand-off, even when it had the keyboard just
         before (the others may have gathered round the screen since).
         """
         seat = self._actor_seat()
@@ -180,10 +178,9 @@ class LocalBackend:
         """The hand-off waiting for the next player, if any."""
         if self._waiting is None:
             return None
-        characters = [c for c in self.game.state.characters if c.seat == self._waiting]
-        player = self.seating.player(characters[0].id) if characters else "Player"
-        names = ", ".join(self.game.name(CharacterRef(c.id)) for c in characters)
-        return Handoff(self._waiting, player, names)
+        roles = [r for r in self.match.roles() if r.seat == self._waiting]
+        player = self.seating.player(roles[0].id) if roles else "Player"
+        return Handoff(self._waiting, player, ", ".join(r.name for r in roles))
 
     def take_keyboard(self) -> None:
         """The next player is at the keyboard: show their seat."""
@@ -205,23 +202,23 @@ class LocalBackend:
 
     # --- what the screen draws and offers -------------------------------------------------
 
-    def view(self) -> TableView:
+    def view(self) -> Any:
         """The keyboard seat's view."""
-        return seat_view(self.game, self.keyboard)
+        return self.match.view(self.keyboard, self._plays(self.keyboard))
 
     def _may_act(self) -> bool:
         if self._waiting is not None:
             return False
-        actor = self.game.actor()
-        if actor is None:
+        asked = self.match.asked()
+        if asked.nobody:
             return False
-        return actor == "players" or self._actor_seat() == self.keyboard
+        return asked.together or self._actor_seat() == self.keyboard
 
-    def legal_actions(self) -> list[Offer]:
+    def legal_actions(self) -> list[Any]:
         """The legal actions, when the keyboard seat may act."""
         if not self._may_act():
             return []
-        return seat_offers(self.game, self.keyboard)
+        return list(self.match.offers(self._plays(self.keyboard)))
 
     def events(self) -> list[LogLine]:
         """The log lines not yet drawn."""
@@ -230,8 +227,8 @@ class LocalBackend:
 
     # --- acting -----------------------------------------------------------------------------
 
-    def send(self, action: Action) -> Outcome:
-        """Apply an action; an illegal one is refused with the engine's reason
+    def send(self, action: object) -> Outcome:
+        """Apply an action; an illegal one is refused with the rules' reason
         and changes nothing."""
         if self._waiting is not None:
             who = self.handoff()
@@ -239,12 +236,12 @@ class LocalBackend:
             return Outcome(False, f"Pass the keyboard: {player} presses Enter first.")
         if not self._may_act():
             return Outcome(False, "Nobody at this keyboard may act now.")
-        action = unmask(self.game, self.keyboard, action)
+        action = self.match.unmask(self._plays(self.keyboard), action)
         return self._guarded(lambda: self._apply(action))
 
     def resume(self) -> Outcome:
-        """Play the next step of a paused Villain turn."""
-        if not self.game.state.paused:
+        """Play the next step of a paused turn of the rules."""
+        if not self.match.waiting():
             return Outcome(True)
         return self._guarded(self._step)
 
@@ -264,29 +261,25 @@ class LocalBackend:
             return Outcome(False, str(exc), error=True)
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
-        self.game = session.match.game
+        self.match = session.match
         # A question answered without asking is undone with the action before it.
-        while (
-            self.game.state.pending is not None
-            and session.undoable() > 0
-            and moot_answer(self.game) is not None
-        ):
+        while session.undoable() > 0 and self.match.unasked() is not None:
             try:
                 session.undo()
             except SaveFailed as exc:
                 return Outcome(False, str(exc), error=True)
-            self.game = session.match.game
+            self.match = session.match
         self._lines.append(LogLine("undo", "Undone."))
         self._recount()
-        self._answer_moot()
+        self._answer_unasked()
         self._settle()
         return Outcome(
             True,
-            f"{count(session.undoable(), 'more action')} can be undone; undo stops at: "
+            f"{_count(session.undoable(), 'more action')} can be undone; undo stops at: "
             f"{session.floor_reason}",
         )
 
-    def _guarded(self, work: Callable[[], list[Event]]) -> Outcome:
+    def _guarded(self, work: Callable[[], Sequence[Event]]) -> Outcome:
         """Run rules work. A refused action changes nothing; a save that
         cannot be written (a full disk) changes nothing either and says so,
         the table staying open for a retry; an unexpected error never shows
@@ -294,7 +287,7 @@ class LocalBackend:
         save (the game as it was before the error)."""
         try:
             events = work()
-        except IllegalAction as exc:
+        except IllegalMove as exc:
             return Outcome(False, exc.reason)
         except SaveFailed as exc:
             # Not a bug, so no crash report (it would not fit on a full disk
@@ -303,23 +296,23 @@ class LocalBackend:
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
         if self.session is not None:
-            # The session commits a new game object once it is saved.
-            self.game = self.session.match.game
-        self._tally.add(self.game, events)
-        self._lines += log_lines(events, self.game, self.keyboard)
-        self._answer_moot()
+            # The session commits a new match once it is saved.
+            self.match = self.session.match
+        self._count_story(events)
+        self._lines += self.match.log(events, self.keyboard)
+        self._answer_unasked()
         self._settle()
         return Outcome(True)
 
-    def tally(self) -> Tally | None:
+    def tally(self) -> Story | None:
         """The game's story in numbers, as far as this table saw it."""
-        return self._tally
+        return self._story
 
-    def suggest(self) -> Suggestion:
+    def suggest(self) -> Advice:
         """The coach: the bot's move now, when this keyboard may act."""
         if not self._may_act():
-            return Suggestion(None, "", "Nobody at this keyboard has to act now.")
-        return coach.suggest(self.game)
+            return Advice(None, "", "Nobody at this keyboard has to act now.")
+        return self.match.advice()
 
     def _crashed(self, exc: Exception) -> Outcome:
         session = self.session
@@ -331,16 +324,16 @@ class LocalBackend:
             where = f"The crash report could not be written ({error.strerror or error})."
         session.close()
         try:
-            resumed = Session.resume(DeckbuildingRules(self.catalog), session.folder, session.id)
+            resumed = Session.resume(session.rules, session.folder, session.id)
         except Exception:  # keep the table open whatever happens
             with contextlib.suppress(SaveError):  # then it is played unlocked
                 session.lock()
             said = "the save could not be reloaded, so the table goes on as it was"
         else:
             self.session = resumed
-            self.game = resumed.match.game
-            self.game.step_mode = self.seating.pace > 0
-            self._answer_moot()
+            self.match = resumed.match
+            self.match.set_stepping(self.seating.pace > 0)
+            self._answer_unasked()
             if self.on_crash is not None:
                 self.on_crash(resumed)
             said = "the game was reloaded from its save, as it was before the error"
@@ -354,28 +347,28 @@ class ReplayBackend(OneSeatPerScreen):
     shared = False
     hand_rule = "A replay shows every hand: it is your own record."
 
-    def __init__(self, catalog: Catalog, data: dict[str, Any]) -> None:
-        self.catalog = catalog
+    def __init__(self, rules: GameRules[Any], data: dict[str, Any]) -> None:
         self.seating = Seating(players=dict(data.get("players", {})), pace=0)
         self.save_id = str(data["id"])
-        self.frames: list[tuple[TableView, tuple[LogLine, ...]]] = []
+        self.frames: list[tuple[Any, tuple[LogLine, ...]]] = []
         """The table at the end of each turn, with that turn's log lines."""
         self.turns: list[int] = []
         """The turn each frame ends (turns are counted as the game counts
         them: one per turn-order card, the Villain's included)."""
+        self.catalog: Any = None
         lines: list[LogLine] = []
-        previous: tuple[TableView, int] | None = None
+        previous: tuple[Any, int] | None = None
         # Played step by step (as the table plays the Villain's turn), so that
         # each turn inside one action still gets a frame of its own.
-        for _action, game, events in replay_games(catalog, data, steps=True):
-            if previous is not None and game.state.turn != previous[1]:
+        for _action, match, events in replay_events(rules, data, steps=True):
+            self.catalog = match.content
+            turn = match.summary().turn
+            if previous is not None and turn != previous[1]:
                 self.frames.append((previous[0], tuple(lines)))
                 self.turns.append(previous[1])
                 lines = []
-            lines += log_lines(events, game, None, every_hand=True)
-            # A frame is a still: never a Villain's turn waiting to go on.
-            still = dataclasses.replace(seat_view(game, None, every_hand=True), paused=False)
-            previous = (still, game.state.turn)
+            lines += match.log(events, None)
+            previous = (match.frame(), turn)
         if previous is not None:
             self.frames.append((previous[0], tuple(lines)))
             self.turns.append(previous[1])
@@ -389,15 +382,15 @@ class ReplayBackend(OneSeatPerScreen):
         self.index = max(0, min(len(self.frames) - 1, index))
         self._pending = list(self.frames[self.index][1])
 
-    def view(self) -> TableView:
+    def view(self) -> Any:
         """The table after the current turn."""
         return self.frames[self.index][0]
 
-    def legal_actions(self) -> list[Offer]:
+    def legal_actions(self) -> list[Any]:
         """A replay offers nothing."""
         return []
 
-    def send(self, action: Action) -> Outcome:
+    def send(self, action: object) -> Outcome:
         """A replay is read-only."""
         return Outcome(False, "This is a replay: nothing can be played.")
 

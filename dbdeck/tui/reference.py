@@ -163,7 +163,7 @@ or Steal when he holds four or more and its health allows; play Energy;
 buy the dearest card it can afford; end the turn. For the players' choice
 of who takes a Villain attack, it picks whoever survives it best, sparing
 the Characters and the Allies that hold Dragon Balls."""
-"""What the coach's bot considers (``tui/coach.py`` plays by it), for the
+"""What the coach's bot considers (``games/deckbuilding/coach.py`` plays by it), for the
 rules reference."""
 
 

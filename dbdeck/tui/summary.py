@@ -44,10 +44,12 @@ class SummaryScreen(HelpedDialog[str | None]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, view: TableView, tally: Tally | None, seating: Seating) -> None:
+    def __init__(self, view: TableView, tally: object, seating: Seating) -> None:
+        """``tally``: the game's story as a backend keeps it: the engine's
+        ``Tally``, or a story holding one (``.tally``), or ``None``."""
         super().__init__()
         self.view = view
-        self.tally = tally
+        self.tally = _tally_of(tally)
         self.seating = seating
 
     def headline(self) -> str:
@@ -114,3 +116,13 @@ class SummaryScreen(HelpedDialog[str | None]):
     def action_choose(self, choice: str) -> None:
         """Close with a choice."""
         self.dismiss(choice)
+
+
+def _tally_of(story: object) -> Tally | None:
+    """The counts a backend's story holds: the backends are the shared
+    layer's, and hand on the game's own story (the joined table's is the
+    ``Tally`` the wire sent, a local one's holds it)."""
+    if isinstance(story, Tally):
+        return story
+    held = getattr(story, "tally", None)
+    return held if isinstance(held, Tally) else None

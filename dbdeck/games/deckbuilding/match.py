@@ -9,6 +9,7 @@ rules' own turns are the Villain's, and the bot is the greedy one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import typing
@@ -18,17 +19,28 @@ from typing import Any
 
 from dbdeck.games.deckbuilding import bots
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
-from dbdeck.games.deckbuilding.engine.actions import Action
+from dbdeck.games.deckbuilding.engine.actions import Action, Choose
 from dbdeck.games.deckbuilding.engine.events import Event as EngineEvent
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.grim import break_tie
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.games.deckbuilding.engine.panels import HIDDEN, LogLine, Offer, TableView
+from dbdeck.games.deckbuilding.engine.preview import moot_answer
 from dbdeck.games.deckbuilding.engine.state import upgrade_snapshot
 from dbdeck.games.deckbuilding.engine.tally import Tally
 from dbdeck.games.deckbuilding.engine.view import log_lines, seat_offers, seat_view, unmask
 from dbdeck.saves.replay import replay_events, story_of
-from dbdeck.tabletop.game import Asked, Event, Match, Result, Role, SetupProblem, Summary
+from dbdeck.tabletop.game import (
+    Advice,
+    Asked,
+    Event,
+    Match,
+    Result,
+    Role,
+    SetupProblem,
+    Summary,
+    Unasked,
+)
 
 __all__ = [
     "GAME_ID",
@@ -259,6 +271,32 @@ class DeckbuildingMatch:
     ) -> TableView:
         """The table as that seat may see it."""
         return seat_view(self.game, seat, plays=plays, every_hand=every_hand)
+
+    def frame(self) -> TableView:
+        """Every hand, and never a Villain's turn waiting to go on."""
+        return dataclasses.replace(seat_view(self.game, None, every_hand=True), paused=False)
+
+    def unasked(self) -> Unasked | None:
+        """The answer of a decision with one possible answer, or whose
+        answers all leave the game the same (``preview.moot_answer``)."""
+        pending = self.game.state.pending
+        if pending is None or self.game.state.paused:
+            return None
+        option = moot_answer(self.game)
+        if option is None:
+            return None
+        return Unasked(Choose(option=option), f"{pending.prompt} {pending.options[option].label}")
+
+    def advice(self) -> Advice:
+        """The coach's move and its reason."""
+        from dbdeck.games.deckbuilding.coach import suggest
+
+        return suggest(self.game)
+
+    @property
+    def content(self) -> Catalog:
+        """The card catalog."""
+        return self.game.catalog
 
     def log(self, events: Sequence[Event], seat: int | None) -> tuple[LogLine, ...]:
         """Events in words."""

@@ -90,7 +90,7 @@ class Decisions:
 
         def coach() -> tuple[int | None, str]:
             hint = screen.backend.suggest()
-            option = hint.action.option if hint.action is not None else None
+            option = hint.action.option if isinstance(hint.action, Choose) else None
             return option, (f"{hint.label}. {hint.why}" if hint.label else hint.why)
 
         dialog = DecisionDialog(

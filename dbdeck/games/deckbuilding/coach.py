@@ -19,7 +19,7 @@ from dbdeck.games.deckbuilding.engine import combat, labels, preview, waste
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
-from dbdeck.tui.backend import Suggestion
+from dbdeck.tabletop.game import Advice as Suggestion
 
 __all__ = ["suggest"]
 
