@@ -11,7 +11,8 @@ from dbdeck.cli import main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine import audit
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.scenario import ScenarioFailure, clean_game, run_file
+from dbdeck.games.deckbuilding.scenario import clean_game, run_file
+from dbdeck.scenarios import ScenarioFailure
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
 
