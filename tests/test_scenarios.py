@@ -132,6 +132,14 @@ def test_clean_table_holds_only_what_is_laid(catalog: Catalog) -> None:
             "[table.villain]\nminions = []\n",
             "no Minion 'freezer-guldo' in play",
         ),
+        (
+            '[table]\nactive = "goku"\n[table.markets]\nallies = ["mai-ally", "block"]\n',
+            "table.markets: the allies market holds only Allies, not 'block' (training)",
+        ),
+        (
+            '[table]\nactive = "goku"\n[table.market_decks]\nenergy = ["mai-ally"]\n',
+            "table.market_decks: the energy market holds no Ally, not 'mai-ally'",
+        ),
     ],
 )
 def test_bad_laid_table_is_named(catalog: Catalog, tmp_path: Path, body: str, message: str) -> None:

@@ -126,6 +126,29 @@ _PlayerCard = Annotated[str, _card(*_PLAYER_KINDS)]
 _AttackCard = Annotated[str, _card("attack", "split")]
 _EnemyCard = Annotated[str, _card("enemy")]
 _Market = Annotated[str, _one_of("market", zones.MARKETS)]
+
+
+def _allies_apart(rows: dict[str, list[str]], info: ValidationInfo) -> dict[str, list[str]]:
+    """The Ally Market holds only Allies, and no other market an Ally: the
+    engine reads every card of the Ally Market as an Ally (and a laid table
+    must be one the game can reach)."""
+    context = info.context if isinstance(info.context, dict) else {}
+    catalog = context.get("catalog")
+    if not isinstance(catalog, Catalog):
+        return rows
+    for market, cards in rows.items():
+        for card in cards:
+            kind = catalog.cards[card].kind
+            if market == "allies" and kind != "ally":
+                raise ValueError(
+                    f"the allies market holds only Allies, not {clip(card)!r} ({kind})"
+                )
+            if market != "allies" and kind == "ally":
+                raise ValueError(f"the {market} market holds no Ally, not {clip(card)!r}")
+    return rows
+
+
+_MarketRows = Annotated[dict[_Market, list[_PlayerCard]], AfterValidator(_allies_apart)]
 _CardOrUid = Annotated[
     Annotated[_AnyCard, Tag("id")] | Annotated[_Uid, Tag("uid")],
     Discriminator(
@@ -273,8 +296,8 @@ class TableSpec(Spec):
     revealed: str | None = None
     characters: dict[str, CharacterSpec] | None = None
     villain: VillainSpec | None = None
-    markets: dict[_Market, list[_PlayerCard]] | None = None
-    market_decks: dict[_Market, list[_PlayerCard]] | None = None
+    markets: _MarketRows | None = None
+    market_decks: _MarketRows | None = None
     market_damage: MarketDamageSpec | None = None
     sixth: list[Annotated[str, _card("concentrated-energy")]] | None = None
     box: list[_AnyCard] | None = None
