@@ -279,7 +279,11 @@ def mutate_same_type(data: dict[str, Any], rnd: random.Random, values: list[Any]
 
 
 @FUZZ
-@given(document=st.dictionaries(st.sampled_from([*WORDS[:3], "name"]), toml_values(), max_size=4))
+@given(
+    document=st.dictionaries(
+        st.sampled_from([*WORDS[:3], "name", "game"]), toml_values(), max_size=4
+    )
+)
 def test_random_documents(catalog: Catalog, document: dict[str, Any]) -> None:
     check_file(catalog, toml_document(document).encode())
 
