@@ -617,10 +617,9 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
 
 def _run_scenarios(files: list[Path]) -> int:
     """Run every scenario named, of any registered game (``dbdeck.scenarios``)."""
-    from dbdeck.games.registry import scenario_runners
-    from dbdeck.scenarios import run_scenarios
+    from dbdeck.scenarios import registered_runners, run_scenarios
 
-    return run_scenarios(files, scenario_runners())
+    return run_scenarios(files, registered_runners())
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from dbdeck.cli import main
-from dbdeck.games.registry import DEFAULT_GAME, SCENARIO_RUNNERS
-from dbdeck.scenarios import GameUnavailable, Outcome, ScenarioFailure, ScenarioRunner
+from dbdeck.scenarios import GameUnavailable, Outcome, ScenarioFailure, ScenarioRunner, register
+from dbdeck.scenarios import runners as registry
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
 DECKBUILDING = (
     'name = "Krillin strikes"\n'
@@ -34,8 +35,14 @@ class FakeRunner:
         return Outcome(file, str(data.get("name", file)), len(data.get("steps", [])))
 
 
+@pytest.fixture(autouse=True)
+def own_registrations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a test registers is forgotten after it."""
+    monkeypatch.setattr(registry, "_registered", {})
+
+
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> list[FakeRunner]:
+def fake() -> list[FakeRunner]:
     """A game ``fake`` registered for this test; the runners made for it."""
     made: list[FakeRunner] = []
 
@@ -43,7 +50,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> list[FakeRunner]:
         made.append(FakeRunner())
         return made[-1]
 
-    monkeypatch.setitem(SCENARIO_RUNNERS, "fake", factory)
+    register("fake", factory)
     return made
 
 
@@ -137,12 +144,12 @@ def test_the_known_games_are_listed_sorted(
 
 
 def test_a_game_that_cannot_run_stops_the_run_with_its_problems(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def unavailable() -> ScenarioRunner:
         raise GameUnavailable("cards/broken.json: not JSON", "cards/other.json: too big")
 
-    monkeypatch.setitem(SCENARIO_RUNNERS, "deckbuilding", unavailable)
+    register("deckbuilding", unavailable)
     path = tmp_path / "s.toml"
     path.write_text(DECKBUILDING)
     assert main(["scenario", "run", str(path)]) == 1
@@ -152,13 +159,13 @@ def test_a_game_that_cannot_run_stops_the_run_with_its_problems(
 
 
 def test_only_the_games_of_the_files_run_are_loaded(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def never() -> ScenarioRunner:
         raise AssertionError("the deckbuilding runner was made for another game's file")
 
-    monkeypatch.setitem(SCENARIO_RUNNERS, "deckbuilding", never)
-    monkeypatch.setitem(SCENARIO_RUNNERS, "fake", FakeRunner)
+    register("deckbuilding", never)
+    register("fake", FakeRunner)
     path = tmp_path / "s.toml"
     path.write_text('game = "fake"\n')
     assert main(["scenario", "run", str(path)]) == 0

@@ -1,23 +1,36 @@
 """Which game runs a scenario: the ``game`` key, and the runners games register.
 
 A scenario file may name its game at its top level (``game = "ccg"``); a
-file that does not is a scenario of the default game. Each game registers a
-factory of its ``ScenarioRunner`` under its id; this module names no game:
-the registry is handed in by whoever knows the games (``dbdeck.games``).
+file that does not is a scenario of the default game
+(``dbdeck.tabletop.registry.DEFAULT_GAME``). Each game lists the factory of
+its ``ScenarioRunner`` in ``dbdeck.games`` (``SCENARIO_RUNNERS``: id → the
+module and function that make it), imported only when a file of that game
+is run; this module names no game.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from dbdeck.packs.reading import one_line
 from dbdeck.scenarios.outcome import Outcome, ScenarioFailure
+from dbdeck.tabletop.registry import DEFAULT_GAME
 
-__all__ = ["GAME_KEY", "RunnerFactory", "ScenarioRunner", "ScenarioRunners"]
+__all__ = [
+    "GAME_KEY",
+    "RunnerFactory",
+    "ScenarioRunner",
+    "ScenarioRunners",
+    "register",
+    "registered_runners",
+]
 
 GAME_KEY = "game"
 """The top-level key naming a scenario's game."""
+
+_GAMES_PACKAGE = "dbdeck.games"
 
 
 class ScenarioRunner(Protocol):
@@ -35,6 +48,32 @@ RunnerFactory = Callable[[], ScenarioRunner]
 """Makes a game's runner (loading what it needs, such as its cards); may
 raise ``GameUnavailable``."""
 
+_registered: dict[str, RunnerFactory] = {}
+
+
+def register(game_id: str, factory: RunnerFactory) -> None:
+    """Run the scenarios of ``game_id`` with the runners ``factory`` makes
+    (a test's own game, say); it takes the place of a listed one."""
+    _registered[game_id] = factory
+
+
+def _listed_factory(where: str) -> RunnerFactory:
+    module, _, name = where.partition(":")
+
+    def make() -> ScenarioRunner:
+        factory: RunnerFactory = getattr(importlib.import_module(module), name)
+        return factory()
+
+    return make
+
+
+def registered_runners() -> ScenarioRunners:
+    """The runners of every game listed in ``dbdeck.games`` or registered,
+    none made yet."""
+    listed: dict[str, str] = importlib.import_module(_GAMES_PACKAGE).SCENARIO_RUNNERS
+    factories = {game: _listed_factory(where) for game, where in listed.items()}
+    return ScenarioRunners({**factories, **_registered}, DEFAULT_GAME)
+
 
 class ScenarioRunners:
     """The games whose scenarios can run, by id; each game's runner is made
@@ -49,26 +88,25 @@ class ScenarioRunners:
         self._made: dict[str, ScenarioRunner] = {}
 
     def known(self) -> list[str]:
-        """The ids of the registered games, sorted."""
+        """The ids of the games, sorted."""
         return sorted(self.factories)
 
     def game_of(self, data: Mapping[str, Any]) -> str:
-        """The registered game a scenario's data names (the default game when
-        it names none); raises ``ScenarioFailure`` for any other value."""
+        """The game a scenario's data names (the default game when it names
+        none); raises ``ScenarioFailure`` for any value but a known game's id."""
         game = data.get(GAME_KEY, self.default)
         if not isinstance(game, str):
             raise ScenarioFailure(f"{GAME_KEY}: expected a string")
         if game not in self.factories:
             shown = game if len(game) <= 64 else game[:63] + "…"
+            known = ", ".join(self.known())
             raise ScenarioFailure(
-                one_line(
-                    f"{GAME_KEY}: unknown game {shown!r}; known games: {', '.join(self.known())}"
-                )
+                one_line(f"{GAME_KEY}: unknown game {shown!r}; known games: {known}")
             )
         return game
 
     def runner(self, game: str) -> ScenarioRunner:
-        """The runner of a registered game, made on first use."""
+        """The runner of a known game, made on first use."""
         if game not in self._made:
             self._made[game] = self.factories[game]()
         return self._made[game]
