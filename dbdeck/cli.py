@@ -616,47 +616,10 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def _run_scenarios(files: list[Path]) -> int:
-    """Run every scenario named (a folder: every ``*.toml`` below it), one
-    line each; a bad file is reported and the others still run. Exit 1 when
-    any failed, was unreadable, or there was none."""
-    from dbdeck.games.deckbuilding.cards.catalog import files_below, one_line
-    from dbdeck.scenario import ScenarioFailure, run_file
+    """Run every scenario named, of any registered game (``dbdeck.scenarios``)."""
+    from dbdeck.scenarios import registered_runners, run_scenarios
 
-    catalog = card_set()
-    if catalog is None:
-        return 1
-    paths: list[Path] = []
-    passed = failed = 0
-    for f in files:
-        if not f.is_dir():
-            paths.append(f)
-            continue
-        found, unreadable = files_below(f, ".toml")
-        paths += found
-        for folder, message in unreadable:
-            failed += 1
-            print(f"FAIL {one_line(str(folder))}: {message}")
-    for path in paths:
-        name = one_line(str(path))
-        try:
-            outcome = run_file(catalog, path)
-        except ScenarioFailure as exc:
-            failed += 1
-            print(f"FAIL {name}: {exc}")
-        except Exception as exc:
-            # The file passed every check, so this is a bug of the engine: report it in
-            # one line and go on, so one bad scenario cannot hide the others' results.
-            failed += 1
-            print(
-                f"FAIL {name}: internal error (a bug): {type(exc).__name__}: {one_line(str(exc))}"
-            )
-        else:
-            passed += 1
-            print(f"ok   {name}: {outcome.name} ({outcome.steps} steps)")
-            for warning in outcome.warnings:
-                print(f"warn {name}: {warning}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not paths else 0
+    return run_scenarios(files, registered_runners())
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.saves import Session
-from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
 from dbdeck.tui.howto import HowToPlay

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
 from dbdeck.tui.play import Seating, TableScreen

@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from dbdeck.cli import main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.scenario import ScenarioFailure, run_file
+from dbdeck.games.deckbuilding.scenario import DeckbuildingScenarios, run_file
+from dbdeck.scenarios import Outcome, ScenarioFailure
 
 FUZZ = fuzz_settings(40, HealthCheck.data_too_large)
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
@@ -278,7 +279,11 @@ def mutate_same_type(data: dict[str, Any], rnd: random.Random, values: list[Any]
 
 
 @FUZZ
-@given(document=st.dictionaries(st.sampled_from([*WORDS[:3], "name"]), toml_values(), max_size=4))
+@given(
+    document=st.dictionaries(
+        st.sampled_from([*WORDS[:3], "name", "game"]), toml_values(), max_size=4
+    )
+)
 def test_random_documents(catalog: Catalog, document: dict[str, Any]) -> None:
     check_file(catalog, toml_document(document).encode())
 
@@ -478,16 +483,14 @@ def test_a_bad_file_does_not_stop_the_others(tmp_path: Path) -> None:
 def test_an_engine_crash_is_one_line_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import dbdeck.scenario
+    real_run = DeckbuildingScenarios.run
 
-    real_run_file = dbdeck.scenario.run_file
-
-    def crashing(catalog: Catalog, path: Path) -> object:
-        if path.name == "a-crash.toml":
+    def crashing(self: DeckbuildingScenarios, data: dict[str, Any], file: str) -> Outcome:
+        if file.endswith("a-crash.toml"):
             raise RuntimeError("engine bug\nsecond line")
-        return real_run_file(catalog, path)
+        return real_run(self, data, file)
 
-    monkeypatch.setattr(dbdeck.scenario, "run_file", crashing)
+    monkeypatch.setattr(DeckbuildingScenarios, "run", crashing)
     shutil.copy(GOOD, tmp_path / "a-crash.toml")
     shutil.copy(GOOD, tmp_path / "b-good.toml")
     code, lines, err = run_cli(tmp_path)

@@ -236,7 +236,7 @@ def json_ids(pack: Path) -> list[str]:
 
 
 async def test_the_attack_dialog_and_a_decision(hostile: Catalog) -> None:
-    from dbdeck.scenario import lay_table
+    from dbdeck.games.deckbuilding.scenario import lay_table
 
     game = Game.new(hostile, Setup(characters=["goku", "krillin"], villain="freezer", seed=5))
     lay_table(

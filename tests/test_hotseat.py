@@ -15,7 +15,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import EndTurn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.view import seat_view
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import HandoffScreen
 from dbdeck.tui.local import LocalBackend

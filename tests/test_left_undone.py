@@ -12,7 +12,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import TableView
 from dbdeck.games.deckbuilding.engine.undone import SPENDS_ENERGY, left_undone
 from dbdeck.games.deckbuilding.engine.view import seat_view
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 
 
 def test_the_turn_lists_what_is_left_in_words(catalog: Catalog) -> None:

@@ -11,7 +11,8 @@ from dbdeck.cli import main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine import audit
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.scenario import ScenarioFailure, clean_game, run_file
+from dbdeck.games.deckbuilding.scenario import clean_game, run_file
+from dbdeck.scenarios import ScenarioFailure
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
 
@@ -130,6 +131,14 @@ def test_clean_table_holds_only_what_is_laid(catalog: Catalog) -> None:
             '[table]\nactive = "goku"\ndragon_balls = {"m:freezer-guldo" = 1}\n'
             "[table.villain]\nminions = []\n",
             "no Minion 'freezer-guldo' in play",
+        ),
+        (
+            '[table]\nactive = "goku"\n[table.markets]\nallies = ["mai-ally", "block"]\n',
+            "table.markets: the allies market holds only Allies, not 'block' (training)",
+        ),
+        (
+            '[table]\nactive = "goku"\n[table.market_decks]\nenergy = ["mai-ally"]\n',
+            "table.market_decks: the energy market holds no Ally, not 'mai-ally'",
         ),
     ],
 )

@@ -17,8 +17,8 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Choose, EndTurn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.saves import SaveError, Session
-from dbdeck.scenario import lay_table
 from dbdeck.seating import MAX_PACE, Seating
 from dbdeck.tui.app import DbdeckApp, MainMenu
 from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, HelpScreen

@@ -25,8 +25,8 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.saves import Session
-from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
 from dbdeck.tui.play import Seating, TableScreen

@@ -23,8 +23,8 @@ from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.engine.waste import waste_of
 from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games, tally_of
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.saves import Session, read_save
-from dbdeck.scenario import lay_table
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
 from dbdeck.tui.play import TableScreen, outcome_of

@@ -19,7 +19,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.preview import moot_answer
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.dialogs import DecisionDialog, TurnBanner
 from dbdeck.tui.play import TableScreen
 from dbdeck.tui.settings import load_settings

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from golden_games import TABLES
 
-from dbdeck import scenario
 from dbdeck.games.deckbuilding.bots import BOTS
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Choose
@@ -52,6 +51,8 @@ from dbdeck.games.deckbuilding.engine.villains.androids_19_20 import (
 from dbdeck.games.deckbuilding.engine.villains.broly import FuriousRage
 from dbdeck.games.deckbuilding.engine.villains.raditz import VictimRoll
 from dbdeck.games.deckbuilding.engine.villains.vegeta_nappa import SaiyanActs
+from dbdeck.games.deckbuilding.scenario import run_file, steps
+from dbdeck.games.deckbuilding.scenario.models import StepSpec
 
 CTX = {"actor": "c:goku", "source": 12, "target": "v", "combo": True}
 """An effect's context as JSON; inside the engine its holders are references."""
@@ -443,10 +444,10 @@ def test_scenario_decisions_survive_a_save(
     """Before each step a decision waits for, the game's state is written to
     JSON and read back; the scenario's expectations must hold all the same
     (a Power Clash offered, a Block, a Controversy …)."""
-    run_step = scenario._run_step
+    run_step = steps.run_step
     reloaded: list[str] = []
 
-    def step_after_a_save(game: Game, step: dict[str, Any], number: int) -> None:
+    def step_after_a_save(game: Game, step: StepSpec, number: int) -> None:
         pending = game.state.pending
         if pending is not None:
             data = json.loads(json.dumps(to_data(game.state)))
@@ -456,8 +457,8 @@ def test_scenario_decisions_survive_a_save(
             assert game.state.pending.task is game.state.stack[-1]
         run_step(game, step, number)
 
-    monkeypatch.setattr(scenario, "_run_step", step_after_a_save)
-    scenario.run_file(catalog, path)
+    monkeypatch.setattr(steps, "run_step", step_after_a_save)
+    run_file(catalog, path)
     assert reloaded, "no step of the scenario met a decision"
 
 

@@ -25,7 +25,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
 from dbdeck.tui.play import Seating, TableScreen

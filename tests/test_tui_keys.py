@@ -11,7 +11,7 @@ from textual.widgets import Label, OptionList
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
 from dbdeck.tui.play import TableScreen
 from dbdeck.tui.widgets import KeyBar, glyphs

@@ -20,7 +20,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import BallView
 from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
 from dbdeck.games.deckbuilding.engine.view import seat_view
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay

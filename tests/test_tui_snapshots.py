@@ -19,8 +19,8 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.saves import Session
-from dbdeck.scenario import lay_table
 from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.play import Seating
 from dbdeck.tui.widgets import glyphs

@@ -24,7 +24,7 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import HIDDEN, TableView
 from dbdeck.games.deckbuilding.engine.state import to_data
 from dbdeck.games.deckbuilding.engine.view import seat_offers, seat_view, unmask
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 
 SEED = 73915624
 """Distinctive: it cannot turn up in a view by chance."""

@@ -20,7 +20,7 @@ from dbdeck.games.deckbuilding.engine.actions import Action, Choose
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.preview import attack_preview, moot_answer, steal_odds
 from dbdeck.games.deckbuilding.engine.why import KINDS, card_notes, why_none
-from dbdeck.scenario import lay_table
+from dbdeck.games.deckbuilding.scenario import lay_table
 
 LONGEST = 250
 

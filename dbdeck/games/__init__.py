@@ -6,3 +6,9 @@ GAMES: dict[str, str] = {
 }
 """Each game by id: the module and function that open its rules on the card
 content (``dbdeck.tabletop.registry`` imports it only when asked)."""
+
+SCENARIO_RUNNERS: dict[str, str] = {
+    "deckbuilding": "dbdeck.games.deckbuilding.scenario:scenario_runner",
+}
+"""Each game's scenario runner by id: the module and function that make it
+(``dbdeck.scenarios`` imports it only when a file of that game is run)."""
