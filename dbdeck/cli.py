@@ -436,7 +436,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         if args.command == "host":
             return net_commands.cmd_host(args, _host_rules, _host_setup)
-        return int(getattr(net_commands, f"cmd_{args.command}")(args, card_set))
+        if args.command == "join":
+            # The joined table's screen is the first game's.
+            return net_commands.cmd_join(args, lambda: _host_rules("deckbuilding"))
+        return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
 

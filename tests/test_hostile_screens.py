@@ -157,7 +157,7 @@ async def test_the_joined_table(hostile: Catalog, tmp_path: Path) -> None:
     )
     await server.start()
     try:
-        joined = JoinApp(hostile, socket_path=server.socket_path, seat=0)
+        joined = JoinApp(DeckbuildingRules(hostile), socket_path=server.socket_path, seat=0)
         async with joined.run_test(size=(160, 50)) as pilot:
             for _ in range(100):
                 if joined.table is not None and joined.table.is_mounted:

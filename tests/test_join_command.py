@@ -169,7 +169,11 @@ async def test_a_tcp_player_joins_with_the_token_from_the_environment(
         monkeypatch.setenv(TOKEN_ENV, token)
         address = f"127.0.0.1:{server.tcp[1]}"
         app = JoinApp(
-            catalog, tcp=server.tcp, seat=1, join_token=join_token(None, address), user="bob"
+            DeckbuildingRules(catalog),
+            tcp=server.tcp,
+            seat=1,
+            join_token=join_token(None, address),
+            user="bob",
         )
         async with app.run_test(size=(160, 50)) as pilot:
             await _until(lambda: app.table is not None, pilot, "the table")
@@ -211,7 +215,9 @@ async def test_no_token_goes_to_a_server_that_is_not_the_hosts(
     """The table list names alice (uid 4242) as the host; root serves the
     socket: the app stops before its hello, which carries the seat token."""
     async with Listener(tmp_path / "club.sock") as planted:
-        app = JoinApp(catalog, socket_path=planted.path, server_owner=("alice", STRANGER))
+        app = JoinApp(
+            DeckbuildingRules(catalog), socket_path=planted.path, server_owner=("alice", STRANGER)
+        )
         async with app.run_test() as pilot:
             await _until(lambda: bool(app.failure), pilot, "the refusal")
         await asyncio.sleep(0.1)
@@ -228,7 +234,7 @@ async def test_a_socket_file_of_another_user_gets_no_token_either(
     """``--socket PATH``: whoever owns the socket file must be serving it."""
     async with Listener(tmp_path / "club.sock") as planted:
         os.chown(planted.path, STRANGER, -1)
-        app = JoinApp(catalog, socket_path=planted.path)
+        app = JoinApp(DeckbuildingRules(catalog), socket_path=planted.path)
         async with app.run_test() as pilot:
             await _until(lambda: bool(app.failure), pilot, "the refusal")
         assert planted.received == b""
@@ -260,7 +266,11 @@ async def test_a_listed_table_is_checked_against_its_host(catalog: Catalog, tmp_
         assert isinstance(chosen, TableEntry) and chosen.owner == name
         owner_uid = host_uid(chosen.owner)
         assert owner_uid == uid
-        app = JoinApp(catalog, socket_path=Path(chosen.socket), server_owner=(name, owner_uid))
+        app = JoinApp(
+            DeckbuildingRules(catalog),
+            socket_path=Path(chosen.socket),
+            server_owner=(name, owner_uid),
+        )
         async with app.run_test() as pilot:
             await _until(lambda: bool(app.failure), pilot, "the refusal")
         assert planted.received == b""
@@ -300,7 +310,7 @@ async def test_a_resumed_table_keeps_its_name_and_socket_and_its_players_come_ba
     session = Session.start(DeckbuildingRules(catalog), SETUP, saves, save_id="game")
     server = TableServer(session, "club", socket_path=socket_path, bot_delay=0)
     await server.start()
-    app = JoinApp(catalog, socket_path=socket_path, seat=0)
+    app = JoinApp(DeckbuildingRules(catalog), socket_path=socket_path, seat=0)
     try:
         async with app.run_test(size=(160, 50)) as pilot:
             await _until(lambda: app.table is not None, pilot, "the table")

@@ -390,8 +390,8 @@ async def test_join_app_plays_its_seat_and_sees_only_its_hand(
 
     server, users = table
     users.next += ["alice", "bob"]
-    goku_app = JoinApp(catalog, socket_path=server.socket_path, seat=0)
-    krillin_app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
+    goku_app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=0)
+    krillin_app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=1)
     async with (
         goku_app.run_test(size=(160, 50)) as goku,
         krillin_app.run_test(size=(160, 50)) as krillin,

@@ -15,6 +15,7 @@ from table_clients import Seat, Users, start
 from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.protocol import SeatInfo
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.joined import _seat_words
@@ -55,7 +56,7 @@ async def test_a_player_who_leaves_is_shown_away_everywhere(
         # bob plays Goku, whose turn comes first; alice (the host) Krillin.
         bob = await Seat.join(server, users, "bob", seat=0)
         users.next.append("alice")
-        app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
+        app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=1)
         async with app.run_test(size=(120, 40)) as pilot:
             await _until(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
             assert app.table is not None
@@ -107,7 +108,7 @@ async def test_a_closed_table_is_said_once_and_its_state_shows_in_the_prompt(
     monkeypatch.setattr("dbdeck.tui.remote.RETRY_SECONDS", 0.1)
     users = Users()
     server = await start(catalog, tmp_path, users)
-    app = JoinApp(catalog, socket_path=server.socket_path, seat=0)
+    app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=0)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await _until(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")

@@ -103,7 +103,7 @@ async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_pat
     )
     await server.start()
     try:
-        joined = JoinApp(catalog, socket_path=server.socket_path, seat=0)
+        joined = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=0)
         # The local table of the same game, for the same seat, with the same
         # names the joined table gives the players.
         local_game = server.session.match.game.clone()
@@ -145,7 +145,7 @@ async def test_the_joined_table_draws_the_local_screen(catalog: Catalog, tmp_pat
 def test_a_joined_table_keeps_the_counts_the_server_sends(catalog: Catalog) -> None:
     """The summary of a joined table shows the server's counts, not "?"."""
     game = Game.new(catalog, Setup(characters=["goku"], villain="freezer", seed=1))
-    backend = RemoteBackend(catalog, Seating(), join=None)  # type: ignore[arg-type]
+    backend = RemoteBackend(DeckbuildingRules(catalog), Seating(), join=None)  # type: ignore[arg-type]
     view = TableView.from_json(seat_view(game, 0).to_json())
     backend.update(3, view, [])
     assert backend.tally() is None
@@ -167,7 +167,7 @@ def test_the_key_bar_of_a_shared_table_shows_only_the_keys_that_work() -> None:
 
 async def test_a_spectators_key_bar_offers_no_move(catalog: Catalog, tmp_path: Path) -> None:
     async with served(catalog, tmp_path, "alice") as server:
-        app = JoinApp(catalog, socket_path=server.socket_path, spectate=True)
+        app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, spectate=True)
         async with app.run_test(size=(160, 50)) as pilot:
             await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
             await pilot.pause(0.2)
@@ -183,7 +183,7 @@ async def test_a_seat_waiting_for_another_turn_is_shown_only_the_keys_that_look(
     """Krillin's player while Goku plays: the play keys would only say "it is
     alice's turn", so the key bar leaves them out until Krillin's turn."""
     async with served(catalog, tmp_path, "bob") as server:
-        app = JoinApp(catalog, socket_path=server.socket_path, seat=1)
+        app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=1)
         async with app.run_test(size=(160, 50)) as pilot:
             await _wait(lambda: app.table is not None and app.table.is_mounted, pilot, "the view")
             await pilot.pause(0.2)

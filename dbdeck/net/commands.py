@@ -339,9 +339,10 @@ def _label(table: TableEntry, tables: list[TableEntry]) -> str:
     return table.name if same == 1 else f"{table.owner}/{table.name}"
 
 
-def cmd_join(args: argparse.Namespace, load: Callable[[], Any]) -> int:
-    """Open the table of a shared game in this terminal; ``load`` gives the
-    card content its screen draws from (``None`` after saying why not)."""
+def cmd_join(args: argparse.Namespace, load: Callable[[], GameRules[Any] | None]) -> int:
+    """Open the table of a shared game in this terminal; ``load`` opens the
+    rules of its game, whose views the screen draws (``None`` after saying
+    why not)."""
     if args.token is not None:
         return _err(TOKEN_GONE)
     socket_path: Path | None = None
@@ -383,14 +384,14 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], Any]) -> int:
         # Without a terminal the table cannot be drawn nor played (and the
         # input thread would spin on a closed stdin).
         return _err("dbdeck join needs a terminal: stdin is not one")
-    catalog = load()
-    if catalog is None:
+    rules = load()
+    if rules is None:
         return 1
     # Textual is loaded only once there is a table to open.
     from dbdeck.tui.remote import JoinApp
 
     app = JoinApp(
-        catalog,
+        rules,
         socket_path=socket_path,
         tcp=tcp,
         seat=args.seat,

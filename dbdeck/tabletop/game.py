@@ -417,3 +417,23 @@ class GameRules(Protocol[M_co]):
     def story(self) -> Story:
         """A new, empty story of a match."""
         ...
+
+    @property
+    def content(self) -> Any:
+        """The card content the game is bound to (a screen's card inspector
+        reads it)."""
+        ...
+
+    def read_view(self, data: Any) -> View:
+        """A seat's view as the wire sent it; ``ValueError`` when it is not
+        one this game can draw."""
+        ...
+
+    def read_offer(self, data: Any) -> Offer:
+        """An offer as the wire sent it; ``ValueError`` when it is not one."""
+        ...
+
+    def read_story(self, data: Any) -> object:
+        """The story's numbers as the wire sent them; ``ValueError`` when
+        they cannot be read (the summary then shows what it can)."""
+        ...

@@ -18,11 +18,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import Action
-from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
-from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.panels import LogLine, TableView
 from dbdeck.net.protocol import BOT, ActionMessage, ChatMessage, HostMessage, SeatInfo
+from dbdeck.tabletop.game import GameRules
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.modal import Dialog
@@ -89,22 +87,22 @@ class RemoteBackend(OneSeatPerScreen):
     shared = True
     hand_rule = "Each terminal of a shared table sees its own hand only."
 
-    def __init__(self, catalog: Catalog, seating: Seating, join: TableLink) -> None:
-        self.catalog = catalog
+    def __init__(self, rules: GameRules[Any], seating: Seating, join: TableLink) -> None:
+        self.rules = rules
+        self.catalog = rules.content
+        """The card content the screen's inspector reads."""
         self.seating = seating
         self.join = join
         self.version = 0
         """The server's state version of the last view (actions name it)."""
-        self._view: TableView | None = None
-        self._offers: list[Offer] = []
+        self._view: Any = None
+        self._offers: list[Any] = []
         self._lines: list[LogLine] = []
-        self._tally: Tally | None = None
+        self._tally: object = None
         self.online = True
         """Whether the connection is up: while it is down nothing is offered."""
 
-    def update(
-        self, version: int, view: TableView, offers: list[Offer], tally: Tally | None = None
-    ) -> None:
+    def update(self, version: int, view: Any, offers: list[Any], tally: object = None) -> None:
         """A new view from the server (with the game's counts once it is over)."""
         self.version = version
         self._view = view
@@ -112,7 +110,7 @@ class RemoteBackend(OneSeatPerScreen):
         if tally is not None:
             self._tally = tally
 
-    def tally(self) -> Tally | None:
+    def tally(self) -> object:
         """The counts the server sent at the end of the game, if any."""
         return self._tally
 
@@ -120,22 +118,23 @@ class RemoteBackend(OneSeatPerScreen):
         """Log lines from the server."""
         self._lines += lines
 
-    def view(self) -> TableView:
+    def view(self) -> Any:
         """The server's last view."""
         assert self._view is not None, "no view from the server yet"
         return self._view
 
-    def legal_actions(self) -> list[Offer]:
+    def legal_actions(self) -> list[Any]:
         """What the server offers this seat now (nothing while disconnected)."""
         return list(self._offers) if self.online else []
 
-    def send(self, action: Action) -> Outcome:
+    def send(self, action: object) -> Outcome:
         """Send the action; the server's view (or refusal) follows."""
         if not self.online:
             return Outcome(False, "Not connected to the table: wait until it is back.")
         if not self._offers:
             return Outcome(False, "It is not your turn to act.")
-        self.join.send(ActionMessage(type="action", version=self.version, action=action.to_json()))
+        data = self.rules.action_json(action)
+        self.join.send(ActionMessage(type="action", version=self.version, action=data))
         return Outcome(True)
 
     def undo(self) -> Outcome:

@@ -21,9 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.text import Text
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
-from dbdeck.games.deckbuilding.engine.tally import Tally
+from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.net.client import JoinRefused, TableClient
 from dbdeck.net.listing import check_server, read_seat_token, store_seat_token, user_name
 from dbdeck.net.protocol import (
@@ -36,6 +34,7 @@ from dbdeck.net.protocol import (
     WelcomeMessage,
 )
 from dbdeck.saves import SaveFailed
+from dbdeck.tabletop.game import GameRules
 from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.joined import RemoteBackend, SharedTableScreen, WaitingScreen
@@ -81,7 +80,7 @@ class JoinApp(DbdeckApp):
 
     def __init__(
         self,
-        catalog: Catalog,
+        rules: GameRules[Any],
         *,
         socket_path: Path | None = None,
         tcp: tuple[str, int] | None = None,
@@ -94,7 +93,9 @@ class JoinApp(DbdeckApp):
         """``server_owner`` is the host's name and uid, whose server the
         socket must be before a seat token is sent; by default the owner of
         ``socket_path`` as it is found at the first connection."""
-        super().__init__(catalog, start=WaitingScreen("Connecting to the table…"))
+        super().__init__(rules.content, start=WaitingScreen("Connecting to the table…"))
+        self.rules = rules
+        """The game the table plays, as this terminal reads its views."""
         self.socket_path = socket_path
         self.tcp = tcp
         self.wanted_seat = seat
@@ -257,6 +258,7 @@ class JoinApp(DbdeckApp):
         if seat is not None and held_seat is not None and seat != held_seat:
             token = None
         return {
+            "game": self.rules.game_id,
             "seat": None if self.spectate else seat,
             "spectate": self.spectate,
             "seat_token": None if self.spectate else token,
@@ -337,17 +339,17 @@ class JoinApp(DbdeckApp):
 
     def _view(self, message: ViewMessage) -> None:
         try:
-            view = TableView.from_json(message.view)
-            offers = [Offer.from_json(o) for o in message.legal]
+            view = self.rules.read_view(message.view)
+            offers = [self.rules.read_offer(o) for o in message.legal]
         except (ValidationError, ValueError) as exc:
             self.stop(f"the table sent a view this dbdeck cannot read: {exc}")
             return
         try:
-            tally = Tally.from_json(message.tally) if message.tally else None
-        except (ValueError, TypeError, KeyError, AttributeError):
+            tally = self.rules.read_story(message.tally) if message.tally else None
+        except ValueError:
             tally = None  # the counts are a comfort: the summary shows "?" then
         if self.backend is None:
-            self.backend = RemoteBackend(self.catalog, Seating(players=self._players()), self)
+            self.backend = RemoteBackend(self.rules, Seating(players=self._players()), self)
         self.backend.update(message.version, view, offers, tally)
         if self.table is None:
             self.table = SharedTableScreen(self.backend)

@@ -156,6 +156,27 @@ class DeckbuildingRules:
         """A new, empty story."""
         return DeckbuildingStory()
 
+    @property
+    def content(self) -> Catalog:
+        """The card catalog."""
+        return self.catalog
+
+    def read_view(self, data: Any) -> TableView:
+        """A ``TableView`` from the wire (``ValueError`` or pydantic's
+        ``ValidationError`` when it is not one)."""
+        return TableView.from_json(data)
+
+    def read_offer(self, data: Any) -> Offer:
+        """An ``Offer`` from the wire."""
+        return Offer.from_json(data)
+
+    def read_story(self, data: Any) -> Tally:
+        """The ``Tally`` the server sent once the game ended."""
+        try:
+            return Tally.from_json(data)
+        except (TypeError, KeyError, AttributeError) as exc:
+            raise ValueError(f"not the numbers of a game: {exc}") from None
+
 
 def _setup(setup: Any) -> Setup:
     if not isinstance(setup, Setup):
