@@ -1,24 +1,29 @@
-"""What the table screen talks to: a ``TableBackend``, local or remote.
+"""What a table screen talks to: a ``TableBackend``, local or remote, of
+any game.
 
-The table screen and its widgets never see a ``Game``: this module, like
-them, imports nothing of the rules (an import-linter contract keeps it so).
-They draw the ``TableView`` a backend gives them, list the ``Offer``s it
-gives them, and send it actions. ``LocalBackend`` (``tui/local.py``) wraps a
-game on this machine and decides whose eyes are on the screen in hot-seat
-play; ``RemoteBackend`` (``tui/remote.py``) wraps a connection to a shared
-table; ``ReplayBackend`` (``tui/local.py``) steps through a saved game.
+A game's table screen and its widgets never see a match: this module, like
+them, imports nothing of any game's rules (import-linter contracts keep it
+so). They draw the view a backend gives them (the game's own view type),
+list the offers it gives them, and send it actions. ``LocalBackend``
+(``tui/local.py``) wraps a match on this machine and decides whose eyes are
+on the screen in hot-seat play; ``RemoteBackend`` (``tui/joined.py``) wraps
+a connection to a shared table; ``ReplayBackend`` (``tui/local.py``) steps
+through a saved game. All three know a game only through the game protocol.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine.actions import Action
-from dbdeck.games.deckbuilding.engine.panels import LogLine, Offer, TableView
 from dbdeck.seating import Seating
-from dbdeck.tabletop.game import Advice
+from dbdeck.tabletop.game import Advice, LogLine
+
+V_co = TypeVar("V_co", covariant=True)
+"""The game's view type."""
+O_co = TypeVar("O_co", covariant=True)
+"""The game's offer type."""
 
 __all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]
 
@@ -49,21 +54,28 @@ Suggestion = Advice
 """The coach's move (``dbdeck.tabletop.game.Advice``)."""
 
 
-class TableBackend(Protocol):
-    """What a table screen needs from a game, wherever the game is."""
+class TableBackend(Protocol[V_co, O_co]):
+    """What a table screen needs from a game, wherever the game is: views of
+    type ``V_co`` and offers of type ``O_co``."""
 
-    catalog: Catalog
+    @property
+    def catalog(self) -> Any:
+        """The card content the screen's inspector reads."""
+        ...
+
     seating: Seating
     shared: bool
     """A table of several terminals (chat, seats; no undo)."""
 
-    def view(self) -> TableView:
+    def view(self) -> V_co:
         """What the screen may draw now."""
+        ...
 
-    def legal_actions(self) -> list[Offer]:
+    def legal_actions(self) -> Sequence[O_co]:
         """What the screen may offer now (empty while it may not act)."""
+        ...
 
-    def send(self, action: Action) -> Outcome:
+    def send(self, action: Any) -> Outcome:
         """Play an action (a remote backend only sends it)."""
 
     def undo(self) -> Outcome:

@@ -11,9 +11,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.engine.panels import LogLine
-from dbdeck.tui.backend import TableBackend
 from dbdeck.tui.dialogs import TurnBanner
-from dbdeck.tui.play.shown import Shown
+from dbdeck.tui.play.shown import Backend, Shown
 from dbdeck.tui.widgets import LOG_STYLES, HandBoard
 
 __all__ = ["Announcer", "Announcing"]
@@ -29,7 +28,7 @@ class Announcing(Shown, Protocol):
     announces turns at all, its widgets, and a redraw."""
 
     @property
-    def backend(self) -> TableBackend:
+    def backend(self) -> Backend:
         """Where the game is."""
         ...
 

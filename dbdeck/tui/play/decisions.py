@@ -10,9 +10,9 @@ from rich.text import Text
 
 from dbdeck.games.deckbuilding.engine.actions import Action, Choose
 from dbdeck.games.deckbuilding.engine.panels import Offer
-from dbdeck.tui.backend import Outcome, TableBackend
+from dbdeck.tui.backend import Outcome
 from dbdeck.tui.dialogs import DecisionDialog
-from dbdeck.tui.play.shown import Shown, of_kind
+from dbdeck.tui.play.shown import Backend, Shown, of_kind
 
 __all__ = ["Deciding", "Decisions"]
 
@@ -22,7 +22,7 @@ class Deciding(Shown, Protocol):
     line in the log, the cards to read, and the backend's coach."""
 
     @property
-    def backend(self) -> TableBackend:
+    def backend(self) -> Backend:
         """Where the game is (its coach)."""
         ...
 

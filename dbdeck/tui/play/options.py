@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dbdeck.tui.backend import TableBackend
 from dbdeck.tui.dialogs import DecisionDialog
-from dbdeck.tui.play.shown import Shown
+from dbdeck.tui.play.shown import Backend, Shown
 from dbdeck.tui.settings import Settings, save_settings
 
 __all__ = ["Options", "ask_settings", "toggle_hide"]
@@ -25,7 +24,7 @@ class Options(Shown, Protocol):
         ...
 
     @property
-    def backend(self) -> TableBackend:
+    def backend(self) -> Backend:
         """Where the game is."""
         ...
 

@@ -31,7 +31,7 @@ from textual.widgets import Static
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.panels import HandView, LogLine, Offer, TableView
-from dbdeck.tui.backend import Outcome, TableBackend
+from dbdeck.tui.backend import Outcome
 from dbdeck.tui.dialogs import (
     CardPicker,
     DecisionDialog,
@@ -56,6 +56,7 @@ from dbdeck.tui.play.announce import Announcer
 from dbdeck.tui.play.decisions import Decisions
 from dbdeck.tui.play.keys import BINDINGS, KEYS, OVER_KEYS, Keys
 from dbdeck.tui.play.outcomes import outcome_of
+from dbdeck.tui.play.shown import Backend
 from dbdeck.tui.settings import load_settings
 from dbdeck.tui.widgets import (
     ActionPanel,
@@ -99,7 +100,7 @@ class TableScreen(Screen[None]):
     announces_turns = True
     """Whether a new turn is announced (a replay moves through turns silently)."""
 
-    def __init__(self, backend: TableBackend) -> None:
+    def __init__(self, backend: Backend) -> None:
         super().__init__()
         self.backend = backend
         self.seating = backend.seating
@@ -133,7 +134,9 @@ class TableScreen(Screen[None]):
     @property
     def catalog(self) -> Catalog:
         """The game's cards."""
-        return self.backend.catalog
+        catalog = self.backend.catalog
+        assert isinstance(catalog, Catalog), "this table draws the deckbuilding game's cards"
+        return catalog
 
     # --- layout ------------------------------------------------------------------------
 
@@ -248,7 +251,7 @@ class TableScreen(Screen[None]):
         if self.closing:
             return
         view = self.view = self.backend.view()
-        self.offers = self.backend.legal_actions()
+        self.offers = list(self.backend.legal_actions())
         lines = self.backend.events()
         if lines:  # something happened: say what it did, if anything
             self.outcome = outcome_of(lines)

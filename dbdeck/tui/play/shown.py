@@ -9,13 +9,16 @@ the rest of it.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from textual.app import App
 from textual.notifications import SeverityLevel
 
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
-from dbdeck.tui.backend import Seating
+from dbdeck.tui.backend import Seating, TableBackend
+
+Backend: TypeAlias = TableBackend[TableView, Offer]
+"""A backend of this game's table: its views and offers."""
 
 __all__ = ["Shown", "of_kind"]
 
