@@ -49,12 +49,12 @@ from dbdeck.games.deckbuilding.engine.tasks import (
 from dbdeck.games.deckbuilding.engine.words import count
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["Op", "Ops", "ops_at", "resolve_targets"]
 
 
-def ops_at(g: Table, card_id: str, path: str) -> list[Any]:
+def ops_at(g: Reach, card_id: str, path: str) -> list[Any]:
     """The operation list found at a dotted path inside a card."""
     node: Any = g.card(card_id)
     for part in path.split("."):
@@ -76,7 +76,7 @@ class Ops(Task):
 
     queues_only = True
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Queue the ``i``-th operation, and the rest after it."""
         ops = ops_at(g, self.card, self.path)
         i = self.i
@@ -102,13 +102,13 @@ class Op(Asking):
     """The answer: a target, a card uid, an option's index."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Run the operation's handler."""
         op = ops_at(g, self.card, self.path)[self.i]
         HANDLERS[type(op)](g, op, self)
 
 
-def effect_words(g: Table, task: Op) -> str:
+def effect_words(g: Reach, task: Op) -> str:
     """The effect an operation belongs to, in words: ``Sokidan: draw 1
     card, then discard 1 card from the hand.`` (a question names what it
     is for)."""
@@ -120,7 +120,7 @@ def effect_words(g: Table, task: Op) -> str:
 # --- targets -------------------------------------------------------------------------
 
 
-def controller(g: Table, actor: Actor) -> str:
+def controller(g: Reach, actor: Actor) -> str:
     """Who decides for an effect's owner: its Character, or the players."""
     match actor:
         case CharacterRef(character_id):
@@ -132,14 +132,14 @@ def controller(g: Table, actor: Actor) -> str:
     return "players"
 
 
-def _actor_side(g: Table, ctx: dict[str, Any]) -> str:
+def _actor_side(g: Reach, ctx: dict[str, Any]) -> str:
     actor: Actor = ctx["actor"]
     if actor == LOCATION:
         return "villain" if g.state.active == "villain" else "players"
     return side_of(actor)
 
 
-def _self_key(g: Table, ctx: dict[str, Any]) -> Holder:
+def _self_key(g: Reach, ctx: dict[str, Any]) -> Holder:
     actor: Actor = ctx["actor"]
     match actor:
         case AllyRef(uid):
@@ -154,7 +154,7 @@ def _self_key(g: Table, ctx: dict[str, Any]) -> Holder:
 
 
 def resolve_targets(
-    g: Table, name: str, ctx: dict[str, Any], character: str | None = None
+    g: Reach, name: str, ctx: dict[str, Any], character: str | None = None
 ) -> tuple[list[Holder], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
@@ -228,7 +228,7 @@ def resolve_targets(
 
 
 def with_targets(
-    g: Table,
+    g: Reach,
     task: Op,
     name: str,
     apply: Callable[[Holder], None],
@@ -261,7 +261,7 @@ def with_targets(
 # --- handlers ---------------------------------------------------------------------------
 
 
-def _damage(g: Table, op: fx.Damage, task: Op) -> None:
+def _damage(g: Reach, op: fx.Damage, task: Op) -> None:
     ctx = task.ctx
     amount = op.amount
     if op.plus_despair:
@@ -293,14 +293,14 @@ def _damage(g: Table, op: fx.Damage, task: Op) -> None:
     )
 
 
-def _source_key(g: Table, ctx: dict[str, Any]) -> Holder:
+def _source_key(g: Reach, ctx: dict[str, Any]) -> Holder:
     actor: Actor = ctx["actor"]
     if actor == LOCATION:
         return _self_key(g, ctx)
     return actor
 
 
-def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
+def _eliminate(g: Reach, op: fx.Eliminate, task: Op) -> None:
     ctx = task.ctx
     source = _source_key(g, ctx)
 
@@ -317,7 +317,7 @@ def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is eliminated?")
 
 
-def _draw(g: Table, op: fx.Draw, task: Op) -> None:
+def _draw(g: Reach, op: fx.Draw, task: Op) -> None:
     def apply(key: Holder) -> None:
         if key.__class__ is CharacterRef:
             zones.draw(g, g.state.character(key.id), op.count)
@@ -325,7 +325,7 @@ def _draw(g: Table, op: fx.Draw, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
 
-def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
+def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
     ctx = task.ctx
     if op.source == "this-card":
         source = ctx.get("source")
@@ -366,15 +366,15 @@ def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
         g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1))
 
 
-def _discard(g: Table, op: fx.Discard, task: Op) -> None:
+def _discard(g: Reach, op: fx.Discard, task: Op) -> None:
     _pile_choice(g, op, task, destroy=False)
 
 
-def _destroy(g: Table, op: fx.Destroy, task: Op) -> None:
+def _destroy(g: Reach, op: fx.Destroy, task: Op) -> None:
     _pile_choice(g, op, task, destroy=True)
 
 
-def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
+def _heal(g: Reach, op: fx.Heal | fx.Repair, task: Op) -> None:
     repair = isinstance(op, fx.Repair)
 
     def apply(key: Holder) -> None:
@@ -383,13 +383,13 @@ def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
-def _own_character(g: Table, ctx: dict[str, Any]) -> CharacterState | None:
+def _own_character(g: Reach, ctx: dict[str, Any]) -> CharacterState | None:
     """The Character an effect belongs to (through its Ally), if any."""
     key = _self_key(g, ctx)
     return g.state.character(key.id) if key.__class__ is CharacterRef else None
 
 
-def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
+def _gain_energy(g: Reach, op: fx.GainEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -400,7 +400,7 @@ def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
     g.log("energy", "{} gains {} Energy.", CharacterRef(ch.id), op.amount)
 
 
-def _pay_energy(g: Table, op: fx.PayEnergy, task: Op) -> None:
+def _pay_energy(g: Reach, op: fx.PayEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is not None:
         ch.energy = max(0, ch.energy - op.amount)
@@ -416,7 +416,7 @@ _BONUS_KIND: dict[type[Any], str] = {
 }
 
 
-def _bonus(g: Table, op: Any, task: Op) -> None:
+def _bonus(g: Reach, op: Any, task: Op) -> None:
     if op.duration in ("while-in-play", "this-attack"):
         # While-in-play bonuses are read from the cards in play; a bonus for
         # "this attack" was counted when the attack's damage was added up.
@@ -440,7 +440,7 @@ def _bonus(g: Table, op: Any, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who gains the bonus?")
 
 
-def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
+def _take_ball(g: Reach, op: fx.TakeDragonBall, task: Op) -> None:
     takers: set[Holder] = set()
 
     def apply(key: Holder) -> None:
@@ -473,7 +473,7 @@ def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
 
 
-def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
+def _drop_ball(g: Reach, op: fx.DropDragonBall, task: Op) -> None:
     def apply(key: Holder) -> None:
         holder = VILLAIN if key.__class__ is EnemyRef else key
         dropped = give_balls(g, holder, None, op.count)
@@ -489,7 +489,7 @@ def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
 
 
-def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
+def _steal_ball(g: Reach, op: fx.StealDragonBall, task: Op) -> None:
     taker = _self_key(g, task.ctx)
 
     def apply(key: Holder) -> None:
@@ -507,7 +507,7 @@ def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
 
 
-def _search(g: Table, op: fx.Search, task: Op) -> None:
+def _search(g: Reach, op: fx.Search, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -525,7 +525,7 @@ def _search(g: Table, op: fx.Search, task: Op) -> None:
         zones.take_searched(g, ch, chosen, op.source, op.destination)
 
 
-def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
+def _ready(g: Reach, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     exhaust = isinstance(op, fx.Exhaust)
 
     def apply(key: Holder) -> None:
@@ -555,7 +555,7 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     with_targets(g, task, target, apply, prompt="Which card?")
 
 
-def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
+def _tokens(g: Reach, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     sign = 1 if isinstance(op, fx.AddTokens) else -1
 
     def apply(key: Holder) -> None:
@@ -564,7 +564,7 @@ def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
 
 
-def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
+def _break_armor(g: Reach, op: fx.BreakArmor, task: Op) -> None:
     actor: Actor = task.ctx["actor"]
     if op.target == "self" and actor.__class__ is EnemyRef:
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
@@ -574,30 +574,30 @@ def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
     )
 
 
-def _summon(g: Table, op: fx.Summon, task: Op) -> None:
+def _summon(g: Reach, op: fx.Summon, task: Op) -> None:
     count = op.count
     if op.per_character:
         count = sum(1 for c in g.state.characters if c.in_play())
     zones.summon(g, op.card, count)
 
 
-def _activate(g: Table, op: fx.ActivateCard, task: Op) -> None:
+def _activate(g: Reach, op: fx.ActivateCard, task: Op) -> None:
     g.hooks.activate_card(g, op.card)
 
 
-def _remove_market(g: Table, op: fx.RemoveFromMarket, task: Op) -> None:
+def _remove_market(g: Reach, op: fx.RemoveFromMarket, task: Op) -> None:
     if task.path == "setup_effects":
         return  # a Location's setup: Game._build_markets did it before the rows were revealed
     zones.remove_from_market(g, op.market, op.count)
     zones.restock(g, op.market)
 
 
-def _extra_turn(g: Table, op: fx.ExtraTurn, task: Op) -> None:
+def _extra_turn(g: Reach, op: fx.ExtraTurn, task: Op) -> None:
     if _actor_side(g, task.ctx) == "villain":
         g.state.villain.extra_turns += 1
 
 
-def _roll(g: Table, op: fx.Roll, task: Op) -> None:
+def _roll(g: Reach, op: fx.Roll, task: Op) -> None:
     dice = [g.rng.randint(1, 6) for _ in range(2 if op.dice == "2d6" else 1)]
     total = sum(dice) if op.dice != "1d3" else (dice[0] + 1) // 2
     g.log(
@@ -612,12 +612,12 @@ def _roll(g: Table, op: fx.Roll, task: Op) -> None:
             return
 
 
-def _if(g: Table, op: fx.If, task: Op) -> None:
+def _if(g: Reach, op: fx.If, task: Op) -> None:
     branch = "then" if condition_holds(g, op.condition, task.ctx) else "otherwise"
     g.push_ops(task.card, f"{task.path}.{task.i}.{branch}", task.ctx)
 
 
-def _choose_one(g: Table, op: fx.ChooseOne, task: Op) -> None:
+def _choose_one(g: Reach, op: fx.ChooseOne, task: Op) -> None:
     if task.choice is None:
         g.ask(
             task,
@@ -630,7 +630,7 @@ def _choose_one(g: Table, op: fx.ChooseOne, task: Op) -> None:
     g.push_ops(task.card, f"{task.path}.{task.i}.options.{task.choice}.effects", task.ctx)
 
 
-def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
+def condition_holds(g: Reach, cond: Any, ctx: dict[str, Any]) -> bool:
     """Whether a condition holds for an effect's owner."""
     subject = _self_key(g, ctx)
     if getattr(cond, "subject", "self") == "target" and ctx.get("target"):
@@ -663,7 +663,7 @@ def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
     return False
 
 
-HANDLERS: dict[type[Any], Callable[[Table, Any, Op], None]] = {
+HANDLERS: dict[type[Any], Callable[[Reach, Any, Op], None]] = {
     fx.Damage: _damage,
     fx.Eliminate: _eliminate,
     fx.Draw: _draw,

@@ -47,6 +47,7 @@ from dbdeck.games.deckbuilding.engine.state import (
     SNAPSHOT_VERSION,
     CharacterState,
     Decision,
+    DerivedState,
     GameState,
     MarketState,
     Option,
@@ -137,9 +138,9 @@ class Game:
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
-        self.derived = rules.DerivedState()
+        self.derived = DerivedState()
         """Bonus sums and cost changes per Character, kept until the cards in
-        play, the bonuses or the Location change (``rules.DerivedState``)."""
+        play, the bonuses or the Location change (``state.DerivedState``)."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -405,10 +406,6 @@ class Game:
             value = card.energy_for.get(market, value)
         return value
 
-    def villains_hook(self, name: str, *args: Any) -> Any:
-        """Call a named hook of the Villain's module."""
-        return getattr(self._villain_hooks, name)(self, *args)
-
     @property
     def hooks(self) -> VillainRules:
         """The Villain's module hooks."""
@@ -634,7 +631,7 @@ class Game:
         twin._location_lasting = self._location_lasting
         twin._villain_board = self._villain_board
         twin.victory_conditions = self.victory_conditions
-        twin.derived = rules.DerivedState()
+        twin.derived = DerivedState()
         twin.step_mode = self.step_mode
         return twin
 

@@ -11,12 +11,19 @@ Whoever can hold Dragon Balls or take damage is named by a *holder*
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
 
 from dbdeck.games.deckbuilding.cards.kinds import Difficulty
 from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
-from dbdeck.games.deckbuilding.engine.tasks import Asking, Task
+from dbdeck.games.deckbuilding.engine.tasks import (
+    Asking,
+    Task,
+    TaskError,
+    read_choice,
+    read_holders,
+)
 
 _SHARED = (str, int, *HOLDER_TYPES)
 """Option values a copy can share."""
@@ -44,6 +51,91 @@ class Prepared:
     boosters: list[int] = field(default_factory=list)
     owner: str = ""
     """For Villain attacks of several enemies: the enemy that prepared it."""
+
+
+AttackStage = Literal["aim", "clash", "clash-offered"]
+"""Where a Villain attack stands: its targets to be chosen (``aim``),
+chosen with a Power Clash still to be offered if one can be (``clash``), or
+the Power Clash offered (``clash-offered``)."""
+
+AttackOrigin = Literal["played", "prepared", "chosen"]
+"""How a Villain attack came to resolve: ``played`` from the Villain deck
+now (a Physical attack, or one half of a split card), ``prepared`` on the
+Time Track and fired, or ``chosen`` with its target already settled (Broly's
+Furious Rage after its Controversy)."""
+
+
+@dataclass(slots=True)
+class VillainAttackState(Asking):
+    """A Villain attack as it resolves: the card, who makes it, where it
+    stands and the answer it waits for. Its rules are the task
+    ``attacks.VillainAttack``; the Villains' hooks take this, which sits
+    below them, so the hooks' protocol (``engine/reach.py``) can name it."""
+
+    uid: int
+    """The attack card."""
+    owner: str = ""
+    """The enemy making it, for a several-enemy Villain (else empty)."""
+    half: int | None = None
+    """Which half of a split card attacks (``None``: found from ``owner``)."""
+    origin: AttackOrigin = "played"
+    stage: AttackStage = "aim"
+    targets: list[Holder] | None = None
+    """Who the attack hits, once chosen."""
+    controversy: bool = False
+    """Raditz's Choice: the players were asked which card decides the target."""
+    precedence: str | None = None
+    """Their answer: ``raditz-choice`` or ``card``."""
+    choice: Any = None
+    """The answer waited for: a target, the Controversy's, or the Power Clash's."""
+    read_answer = staticmethod(read_choice)
+
+    def __post_init__(self) -> None:
+        if self.stage != "aim" and self.targets is None:
+            raise TaskError("a Villain attack past its aim has targets")
+
+    def to_json(self) -> dict[str, Any]:
+        """The form saves have always held: the stage shows as which keys
+        are there (``targets``, ``clash_offered``), the origin as
+        ``prepared`` or ``half``."""
+        data: dict[str, Any] = {"t": self.tag, "uid": self.uid, "owner": self.owner}
+        if self.origin == "prepared":
+            data["prepared"] = True
+        elif self.origin == "played":
+            data["half"] = self.half
+        if self.controversy:
+            data["controversy"] = True
+        if self.precedence is not None:
+            data["precedence"] = self.precedence
+        if self.stage != "aim":
+            data["targets"] = [t.key for t in self.targets or []]
+        if self.stage == "clash-offered":
+            data["clash_offered"] = True
+        if self.choice is not None:
+            data["choice"] = to_data(self.choice)
+        return data
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Task:
+        """A Villain attack from the JSON ``to_json`` writes."""
+        origin: AttackOrigin = (
+            "prepared" if data.get("prepared") else "played" if "half" in data else "chosen"
+        )
+        targets = data.get("targets")
+        stage: AttackStage = (
+            "aim" if targets is None else "clash-offered" if data.get("clash_offered") else "clash"
+        )
+        return cls(
+            int(data["uid"]),
+            str(data.get("owner", "")),
+            data.get("half"),
+            origin,
+            stage,
+            None if targets is None else read_holders(targets),
+            bool(data.get("controversy", False)),
+            data.get("precedence"),
+            read_choice(data.get("choice")),
+        )
 
 
 @dataclass(slots=True)
@@ -490,3 +582,35 @@ def _villain(v: dict[str, Any]) -> VillainState:
     v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
     v["aggro"] = holder_or_none(v.get("aggro", ""))
     return VillainState(**v)
+
+
+class DerivedState:
+    """What the rules derive from a Character's cards in play, its bonuses and
+    the Location (bonus sums, cost changes), kept between queries.
+
+    A Character's entry remembers what it was derived from: the Location, the
+    Allies, Equipment and Training in play (their ``Unit`` objects) and the
+    effect bonuses (their ``Bonus`` objects). A query first compares that
+    with the table — a short tuple compared mostly by identity, far cheaper
+    than summing again — and starts the entry afresh when anything differs.
+    So no place that moves a card into or out of play, grants a bonus or ends
+    one needs to remember to invalidate it, and a hand-built table in a test
+    is never answered from a stale entry. ``Game.clone`` starts an empty one.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+
+    def of(self, state: GameState, ch: CharacterState) -> dict[Any, Any]:
+        """The Character's derived values, by query key, still valid now."""
+        # A bonus depends only on which cards are in play (a Unit's uid never
+        # changes), which bonuses hold and the Location.
+        basis = (state.location, *ch.allies, *ch.equipment, *ch.training, *ch.bonuses)
+        entry = self._entries.get(ch.id)
+        if entry is not None and entry[0] == basis:
+            return entry[1]
+        values: dict[Any, Any] = {}
+        self._entries[ch.id] = (basis, values)
+        return values

@@ -25,19 +25,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, Field, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
 
 from dbdeck.games.deckbuilding.engine.holders import LOCATION, Holder, HolderError, parse
-
-if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
 
 __all__ = [
     "CONTEXT",
     "HOLDER",
     "KINDS",
     "Asking",
+    "OrderItem",
     "Task",
     "TaskError",
     "VillainTask",
@@ -155,9 +153,14 @@ class Task:
     """Whether running it only queues more tasks, changing nothing else:
     the game then need not look again for a defeat or a victory."""
 
-    def run(self, game: Table) -> None:
+    def run(self, game: Any) -> None:
         """Do the work (the task has been taken off the stack). A task that
-        needs a choice pushes itself back with ``game.ask``."""
+        needs a choice pushes itself back with ``game.ask``.
+
+        ``game`` is the rules' ``Reach`` (``engine/reach.py``), and each kind
+        says so in its own ``run``: this module sits below the protocol (the
+        protocol names the game state, which holds the tasks), so it cannot
+        name it without a circle of imports."""
         raise NotImplementedError
 
     def answer(self, value: Any) -> None:
@@ -226,6 +229,21 @@ class Asking(Task):
     def answer(self, value: Any) -> None:
         """Record the answer to the decision this task waits for."""
         self.choice = value
+
+
+@dataclass(slots=True)
+class OrderItem:
+    """One of several simultaneous effects: its name and the task it is."""
+
+    label: str
+    task: Task
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OrderItem:
+        return OrderItem(self.label, copy.deepcopy(self.task, memo))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"label", "task"}``."""
+        return {"label": self.label, "task": self.task.to_json()}
 
 
 class VillainTask(Task):

@@ -10,7 +10,7 @@ from dbdeck.games.deckbuilding.engine.holders import VILLAIN
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 ARRIVES = "freezer-arrives"
 FINAL_FORM = "freezer-final-form"
@@ -21,7 +21,7 @@ ARMY = "freezer-army"
 class FreezerRules(VillainRules):
     """Freezer's own rules (rulebook, "Freezer")."""
 
-    def setup(self, g: Table) -> None:
+    def setup(self, g: Reach) -> None:
         """ "Freezer Arrives!!" on top, then the shuffled Phase 1, 2 and 3
         piles, and "Final Form" at the bottom. One Guard starts in play."""
         board = g.villain_card()
@@ -40,31 +40,31 @@ class FreezerRules(VillainRules):
         g.state.villain.deck = deck
         g.state.villain.arrived = False
 
-    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
+    def extreme_minions(self, g: Reach, starting: list[str]) -> list[str]:
         """Extreme Mode: Freezer's Army replaces the Guard in play."""
         return [ARMY if card == GUARD else card for card in starting]
 
-    def prologue(self, g: Table) -> list[str]:
+    def prologue(self, g: Reach) -> list[str]:
         """Each Character plays one turn before Freezer's ship arrives
         (rules note N18)."""
         return [c.id for c in sorted(g.state.characters, key=lambda c: c.order)]
 
-    def minions_present(self, g: Table) -> bool:
+    def minions_present(self, g: Reach) -> bool:
         """The Guard comes with Freezer's ship: before it lands, no Minion
         activates (rules note N18)."""
         return g.state.villain.arrived
 
-    def on_event(self, g: Table, card_id: str) -> None:
+    def on_event(self, g: Reach, card_id: str) -> None:
         if card_id == ARRIVES:
             g.state.villain.arrived = True
             g.log("arrive", "Freezer's ship lands: Freezer and his Minions can now be attacked.")
 
-    def defeated_card_revealed(self, g: Table, character: str) -> None:
+    def defeated_card_revealed(self, g: Reach, character: str) -> None:
         """The death effect also fires each time a defeated Character's
         turn-order card is revealed."""
         self.death_effect(g, character)
 
-    def activate(self, g: Table) -> None:
+    def activate(self, g: Reach) -> None:
         """When the deck runs out no new one is built: Freezer repeats the
         Final Form attack at each activation."""
         v = g.state.villain

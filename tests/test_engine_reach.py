@@ -1,4 +1,4 @@
-"""The rules' handlers work on the narrow ``Table`` protocol, never on the
+"""The rules' handlers work on the narrow ``Reach`` protocol, never on the
 whole ``Game``: no handler module imports the game facade, not even for an
 annotation (import-linter contracts skip those, so this test reads the
 sources)."""
@@ -47,16 +47,16 @@ def test_a_handler_module_never_names_the_game_facade(module: str) -> None:
     assert "dbdeck.games.deckbuilding.engine.game.Game" not in imported
 
 
-def test_a_game_has_every_member_of_the_table() -> None:
+def test_a_game_has_every_member_of_the_reach() -> None:
     from dbdeck.games.deckbuilding.cards.catalog import load_catalog
     from dbdeck.games.deckbuilding.engine.game import Game, Setup
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
     game = Game.new(
         load_catalog(include_env_packs=False),
         Setup(characters=["goku", "krillin"], villain="freezer", seed=1),
     )
-    members = {name for name in vars(Table) if not name.startswith("_")}
-    members |= set(Table.__annotations__)
+    members = {name for name in vars(Reach) if not name.startswith("_")}
+    members |= set(Reach.__annotations__)
     assert len(members) > 20
     assert sorted(name for name in members if not hasattr(game, name)) == []
