@@ -74,8 +74,10 @@ def graph() -> dict[str, set[str]]:
     """The import graph of ``dbdeck``: each module to the modules it imports.
 
     Only the imports written down count: ``from a.b.c import X`` is an edge to
-    ``a.b.c``, not to ``a.b``, whose ``__init__`` Python runs first anyway (and
-    which a package gathering its modules would otherwise turn into a circle).
+    ``a.b.c`` alone, not to the packages ``a`` and ``a.b`` whose ``__init__``
+    Python runs first (a package gathering its modules would otherwise stand
+    in a circle with each of them); ``from a.b import X`` is an edge to
+    ``a.b`` when ``X`` is no module of it.
     """
     found = modules()
     known = set(found)

@@ -9,6 +9,7 @@ from tables import app_for, quiet_table, table_of, turn_game, villain_decision
 from textual.widgets import Label, OptionList
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.scenario import lay_table
@@ -254,7 +255,7 @@ def test_the_discard_question_names_the_effect_it_serves(catalog: Catalog) -> No
     )
     # Sokidan's own effect, as when it is used: draw a card, then discard one
     # (two different cards in hand: the player chooses).
-    game.push_ops("sokidan", "effects", {"actor": CharacterRef("goku")})
+    game.push_ops("sokidan", "effects", EffectContext(CharacterRef("goku")))
     game._advance()
     pending = game.state.pending
     assert pending is not None, "the discard is asked"

@@ -18,6 +18,7 @@ from dbdeck.games.deckbuilding.engine.combat import (
     friends_of,
     guardian_for,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name, Names
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -112,16 +113,16 @@ def character_attack(
     damage = max(0, damage - penalty)
     healing = g.card_as(uids[0], Technique).healing
     actual = target if healing else guardian_for(g, target)
-    ctx = {"actor": CharacterRef(ch.id), "target": actual, "combo": combo}
+    ctx = EffectContext(CharacterRef(ch.id), target=actual, combo=combo)
     for uid in reversed(boosters):
         if booster_ops(g, uid):
-            g.push_ops(g.state.card_ids[uid], "booster", {**ctx, "source": uid})
+            g.push_ops(g.state.card_ids[uid], "booster", ctx.with_source(uid))
     for uid in reversed(uids):
         card = g.card_as(uid, Technique)
         if combo and card.combo_effects:
-            g.push_ops(card.id, "combo_effects", {**ctx, "source": uid})
+            g.push_ops(card.id, "combo_effects", ctx.with_source(uid))
         if card.effects:
-            g.push_ops(card.id, "effects", {**ctx, "source": uid})
+            g.push_ops(card.id, "effects", ctx.with_source(uid))
     if healing:
         g.push(HealTechnique(actual, damage))
     else:
@@ -296,11 +297,11 @@ def _vattack(g: Reach, task: VillainAttack) -> None:
     if task.choice not in (None, "decline"):
         _power_clash(g, task, damage, source)
         return
-    ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else None, "attacker": source}
+    ctx = EffectContext(source, target=targets[0] if len(targets) == 1 else None, attacker=source)
     if body.effects:
         aimed: list[Holder | None] = list(targets) or [None]
         for key in reversed(aimed):
-            g.push_ops(s.card_ids[uid], f"{prefix}effects", {**ctx, "target": key})
+            g.push_ops(s.card_ids[uid], f"{prefix}effects", ctx.with_target(key))
     if body.damage or body.plus_power or body.plus_despair:
         for key in reversed(targets):
             g.push(
@@ -623,4 +624,4 @@ def _room(g: Reach, task: Room) -> None:
     rewards = [i for i, r in enumerate(card.rewards) if r.turns <= tokens]
     if rewards:
         best = max(rewards, key=lambda i: card.rewards[i].turns)
-        g.push_ops(card.id, f"rewards.{best}.effects", {"actor": CharacterRef(ch.id)})
+        g.push_ops(card.id, f"rewards.{best}.effects", EffectContext(CharacterRef(ch.id)))

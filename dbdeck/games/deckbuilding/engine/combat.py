@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.games.deckbuilding.cards.plain import Minion
 from dbdeck.games.deckbuilding.engine import rules
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -491,7 +492,7 @@ class MinionActivates(Task):
         if "search" in card.keywords and give_balls(g, None, minion):
             g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
         if card.effects:
-            g.push_ops(card.id, "effects", {"actor": minion, "source": uid, "attack": "minion"})
+            g.push_ops(card.id, "effects", EffectContext(minion, uid, attack="minion"))
 
 
 def steal_sources(g: Reach) -> list[Holder]:

@@ -2,16 +2,17 @@
 
 Operations run as tasks on the game's stack. A handler that needs a choice
 (a target, an option, a card) asks for it and is called again with the
-answer in ``task.choice``. ``ctx`` says who owns the effect (``actor``),
-which card it comes from (``source``), the attack's target (``target``) and
-whether the card is part of a Combo (``combo``).
+answer in ``task.choice``. ``ctx`` (an ``EffectContext``,
+``engine/context.py``) says who owns the effect (``actor``), which card it
+comes from (``source``), the attack's target (``target``) and whether the
+card is part of a Combo (``combo``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.describe import describe_effects
@@ -24,6 +25,7 @@ from dbdeck.games.deckbuilding.engine.combat import (
     friends_of,
     give_balls,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import (
     LOCATION,
@@ -71,7 +73,7 @@ class Ops(Task):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any] = field(metadata=CONTEXT)
+    ctx: EffectContext = field(metadata=CONTEXT)
     """Who owns the effect and what it is about (see the module)."""
 
     queues_only = True
@@ -95,7 +97,7 @@ class Op(Asking):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any] = field(metadata=CONTEXT)
+    ctx: EffectContext = field(metadata=CONTEXT)
     left: int | None = optional(None)
     """A discard or destroy of several cards: how many are still to go."""
     choice: Any = optional(None)
@@ -132,15 +134,15 @@ def controller(g: Reach, actor: Actor) -> str:
     return "players"
 
 
-def _actor_side(g: Reach, ctx: dict[str, Any]) -> str:
-    actor: Actor = ctx["actor"]
+def _actor_side(g: Reach, ctx: EffectContext) -> str:
+    actor: Actor = ctx.actor
     if actor == LOCATION:
         return "villain" if g.state.active == "villain" else "players"
     return side_of(actor)
 
 
-def _self_key(g: Reach, ctx: dict[str, Any]) -> Holder:
-    actor: Actor = ctx["actor"]
+def _self_key(g: Reach, ctx: EffectContext) -> Holder:
+    actor: Actor = ctx.actor
     match actor:
         case AllyRef(uid):
             return CharacterRef(g.ally(uid)[0].id)
@@ -154,7 +156,7 @@ def _self_key(g: Reach, ctx: dict[str, Any]) -> Holder:
 
 
 def resolve_targets(
-    g: Reach, name: str, ctx: dict[str, Any], character: str | None = None
+    g: Reach, name: str, ctx: EffectContext, character: str | None = None
 ) -> tuple[list[Holder], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
@@ -162,19 +164,20 @@ def resolve_targets(
     if name == "self":
         return [_self_key(g, ctx)], False
     if name == "this-card":
-        return [ctx["actor"]], False
+        # The card's owner: a holder (a Location's effects name no such target).
+        return [cast(Holder, ctx.actor)], False
     if name == "chosen-enemy":
-        if ctx.get("target") and alive(g, ctx["target"]):
-            return [ctx["target"]], False
+        if ctx.target is not None and alive(g, ctx.target):
+            return [ctx.target], False
         return enemies, True
     if name == "each-enemy":
         return enemies, False
     if name == "villain":
         keys = [k for k in enemies_of(g, "players") if k.__class__ is not MinionRef]
-        if ctx.get("location"):
+        if ctx.location:
             # A Location's "the Villain" is each of its enemies, even one not yet
             # arrived at setup (rules notes L1, L4).
-            if not keys and ctx.get("setup"):
+            if not keys and ctx.setup:
                 keys = [VILLAIN]
             return keys, False
         return keys, len(keys) > 1
@@ -217,7 +220,7 @@ def resolve_targets(
             return [aggro], False
         return enemies, True
     if name == "attacker":
-        return ([ctx["attacker"]] if ctx.get("attacker") else []), False
+        return ([ctx.attacker] if ctx.attacker is not None else []), False
     if name == "named-character":
         named = CharacterRef(character) if character else None
         return [k for k in characters if k is named], False
@@ -249,7 +252,7 @@ def with_targets(
         g.ask(
             task,
             "target",
-            controller(g, ctx["actor"]),
+            controller(g, ctx.actor),
             prompt,
             [Option(g.target_label(k), k) for k in keys],
         )
@@ -266,7 +269,7 @@ def _damage(g: Reach, op: fx.Damage, task: Op) -> None:
     amount = op.amount
     if op.plus_despair:
         amount += g.state.villain.tokens.get("despair", 0)
-    source = ctx.get("source_key") or _source_key(g, ctx)
+    source = _source_key(g, ctx)
     side = _actor_side(g, ctx)
     if side == "villain" and op.attack is not None:
         amount += g.state.villain.damage_bonus + g.hooks.attack_bonus(g, source)
@@ -293,8 +296,8 @@ def _damage(g: Reach, op: fx.Damage, task: Op) -> None:
     )
 
 
-def _source_key(g: Reach, ctx: dict[str, Any]) -> Holder:
-    actor: Actor = ctx["actor"]
+def _source_key(g: Reach, ctx: EffectContext) -> Holder:
+    actor: Actor = ctx.actor
     if actor == LOCATION:
         return _self_key(g, ctx)
     return actor
@@ -328,7 +331,7 @@ def _draw(g: Reach, op: fx.Draw, task: Op) -> None:
 def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
     ctx = task.ctx
     if op.source == "this-card":
-        source = ctx.get("source")
+        source = ctx.source
         if source is not None:
             zones.remove_card(g, source, to_box=destroy)
         return
@@ -341,7 +344,7 @@ def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
     if count <= 0:
         return
     candidates = zones.pile_candidates(
-        g, ch, op.source, op.card_kind, voluntary=ctx.get("voluntary", False) or not destroy
+        g, ch, op.source, op.card_kind, voluntary=ctx.voluntary or not destroy
     )
     if not candidates:
         return
@@ -383,7 +386,7 @@ def _heal(g: Reach, op: fx.Heal | fx.Repair, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
-def _own_character(g: Reach, ctx: dict[str, Any]) -> CharacterState | None:
+def _own_character(g: Reach, ctx: EffectContext) -> CharacterState | None:
     """The Character an effect belongs to (through its Ally), if any."""
     key = _self_key(g, ctx)
     return g.state.character(key.id) if key.__class__ is CharacterRef else None
@@ -545,7 +548,7 @@ def _ready(g: Reach, op: fx.Ready | fx.Exhaust, task: Op) -> None:
                 for u in ch.units()
                 if u.exhausted
                 and zones.kind_matches(g, u.uid, op.card_kind)
-                and u.uid != task.ctx.get("source")
+                and u.uid != task.ctx.source
             ]
             if units:
                 units[0].exhausted = False
@@ -565,7 +568,7 @@ def _tokens(g: Reach, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
 
 
 def _break_armor(g: Reach, op: fx.BreakArmor, task: Op) -> None:
-    actor: Actor = task.ctx["actor"]
+    actor: Actor = task.ctx.actor
     if op.target == "self" and actor.__class__ is EnemyRef:
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
         return
@@ -622,7 +625,7 @@ def _choose_one(g: Reach, op: fx.ChooseOne, task: Op) -> None:
         g.ask(
             task,
             "choose-one",
-            controller(g, task.ctx["actor"]),
+            controller(g, task.ctx.actor),
             "Choose one",
             [Option(o.label, i) for i, o in enumerate(op.options)],
         )
@@ -630,13 +633,13 @@ def _choose_one(g: Reach, op: fx.ChooseOne, task: Op) -> None:
     g.push_ops(task.card, f"{task.path}.{task.i}.options.{task.choice}.effects", task.ctx)
 
 
-def condition_holds(g: Reach, cond: Any, ctx: dict[str, Any]) -> bool:
+def condition_holds(g: Reach, cond: Any, ctx: EffectContext) -> bool:
     """Whether a condition holds for an effect's owner."""
     subject = _self_key(g, ctx)
-    if getattr(cond, "subject", "self") == "target" and ctx.get("target"):
-        subject = ctx["target"]
+    if getattr(cond, "subject", "self") == "target" and ctx.target is not None:
+        subject = ctx.target
     if isinstance(cond, fx.InCombo):
-        return bool(ctx.get("combo"))
+        return bool(ctx.combo)
     if isinstance(cond, fx.RaceIs):
         return rules.race_of(g, subject) in cond.races
     if isinstance(cond, fx.VillainPhase):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.games.deckbuilding.engine import zones
 from dbdeck.games.deckbuilding.engine.attacks import Fire, Room, VillainAttack
 from dbdeck.games.deckbuilding.engine.combat import MinionActivates
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import Ops
 from dbdeck.games.deckbuilding.engine.events import Agree
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
@@ -134,11 +135,11 @@ def _start_effects(g: Reach, ch: CharacterState) -> list[OrderItem]:
     for unit in ch.units():
         card = g.card(unit.uid)
         if getattr(card, "start_of_turn_effects", None):
-            ctx = {"actor": CharacterRef(ch.id), "source": unit.uid}
+            ctx = EffectContext(CharacterRef(ch.id), unit.uid)
             items.append(OrderItem(card.name, Ops(card.id, "start_of_turn_effects", 0, ctx)))
     location = g.location_card()
     if location is not None and location.character_turn_start:
-        ctx = {"actor": CharacterRef(ch.id), "location": True}
+        ctx = EffectContext(CharacterRef(ch.id), location=True)
         items.append(OrderItem(location.name, Ops(location.id, "character_turn_start", 0, ctx)))
     ability = g.character_card(ch.id).special_ability
     if (
@@ -152,7 +153,7 @@ def _start_effects(g: Reach, ch: CharacterState) -> list[OrderItem]:
         items.append(
             OrderItem(
                 ability.name,
-                Ops(ch.id, "special_ability.effects", 0, {"actor": CharacterRef(ch.id)}),
+                Ops(ch.id, "special_ability.effects", 0, EffectContext(CharacterRef(ch.id))),
             )
         )
     return items
@@ -253,7 +254,7 @@ def _villain_start(g: Reach) -> None:
     items = []
     location = g.location_card()
     if location is not None and location.villain_turn_start:
-        ctx = {"actor": VILLAIN, "location": True}
+        ctx = EffectContext(VILLAIN, location=True)
         items.append(OrderItem(location.name, Ops(location.id, "villain_turn_start", 0, ctx)))
     items += g.hooks.turn_start(g)
     if items:

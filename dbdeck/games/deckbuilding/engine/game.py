@@ -31,9 +31,11 @@ from dbdeck.games.deckbuilding.engine.actions import (
     shape_problem,
 )
 from dbdeck.games.deckbuilding.engine.chance import TableRandom
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Event, Word
 from dbdeck.games.deckbuilding.engine.holders import (
     HOLDER_TYPES,
+    LOCATION,
     VILLAIN,
     AllyRef,
     CharacterRef,
@@ -204,10 +206,10 @@ class Game:
         if location is not None:
             # Removing market cards was done while the markets were built
             # (before they were revealed); the other setup effects run now.
-            ctx = {"actor": "loc", "location": True, "setup": True}
+            ctx = EffectContext(LOCATION, location=True, setup=True)
             for i in reversed(range(len(location.setup_effects))):
                 if location.setup_effects[i].op != "remove-from-market":
-                    self.push(effects.Op(location.id, "setup_effects", i, dict(ctx)))
+                    self.push(effects.Op(location.id, "setup_effects", i, ctx))
         s.step = "reveal"
 
     def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
@@ -436,7 +438,7 @@ class Game:
         """Queue a task to run next."""
         self.state.stack.append(task)
 
-    def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
+    def push_ops(self, card_id: str, path: str, ctx: EffectContext) -> None:
         """Queue the operations found at ``path`` of a card."""
         self.push(effects.Ops(card_id, path, 0, ctx))
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
     from dbdeck.games.deckbuilding.cards.plain import AttackBody, Card, Character, Enemy, Villain
     from dbdeck.games.deckbuilding.engine.chance import TableRandom
+    from dbdeck.games.deckbuilding.engine.context import EffectContext
     from dbdeck.games.deckbuilding.engine.events import Event, Word
     from dbdeck.games.deckbuilding.engine.holders import EnemyRef, MarketAllyRef
     from dbdeck.games.deckbuilding.engine.state import (
@@ -147,7 +148,7 @@ class Reach(Protocol):
         """Queue a task to run next."""
         ...
 
-    def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
+    def push_ops(self, card_id: str, path: str, ctx: EffectContext) -> None:
         """Queue the operations found at ``path`` of a card."""
         ...
 
@@ -273,7 +274,7 @@ class VillainHooks(Protocol):
 
     # --- tokens ---------------------------------------------------------------------------
 
-    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Add (or remove, when negative) tokens of a kind."""
         ...
 

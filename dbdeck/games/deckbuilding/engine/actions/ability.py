@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.engine.actions import Ability, Action
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
@@ -50,7 +51,7 @@ def perform(g: Playing, ch: CharacterState, a: Ability) -> None:
     if ability.uses != "passive":
         ch.ability_tokens -= 1
     g.log("ability", "{} uses {}.", CharacterRef(ch.id), ability.name)
-    ctx = {"actor": CharacterRef(ch.id), "voluntary": True}
+    ctx = EffectContext(CharacterRef(ch.id), voluntary=True)
     g.push_ops(ch.id, "special_ability.effects", ctx)
     g.push_ops(ch.id, "special_ability.cost", ctx)
 

@@ -11,6 +11,7 @@ from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.engine import attacks
 from dbdeck.games.deckbuilding.engine.actions import Action, Avoid
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
@@ -74,7 +75,7 @@ def perform(g: Playing, ch: CharacterState, a: Avoid) -> None:
                 g.push_ops(
                     g.state.card_ids[prepared.uid],
                     path,
-                    {"actor": CharacterRef(ch.id), "voluntary": True},
+                    EffectContext(CharacterRef(ch.id), voluntary=True),
                 )
                 return
 

@@ -15,6 +15,7 @@ from dbdeck.games.deckbuilding.cards.plain import Equipment
 from dbdeck.games.deckbuilding.engine import rules, words
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.actions.kind import ActionKind
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import condition_holds
 from dbdeck.games.deckbuilding.engine.holders import (
     AllyRef,
@@ -124,7 +125,7 @@ def can_equip(g: Playing, ch: CharacterState, card: Any, leaving: set[int]) -> s
     if why:
         return why
     for condition in getattr(card, "requirements", ()):
-        if not condition_holds(g, condition, {"actor": CharacterRef(ch.id)}):
+        if not condition_holds(g, condition, EffectContext(CharacterRef(ch.id))):
             return f"{card.name}'s requirement is not met"
     units = units_list(ch, card.kind)
     if not leaving <= {u.uid for u in units}:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.engine.actions import Action, Destroy
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 from dbdeck.games.deckbuilding.engine.zones import remove_card
@@ -48,11 +49,9 @@ def perform(g: Playing, ch: CharacterState, a: Destroy) -> None:
     g.push_ops(
         card.id,
         "destroy_effects",
-        {
-            "actor": CharacterRef(ch.id) if isinstance(owner, AllyRef) else owner,
-            "source": a.card,
-            "voluntary": True,
-        },
+        EffectContext(
+            CharacterRef(ch.id) if isinstance(owner, AllyRef) else owner, a.card, voluntary=True
+        ),
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from dbdeck.games.deckbuilding.engine import combat
 from dbdeck.games.deckbuilding.engine.actions import Action, Exhaust
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 
@@ -55,9 +56,7 @@ def perform(g: Playing, ch: CharacterState, a: Exhaust) -> None:
     if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, None, owner):
         g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if getattr(card, "exhaust_effects", None):
-        g.push_ops(
-            card.id, "exhaust_effects", {"actor": owner, "source": unit.uid, "voluntary": True}
-        )
+        g.push_ops(card.id, "exhaust_effects", EffectContext(owner, unit.uid, voluntary=True))
 
 
 def label(game: Playing, action: Exhaust) -> str:

@@ -16,6 +16,7 @@ from dbdeck.games.deckbuilding.engine.actions.base import (
     replaced_armor,
     sentence,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 from dbdeck.games.deckbuilding.engine.zones import remove_card, units_list
@@ -61,7 +62,7 @@ def perform(g: Playing, ch: CharacterState, a: Play) -> None:
         ch.hand.remove(a.card)
         g.state.box.append(a.card)
         g.log("play", "{} uses {}.", CharacterRef(ch.id), card.name)
-        g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
+        g.push_ops(card.id, "effects", EffectContext(CharacterRef(ch.id), a.card))
         return
     for uid in a.cards:
         remove_card(g, uid, to_box=True, owner=ch)

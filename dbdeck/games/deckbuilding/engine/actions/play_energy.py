@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.games.deckbuilding.engine.actions import Action, PlayEnergy
 from dbdeck.games.deckbuilding.engine.actions.base import in_hand
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
@@ -49,7 +50,7 @@ def perform(g: Playing, ch: CharacterState, a: PlayEnergy) -> None:
     g.log("energy", "{} plays {} (+{} Energy).", CharacterRef(ch.id), Name(a.card), value)
     card = g.card(a.card)
     if getattr(card, "effects", None):
-        g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
+        g.push_ops(card.id, "effects", EffectContext(CharacterRef(ch.id), a.card))
 
 
 def label(game: Playing, action: PlayEnergy) -> str:

@@ -11,6 +11,7 @@ from dbdeck.games.deckbuilding.cards.plain import Ally, Reference, SplitCard
 from dbdeck.games.deckbuilding.engine import combat, zones
 from dbdeck.games.deckbuilding.engine.attacks import discard_attack
 from dbdeck.games.deckbuilding.engine.combat import Damage
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name, Names
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -112,7 +113,7 @@ class Androids1718Rules(VillainRules):
                 ch.bonuses.append(Bonus("hand-size", -1, "permanent"))
                 ch.deck.append(ch.hand.pop())  # his fifth card goes back on top
         g.log("setup", f"{DIFFERENT_FUTURE}: the Androids have ruined the future.")
-        g.push_ops(DIFFERENT_FUTURE, "effects", {"actor": VILLAIN})
+        g.push_ops(DIFFERENT_FUTURE, "effects", EffectContext(VILLAIN))
 
     def ally_market(self, g: Reach, allies: list[str]) -> list[str]:
         """25, 20 or 15 Allies by difficulty (the board); A Different Future
@@ -319,7 +320,7 @@ class Androids1718Rules(VillainRules):
                 v.enemy_damage[enemy] = 0
         elif v.tokens.get("despair", 0) < WISH_DESPAIR_BELOW:
             wish = 2
-            self.tokens(g, VILLAIN, "despair", WISH_DESPAIR, {})
+            self.tokens(g, VILLAIN, "despair", WISH_DESPAIR, EffectContext(VILLAIN))
         else:
             wish = 3
             row = list(s.markets["allies"].row)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.games.deckbuilding.cards.plain import AttackBody, Event
 from dbdeck.games.deckbuilding.engine import combat, rules, zones
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.games.deckbuilding.engine.state import Option, Prepared
@@ -110,7 +111,7 @@ class Androids1920Rules(VillainRules):
         g.log("activate", "Android Activation: {}.", EnemyRef(android), enemy=android)
         # Pushed last to first: the stack runs them top to bottom.
         if g.state.extreme:
-            g.push_ops(THIRST, "effects", {"actor": EnemyRef(android)})
+            g.push_ops(THIRST, "effects", EffectContext(EnemyRef(android)))
         g.push(Regeneration())
         g.push(Absorb(android))
 
@@ -191,7 +192,7 @@ class Androids1920Rules(VillainRules):
         g.state.villain.discard.append(uid)
         if card.effects:
             actor = EnemyRef(android) if android else VILLAIN
-            g.push_ops(card.id, "effects", {"actor": actor, "source": uid})
+            g.push_ops(card.id, "effects", EffectContext(actor, uid))
 
     def play_attack(
         self, g: Reach, uid: int, body: AttackBody, owner: str, half: int | None = None

@@ -8,7 +8,7 @@ module of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.cards.plain import (
     Attack,
@@ -20,6 +20,7 @@ from dbdeck.games.deckbuilding.cards.plain import (
 )
 from dbdeck.games.deckbuilding.engine import combat, zones
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import resolve_targets
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import (
@@ -151,7 +152,7 @@ class VillainRules:
         elif isinstance(card, Event):
             v.discard.append(uid)
             if card.effects:
-                g.push_ops(card.id, "effects", {"actor": VILLAIN, "source": uid})
+                g.push_ops(card.id, "effects", EffectContext(VILLAIN, uid))
             self.on_event(g, card.id)
         else:
             v.discard.append(uid)
@@ -198,7 +199,7 @@ class VillainRules:
             phase=card.to_phase,
         )
         if card.effects:
-            g.push_ops(card.id, "effects", {"actor": VILLAIN, "source": uid})
+            g.push_ops(card.id, "effects", EffectContext(VILLAIN, uid))
 
     def on_event(self, g: Reach, card_id: str) -> None:
         """An event card was revealed."""
@@ -242,7 +243,7 @@ class VillainRules:
         A Villain may leave a decision pending here (a Controversy over the
         target): the attack waits, and this is asked again with the answer in
         ``task.choice``."""
-        return resolve_targets(g, self.attack_target(g, body, task), {"actor": VILLAIN})
+        return resolve_targets(g, self.attack_target(g, body, task), EffectContext(VILLAIN))
 
     def attack_bonus(self, g: Reach, source: Holder) -> int:
         """Extra damage on every attack of the Villain's side."""
@@ -314,7 +315,7 @@ class VillainRules:
 
     # --- tokens ---------------------------------------------------------------------------
 
-    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Add (or remove, when negative) tokens of a kind."""
         v = g.state.villain
         if counter == "aggro":
@@ -347,7 +348,7 @@ class VillainRules:
         board = g.villain_card()
         if board.death_effect:
             g.log("death-effect", "{}'s death effect: {}", VILLAIN, board.death_effect_text)
-            g.push_ops(board.id, "death_effect", {"actor": VILLAIN})
+            g.push_ops(board.id, "death_effect", EffectContext(VILLAIN))
 
     def on_minion_eliminated(self, g: Reach, card_id: str) -> None:
         """A Minion was eliminated."""

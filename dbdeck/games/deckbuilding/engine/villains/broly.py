@@ -17,6 +17,7 @@ from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import Attack, PhaseInfo, Reference
 from dbdeck.games.deckbuilding.engine import combat, rules
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import resolve_targets
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
@@ -106,7 +107,7 @@ class BrolyRules(VillainRules):
                 VILLAIN,
             )
         g.log("activate", "{}: {}", VILLAIN, row.text)
-        g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", {"actor": VILLAIN})
+        g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", EffectContext(VILLAIN))
 
     def activate_card(self, g: Reach, card_id: str) -> None:
         """Prepare (or make) the attack a row of the table names. Furious Rage
@@ -142,7 +143,7 @@ class BrolyRules(VillainRules):
         cost = int(phase_info(g).calm_cost or 0)
         ch.energy -= cost
         g.log("calm", "{} spends {} Energy to calm {}.", CharacterRef(ch.id), cost, VILLAIN)
-        ctx = {"actor": CharacterRef(ch.id)}
+        ctx = EffectContext(CharacterRef(ch.id))
         self.tokens(g, VILLAIN, "power", -1, ctx)
         aggro = g.state.villain.aggro
         if aggro in (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)):
@@ -186,7 +187,7 @@ class BrolyRules(VillainRules):
         aggro = g.state.villain.aggro
         if aggro is None or not combat.alive(g, aggro):
             return []
-        most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, {"actor": VILLAIN})
+        most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, EffectContext(VILLAIN))
         return [aggro] if aggro in most else [aggro, *most]
 
     def _furious_rage(self, g: Reach, task: FuriousRage) -> None:
@@ -256,7 +257,7 @@ class BrolyRules(VillainRules):
 
     # --- tokens and phases ------------------------------------------------------------
 
-    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Power tokens move Broly's phase on; discarding the Aggro token is
         told."""
         v = g.state.villain

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.cards.plain import Transformation
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
@@ -78,4 +79,4 @@ class FreezerRules(VillainRules):
         assert isinstance(form, Transformation)
         g.log("activate", f"Freezer's deck is empty: he attacks with his {form.name} again.")
         if form.effects:
-            g.push_ops(form.id, "effects", {"actor": VILLAIN, "source": v.last_form})
+            g.push_ops(form.id, "effects", EffectContext(VILLAIN, v.last_form))

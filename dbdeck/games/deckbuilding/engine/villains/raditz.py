@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.cards.plain import AttackBody
 from dbdeck.games.deckbuilding.engine import combat, rules
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, Holder
 from dbdeck.games.deckbuilding.engine.state import Option, VillainAttackState
@@ -111,7 +112,7 @@ class RaditzRules(VillainRules):
         Kidnapped Victim (rules note R3)."""
         if target is VILLAIN and dealt >= ATTACK_TOKEN_DAMAGE and self.victim(g) is not None:
             g.log("victim", f"Raditz takes {dealt} damage and turns on his hostage.")
-            self.tokens(g, VILLAIN, VICTIM_TOKENS, 1, {})
+            self.tokens(g, VILLAIN, VICTIM_TOKENS, 1, EffectContext(VILLAIN))
 
     def special_targets(self, g: Reach, name: str) -> list[Holder]:
         """``kidnapped-victim``: the Kidnapped Victim card, where the death

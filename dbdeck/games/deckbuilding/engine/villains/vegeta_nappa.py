@@ -16,6 +16,7 @@ from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import AttackBody, Event, Reference, SplitCard
 from dbdeck.games.deckbuilding.engine import attacks, combat, rules
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Prepared, Unit
@@ -121,7 +122,7 @@ class VegetaNappaRules(VillainRules):
             else:
                 g.push(SaiyanActs(uid, enemy, half))
             if enemy == VEGETA:
-                g.push_ops(COLDNESS, "effects", {"actor": EnemyRef(VEGETA)})
+                g.push_ops(COLDNESS, "effects", EffectContext(EnemyRef(VEGETA)))
 
     def _parts(self, g: Reach, card: Any) -> list[tuple[str, int | None]] | None:
         """Who acts on a card, in order, with the half each uses; ``None`` for
@@ -160,11 +161,11 @@ class VegetaNappaRules(VillainRules):
             if card.id == POWER_BALL:
                 self._power_ball(g, enemy)
             elif card.effects:
-                g.push_ops(card.id, "effects", {"actor": EnemyRef(enemy), "source": uid})
+                g.push_ops(card.id, "effects", EffectContext(EnemyRef(enemy), uid))
         elif body is not None and not body.damage:
             # A part that deals no damage is no attack: its effects happen.
             path = "effects" if half is None else f"halves.{half}.attack.effects"
-            g.push_ops(card.id, path, {"actor": EnemyRef(enemy), "source": uid})
+            g.push_ops(card.id, path, EffectContext(EnemyRef(enemy), uid))
             attacks.discard_attack(g, uid)  # unless its other part is prepared
         elif body is not None:
             self.play_attack(g, uid, body, enemy, half)
@@ -197,11 +198,11 @@ class VegetaNappaRules(VillainRules):
 
     # --- Coldness ---------------------------------------------------------------------
 
-    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Armor tokens are each Saiyan's own; gaining Coldness may make
         Vegeta eliminate Nappa."""
         if counter == "armor":
-            actor = ctx.get("actor")
+            actor = ctx.actor
             enemies = [actor.id] if isinstance(actor, EnemyRef) else self._standing(g)
             for enemy in enemies:
                 self._change_armor(g, enemy, amount)
@@ -267,7 +268,7 @@ class VegetaNappaRules(VillainRules):
         """The Saiyan takes Ozaru Form, or stomps if he already has it."""
         if _own(g, enemy).get(OZARU_TOKEN):
             g.log("ozaru", "{} is already an Ozaru: he stomps.", EnemyRef(enemy))
-            g.push_ops(POWER_BALL, "effects", {"actor": EnemyRef(enemy)})
+            g.push_ops(POWER_BALL, "effects", EffectContext(EnemyRef(enemy)))
             return
         _set_own(g, enemy, OZARU_TOKEN, 1)
         g.log(
