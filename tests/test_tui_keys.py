@@ -12,6 +12,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
+from dbdeck.games.deckbuilding.engine.villains import freezer
 from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
 from dbdeck.tui.play import TableScreen
@@ -193,7 +194,7 @@ async def test_ending_a_turn_with_the_ability_unused_asks_first(catalog: Catalog
     game = before_freezer(catalog)
     # Landed: Kaio-ken's extra damage has something to attack (before that it
     # would go unused, and is not asked about).
-    game.state.villain.arrived = True
+    freezer.own(game).arrived = True
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         table = table_of(pilot.app)

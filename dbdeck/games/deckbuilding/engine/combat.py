@@ -55,7 +55,7 @@ def enemies_of(g: Reach, side: str) -> list[Holder]:
     Characters and their Allies."""
     s = g.state
     if side == "players":
-        if not s.villain.arrived:
+        if not g.hooks.arrived(g):
             return []
         keys: list[Holder] = [
             EnemyRef(e) for e in g.villain_card().enemies if e not in s.villain.defeated_enemies

@@ -215,7 +215,7 @@ def resolve_targets(
         best = [k for k in enemies if rules.remaining(g, k) == least]
         return best, len(best) > 1
     if name == "aggro-holder":
-        aggro = g.state.villain.aggro
+        aggro = g.hooks.aggro_holder(g)
         if aggro is not None and alive(g, aggro):
             return [aggro], False
         return enemies, True

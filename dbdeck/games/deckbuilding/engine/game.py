@@ -54,6 +54,7 @@ from dbdeck.games.deckbuilding.engine.state import (
     MarketState,
     Option,
     Unit,
+    own_state_for,
     state_from_data,
     to_data,
     upgrade_snapshot,
@@ -187,6 +188,7 @@ class Game:
         if aside is not None:
             s.characters[0].allies.append(Unit(aside))
         s.villain.id = villain.id
+        s.villain.own = own_state_for(villain.id)
         s.villain.phase = 1
         self._villain_hooks.setup(self)
         for card in villain.side_decks:

@@ -190,6 +190,10 @@ class VillainHooks(Protocol):
         """A defeated Character's turn-order card was revealed."""
         ...
 
+    def arrived(self, g: Reach) -> bool:
+        """Whether the Villain is at the table (he and the Minions can be attacked)."""
+        ...
+
     def minions_present(self, g: Reach) -> bool:
         """Whether the Minions in play activate this turn."""
         ...
@@ -242,6 +246,10 @@ class VillainHooks(Protocol):
 
     def damage_reduction(self, g: Reach, key: Holder) -> int:
         """Extra Damage Reduction of the Villain or an enemy."""
+        ...
+
+    def aggro_holder(self, g: Reach) -> Holder | None:
+        """Who holds the Villain's Aggro token, if anyone."""
         ...
 
     def enemy_self(self, g: Reach, enemy: EnemyRef) -> Holder:

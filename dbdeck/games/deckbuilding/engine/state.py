@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from dbdeck.games.deckbuilding.cards.kinds import Difficulty
 from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
@@ -213,6 +213,90 @@ class MarketState:
 
 
 @dataclass(slots=True)
+class VillainOwnState:
+    """What one Villain's module keeps on the board beyond what every Villain
+    has: a slotted dataclass of this, the ``OWN_STATE`` of the module's rules
+    (``villains/base.py``), so the shared ``VillainState`` names no Villain.
+
+    A Villain's own fields are written among the ``VillainState``'s in the
+    JSON form (``{"id": "freezer", …, "arrived": false}``), as snapshots have
+    always held them. Holder fields say how "no holder" is written with the
+    ``NO_HOLDER`` metadata. The general rules keep nothing of their own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = False
+    """Whether snapshots have held this state's fields for every Villain
+    (their defaults for the others), from before each Villain owned its
+    state: they still do, so older and newer versions read each other's
+    saves and the golden fingerprint holds. A new Villain's state leaves it
+    off."""
+
+    def clone(self) -> VillainOwnState:
+        """An independent copy (a state holding lists or dicts copies them too)."""
+        return copy.copy(self) if _fields_of_own(type(self)) else self
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields, as the Villain's JSON form holds them."""
+        out: dict[str, Any] = {}
+        for f in _fields_of_own(type(self)):
+            value = getattr(self, f.name)
+            if NO_HOLDER in f.metadata:
+                value = _holders(value)
+            out[f.name] = to_data(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VillainOwnState:
+        """The state ``to_json`` wrote; fields not there keep their defaults."""
+        values: dict[str, Any] = {}
+        for f in _fields_of_own(cls):
+            if f.name in data:
+                value = data[f.name]
+                if NO_HOLDER in f.metadata:
+                    value = holder_or_none(value)
+                values[f.name] = copy.deepcopy(value)
+        return cls(**values)
+
+    def laid(self, values: Mapping[str, Any]) -> VillainOwnState:
+        """A copy with some fields set (a scenario's table): ``ValueError``
+        for a field this Villain does not keep."""
+        names = {f.name for f in _fields_of_own(type(self))}
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise ValueError(f"this Villain keeps no {unknown[0]!r}")
+        new = copy.copy(self)
+        for name, value in values.items():
+            setattr(new, name, value)
+        return new
+
+
+_OWN_STATES: dict[str, type[VillainOwnState]] = {}
+_OWN_FIELDS: dict[type, tuple[Any, ...]] = {}
+_NO_OWN_STATE = VillainOwnState()
+"""The general rules' own state: nothing, shared by every game."""
+
+
+def _fields_of_own(cls: type[VillainOwnState]) -> tuple[Any, ...]:
+    found = _OWN_FIELDS.get(cls)
+    if found is None:
+        found = _OWN_FIELDS[cls] = fields(cls)
+    return found
+
+
+def register_own_state(villain_id: str, cls: type[VillainOwnState]) -> None:
+    """Say which class holds a Villain's own state (the Villains' registry,
+    ``villains/__init__.py``, does it for each Villain's module)."""
+    if _OWN_STATES.get(villain_id, cls) is not cls:
+        raise ValueError(f"two own states for the Villain {villain_id!r}")
+    _OWN_STATES[villain_id] = cls
+
+
+def own_state_for(villain_id: str) -> VillainOwnState:
+    """A fresh own state of a Villain (nothing for one of the general rules)."""
+    cls = _OWN_STATES.get(villain_id)
+    return _NO_OWN_STATE if cls is None else cls()
+
+
+@dataclass(slots=True)
 class VillainState:
     """The Villain's board."""
 
@@ -235,13 +319,16 @@ class VillainState:
     armor_bonus: int = 0
     damage_bonus: int = 0
     damage_reduction_bonus: int = 0
-    arrived: bool = True
-    """Freezer: until "Freezer Arrives!!" he and his Minions cannot be attacked."""
     last_form: int = -1
     """The transformation card whose attack repeats when the deck is empty."""
-    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
-    """Broly: who holds his aggro token."""
     extra_turns: int = 0
+    own: VillainOwnState = field(default_factory=lambda: _NO_OWN_STATE)
+    """What the Villain's own module keeps (Freezer's arrival, Broly's Aggro
+    token …): its class is the module's, found by the Villain's id."""
+
+    def __post_init__(self) -> None:
+        if self.own is _NO_OWN_STATE and self.id:
+            self.own = own_state_for(self.id)
 
 
 @dataclass(slots=True, frozen=True)
@@ -432,6 +519,7 @@ def _clone_character(c: CharacterState) -> CharacterState:
 
 def _clone_villain(v: VillainState) -> VillainState:
     new = copy.copy(v)
+    new.own = v.own.clone()
     new.enemy_damage = dict(v.enemy_damage)
     new.defeated_enemies = list(v.defeated_enemies)
     new.deck, new.discard = list(v.deck), list(v.discard)
@@ -453,6 +541,8 @@ def to_data(obj: Any) -> Any:
     and decisions write their own form)."""
     if isinstance(obj, Task | Decision | Option):
         return obj.to_json()
+    if obj.__class__ is VillainState:
+        return _villain_data(obj)
     if hasattr(obj, "__dataclass_fields__"):
         out = {}
         for f in fields(obj):
@@ -576,11 +666,33 @@ def _character(c: dict[str, Any]) -> CharacterState:
     return CharacterState(**c)
 
 
+def _villain_data(v: VillainState) -> dict[str, Any]:
+    """The Villain's JSON form: the shared fields, then the Villain's own
+    among them (and the older Villains' own with their defaults, which every
+    snapshot has held: ``VillainOwnState.IN_EVERY_SNAPSHOT``)."""
+    out: dict[str, Any] = {}
+    for f in fields(v):
+        if f.name != "own":
+            out[f.name] = to_data(getattr(v, f.name))
+    own = v.own
+    for cls in _OWN_STATES.values():
+        if cls.IN_EVERY_SNAPSHOT and cls is not type(own):
+            out.update(cls().to_json())
+    out.update(own.to_json())
+    return out
+
+
 def _villain(v: dict[str, Any]) -> VillainState:
     v = dict(v)
     v["minions"] = _units(v["minions"])
     v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
-    v["aggro"] = holder_or_none(v.get("aggro", ""))
+    own_cls = _OWN_STATES.get(v.get("id", ""), VillainOwnState)
+    own: dict[str, Any] = {}
+    for cls in {*_OWN_STATES.values(), own_cls}:
+        for f in _fields_of_own(cls):
+            if f.name in v:
+                own[f.name] = v.pop(f.name)
+    v["own"] = own_cls.from_json(own)
     return VillainState(**v)
 
 

@@ -227,7 +227,7 @@ def _villain(game: Playing) -> VillainPanel:
         phase=v.phase,
         difficulty=s.difficulty,
         extreme=s.extreme,
-        arrived=v.arrived,
+        arrived=game.hooks.arrived(game),
         health=None if several else _health(game, VILLAIN),
         armor=rules.armor(game, VILLAIN),
         damage_reduction=rules.damage_reduction(game, VILLAIN),
@@ -239,7 +239,7 @@ def _villain(game: Playing) -> VillainPanel:
         discard=len(v.discard),
         tokens=tuple(sorted(_tokens(game))),
         side_decks=tuple(side_decks),
-        aggro=game.name(v.aggro) if v.aggro is not None else "",
+        aggro=_aggro(game),
         location=str(location.name) if location is not None else "",
         location_text=str(location.text) if location is not None else "",
         turn_cards=turn_cards,
@@ -375,6 +375,11 @@ def _tokens(game: Playing) -> Iterator[tuple[str, int]]:
 
 def _token_label(counter: str) -> str:
     return counter.replace("-", " ").capitalize()
+
+
+def _aggro(game: Playing) -> str:
+    holder = game.hooks.aggro_holder(game)
+    return "" if holder is None else game.name(holder)
 
 
 def _turn_card(game: Playing, card: str) -> str:

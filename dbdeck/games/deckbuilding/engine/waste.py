@@ -46,8 +46,7 @@ def _lost_technique(game: Playing, action: Action) -> str:
     card = game.card_as(action.card, Technique)
     if card.healing:
         return ""
-    villain = game.state.villain
-    if not villain.arrived:
+    if not game.hooks.arrived(game):
         why = f"{game.villain_card().name} and his Minions cannot be attacked until he arrives"
     else:
         why = "no enemy can be attacked now"

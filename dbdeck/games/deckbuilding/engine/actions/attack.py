@@ -109,7 +109,7 @@ def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no attack is possible: the Villain has not arrived, no Physical
     Technique is in hand, or the first attack's reason."""
     name = game.name(CharacterRef(ch.id))
-    if not game.state.villain.arrived:
+    if not game.hooks.arrived(game):
         villain = game.name(VILLAIN)
         return f"{villain} has not arrived: neither {villain} nor the Minions can be attacked yet."
     hand = hand_cards(game, ch, _physical_card)

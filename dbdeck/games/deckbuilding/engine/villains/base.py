@@ -8,7 +8,7 @@ module of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from dbdeck.games.deckbuilding.cards.plain import (
     Attack,
@@ -35,6 +35,7 @@ from dbdeck.games.deckbuilding.engine.state import (
     Prepared,
     Unit,
     VillainAttackState,
+    VillainOwnState,
 )
 from dbdeck.games.deckbuilding.engine.tasks import OrderItem
 from dbdeck.games.deckbuilding.engine.words import sentence
@@ -51,6 +52,9 @@ class VillainRules:
     OFFERS_ACTION = False
     """Whether the Villain's rules offer the Characters an action of their
     own (``villain_action``); without one it is always refused."""
+    OWN_STATE: ClassVar[type[VillainOwnState]] = VillainOwnState
+    """The class of what the Villain's module keeps on the board
+    (``VillainState.own``); the general rules keep nothing."""
 
     # --- setup ------------------------------------------------------------------------
 
@@ -98,6 +102,11 @@ class VillainRules:
 
     def defeated_card_revealed(self, g: Reach, character: str) -> None:
         """A defeated Character's turn-order card was revealed."""
+
+    def arrived(self, g: Reach) -> bool:
+        """Whether the Villain is at the table: until then neither the
+        Villain nor the Minions can be attacked (Freezer's ship lands later)."""
+        return True
 
     def minions_present(self, g: Reach) -> bool:
         """Whether the Minions in play activate this turn."""
@@ -265,6 +274,11 @@ class VillainRules:
         """Extra Damage Reduction of the Villain or an enemy."""
         return 0
 
+    def aggro_holder(self, g: Reach) -> Holder | None:
+        """Who holds the Villain's Aggro token (Broly's), if anyone: the
+        ``aggro-holder`` target of the cards."""
+        return None
+
     def enemy_self(self, g: Reach, enemy: EnemyRef) -> Holder:
         """Who "self" means in an effect one of the Villain's enemies owns:
         the Villain, whose board holds the
@@ -318,9 +332,6 @@ class VillainRules:
     def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Add (or remove, when negative) tokens of a kind."""
         v = g.state.villain
-        if counter == "aggro":
-            v.aggro = key if amount > 0 else None
-            return
         if key.__class__ is CharacterRef and counter == "special-ability":
             ch = g.state.character(key.id)
             ch.ability_tokens = max(0, ch.ability_tokens + amount)

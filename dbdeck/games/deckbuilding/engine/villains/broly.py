@@ -2,7 +2,7 @@
 implosion, the death effect and Paragus.
 
 Broly's Power is the ``power`` count of ``VillainState.tokens``; the Aggro
-token is ``VillainState.aggro`` (the holder key of whoever holds it). His
+token is ``BrolyState.aggro``, his module's own state (who holds it). His
 phase summary (base damage, the thresholds of each phase, the cost to calm
 him) is data: the ``phases`` of the "Broly's Power" reference card. Calming
 him is the Characters' ``villain-action``.
@@ -10,8 +10,8 @@ him is the Characters' ``villain-action``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import Attack, PhaseInfo, Reference
@@ -21,7 +21,7 @@ from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import resolve_targets
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
-from dbdeck.games.deckbuilding.engine.state import Option
+from dbdeck.games.deckbuilding.engine.state import NO_HOLDER, Option, VillainOwnState
 from dbdeck.games.deckbuilding.engine.tasks import (
     Asking,
     VillainTask,
@@ -56,9 +56,28 @@ def phase_info(g: Reach, phase: int | None = None) -> PhaseInfo:
     return next((row for row in rows if row.phase == wanted), rows[-1])
 
 
+@dataclass(slots=True)
+class BrolyState(VillainOwnState):
+    """What Broly's board keeps of its own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = True
+
+    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
+    """Who holds his Aggro token."""
+
+
+def own(g: Reach) -> BrolyState:
+    """Broly's own state in a game of his."""
+    state = g.state.villain.own
+    assert isinstance(state, BrolyState), "a game against Broly"
+    return state
+
+
 class BrolyRules(VillainRules):
     OFFERS_ACTION = True  # calming Broly
     """Broly's own rules (rulebook, "Broly")."""
+
+    OWN_STATE = BrolyState
 
     # --- setup and activation ---------------------------------------------------------
 
@@ -145,7 +164,7 @@ class BrolyRules(VillainRules):
         g.log("calm", "{} spends {} Energy to calm {}.", CharacterRef(ch.id), cost, VILLAIN)
         ctx = EffectContext(CharacterRef(ch.id))
         self.tokens(g, VILLAIN, "power", -1, ctx)
-        aggro = g.state.villain.aggro
+        aggro = own(g).aggro
         if aggro in (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)):
             self.tokens(g, aggro, "aggro", -1, ctx)
 
@@ -161,7 +180,7 @@ class BrolyRules(VillainRules):
         if dealt > before:
             v = g.state.villain
             v.tokens["power"] = before + 1
-            v.aggro = source
+            own(g).aggro = source
             g.log(
                 "tokens",
                 "{} is enraged: Power {}; {} takes the Aggro token.",
@@ -180,11 +199,15 @@ class BrolyRules(VillainRules):
                 return
         self._update_phase(g)
 
+    def aggro_holder(self, g: Reach) -> Holder | None:
+        """Who holds Broly's Aggro token."""
+        return own(g).aggro
+
     def _rage_targets(self, g: Reach) -> list[Holder]:
         """Furious Rage's possible targets when the Aggro token and the card
         disagree: the Aggro holder and the enemies with the most Dragon Balls.
         One target (or none) when they agree."""
-        aggro = g.state.villain.aggro
+        aggro = own(g).aggro
         if aggro is None or not combat.alive(g, aggro):
             return []
         most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, EffectContext(VILLAIN))
@@ -199,7 +222,7 @@ class BrolyRules(VillainRules):
             super().activate_card(g, FURIOUS_RAGE)
             return
         if task.choice is None:
-            aggro = g.state.villain.aggro
+            aggro = own(g).aggro
             grim = self._grim_target(g, keys)
             options = []
             for key in keys:
@@ -258,11 +281,14 @@ class BrolyRules(VillainRules):
     # --- tokens and phases ------------------------------------------------------------
 
     def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
-        """Power tokens move Broly's phase on; discarding the Aggro token is
-        told."""
-        v = g.state.villain
-        if counter == "aggro" and amount < 0 and v.aggro is not None:
-            g.log("tokens", "{}'s Aggro token is discarded.", v.aggro, counter="aggro")
+        """Power tokens move Broly's phase on; the Aggro token goes to whoever
+        gains it, and its discarding is told."""
+        if counter == "aggro":
+            state = own(g)
+            if amount < 0 and state.aggro is not None:
+                g.log("tokens", "{}'s Aggro token is discarded.", state.aggro, counter="aggro")
+            state.aggro = key if amount > 0 else None
+            return
         super().tokens(g, key, counter, amount, ctx)
         if counter == "power":
             self._update_phase(g)
@@ -296,14 +322,14 @@ class BrolyRules(VillainRules):
         wish) moves his phase on too, and an Aggro token whose holder was
         defeated or eliminated is discarded (rules note B5)."""
         self._update_phase(g)
-        v = g.state.villain
-        if v.aggro is not None and not combat.alive(g, v.aggro):
-            holder = v.aggro
+        state = own(g)
+        if state.aggro is not None and not combat.alive(g, state.aggro):
+            holder = state.aggro
             inside = (
                 isinstance(holder, CharacterRef) and g.state.character(holder.id).room_tokens >= 0
             )
             if not inside:
-                v.aggro = None
+                state.aggro = None
                 g.log("tokens", "{} has left play: the Aggro token is discarded.", holder)
 
 

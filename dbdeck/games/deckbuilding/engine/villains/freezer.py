@@ -3,11 +3,13 @@ the death effect on defeated Characters' turn cards, and the empty deck."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from dbdeck.games.deckbuilding.cards.plain import Transformation
 from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN
+from dbdeck.games.deckbuilding.engine.state import VillainOwnState
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -19,8 +21,27 @@ GUARD = "freezer-guard"
 ARMY = "freezer-army"
 
 
+@dataclass(slots=True)
+class FreezerState(VillainOwnState):
+    """What Freezer's board keeps of its own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = True
+
+    arrived: bool = True
+    """Until "Freezer Arrives!!" he and his Minions cannot be attacked."""
+
+
+def own(g: Reach) -> FreezerState:
+    """Freezer's own state in a game of his."""
+    state = g.state.villain.own
+    assert isinstance(state, FreezerState), "a game against Freezer"
+    return state
+
+
 class FreezerRules(VillainRules):
     """Freezer's own rules (rulebook, "Freezer")."""
+
+    OWN_STATE = FreezerState
 
     def setup(self, g: Reach) -> None:
         """ "Freezer Arrives!!" on top, then the shuffled Phase 1, 2 and 3
@@ -39,7 +60,7 @@ class FreezerRules(VillainRules):
             deck += pile
         deck.append(g.new_uid(ARRIVES))
         g.state.villain.deck = deck
-        g.state.villain.arrived = False
+        own(g).arrived = False
 
     def extreme_minions(self, g: Reach, starting: list[str]) -> list[str]:
         """Extreme Mode: Freezer's Army replaces the Guard in play."""
@@ -53,11 +74,15 @@ class FreezerRules(VillainRules):
     def minions_present(self, g: Reach) -> bool:
         """The Guard comes with Freezer's ship: before it lands, no Minion
         activates (rules note N18)."""
-        return g.state.villain.arrived
+        return own(g).arrived
+
+    def arrived(self, g: Reach) -> bool:
+        """Freezer and his Minions can be attacked once his ship has landed."""
+        return own(g).arrived
 
     def on_event(self, g: Reach, card_id: str) -> None:
         if card_id == ARRIVES:
-            g.state.villain.arrived = True
+            own(g).arrived = True
             g.log("arrive", "Freezer's ship lands: Freezer and his Minions can now be attacked.")
 
     def defeated_card_revealed(self, g: Reach, character: str) -> None:
