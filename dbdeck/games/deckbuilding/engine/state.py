@@ -231,8 +231,17 @@ class VillainOwnState:
     off."""
 
     def clone(self) -> VillainOwnState:
-        """An independent copy (a state holding lists or dicts copies them too)."""
-        return copy.copy(self) if _fields_of_own(type(self)) else self
+        """An independent copy: plain values and holders are shared, anything
+        else (a list, a dict) copied."""
+        own = _fields_of_own(type(self))
+        if not own:
+            return self  # the general rules' nothing, shared
+        new = copy.copy(self)
+        for f in own:
+            value = getattr(self, f.name)
+            if value.__class__ not in _SHARED_OWN:
+                setattr(new, f.name, copy.deepcopy(value))
+        return new
 
     def to_json(self) -> dict[str, Any]:
         """The fields, as the Villain's JSON form holds them."""
@@ -269,6 +278,8 @@ class VillainOwnState:
         return new
 
 
+_SHARED_OWN = frozenset({bool, int, str, type(None), *HOLDER_TYPES})
+"""Values of an own state a copy can share."""
 _OWN_STATES: dict[str, type[VillainOwnState]] = {}
 _OWN_FIELDS: dict[type, tuple[Any, ...]] = {}
 _NO_OWN_STATE = VillainOwnState()
