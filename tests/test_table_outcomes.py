@@ -21,6 +21,7 @@ from dbdeck.games.deckbuilding.engine.events import starts_turn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.games.deckbuilding.engine.view import seat_view
+from dbdeck.games.deckbuilding.engine.villains import freezer
 from dbdeck.games.deckbuilding.engine.waste import waste_of
 from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games, tally_of
 from dbdeck.games.deckbuilding.scenario import lay_table
@@ -137,7 +138,7 @@ async def test_minions_before_their_villain_arrives_are_shown_arriving(
     catalog: Catalog,
 ) -> None:
     game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
-    assert not game.state.villain.arrived and game.state.villain.minions
+    assert not freezer.own(game).arrived and game.state.villain.minions
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         board = table_of(pilot.app).query_one(VillainBoard)
@@ -194,7 +195,7 @@ def test_the_coach_never_suggests_a_wasted_move(catalog: Catalog) -> None:
     can have no target (and is lost); the coach suggests something else, and
     says what the card it suggests does."""
     game = Game.new(catalog, Setup(characters=["goku", "krillin"], villain="freezer", seed=11))
-    assert not game.state.villain.arrived
+    assert not freezer.own(game).arrived
     bot = greedy(game, random.Random(0))
     assert bot.type == "prepare" and waste_of(game, bot)
     hint = suggest(game)
@@ -226,7 +227,7 @@ def test_kaio_ken_is_wasted_while_nothing_can_be_attacked(catalog: Catalog) -> N
     kaio_ken = next(a for a in goku.legal_actions() if a.type == "ability")
     assert "would go unused" in waste_of(goku, kaio_ken)
     assert not any("Kaio-ken" in line for line in seat_view(goku, 0).left_undone)
-    goku.state.villain.arrived = True
+    freezer.own(goku).arrived = True
     assert waste_of(goku, kaio_ken) == ""
     # An ability that also draws a card (Tien's Multi-Form) is never wasted.
     tien = Game.new(catalog, Setup(characters=["tien", "goku"], villain="freezer", seed=11))

@@ -26,6 +26,7 @@ from dbdeck.games.deckbuilding.engine.attacks import (
     Wish,
 )
 from dbdeck.games.deckbuilding.engine.combat import Damage, Death, MinionActivates, Steal
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import Op, Ops
 from dbdeck.games.deckbuilding.engine.flow import Order, OrderItem, Wildcard
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
@@ -56,20 +57,20 @@ from dbdeck.games.deckbuilding.scenario.models import StepSpec
 
 CTX = {"actor": "c:goku", "source": 12, "target": "v", "combo": True}
 """An effect's context as JSON; inside the engine its holders are references."""
-LIVE_CTX = {"actor": parse("c:goku"), "source": 12, "target": parse("v"), "combo": True}
+LIVE_CTX = EffectContext(parse("c:goku"), 12, target=parse("v"), combo=True)
 
 EXAMPLES: list[tuple[Task, dict[str, Any]]] = [
     # Each task with the JSON saves have always held for it.
     (
-        Ops("goku", "effects", 1, dict(LIVE_CTX)),
+        Ops("goku", "effects", 1, LIVE_CTX),
         {"t": "ops", "card": "goku", "path": "effects", "i": 1, "ctx": CTX},
     ),
     (
-        Op("goku", "effects", 0, dict(LIVE_CTX)),
+        Op("goku", "effects", 0, LIVE_CTX),
         {"t": "op", "card": "goku", "path": "effects", "i": 0, "ctx": CTX},
     ),
     (
-        Op("goku", "effects", 2, dict(LIVE_CTX), left=2, choice=7),
+        Op("goku", "effects", 2, LIVE_CTX, left=2, choice=7),
         {"t": "op", "card": "goku", "path": "effects", "i": 2, "ctx": CTX, "left": 2, "choice": 7},
     ),
     # A card's Damage operation names its attack type, even none.

@@ -9,8 +9,10 @@ from tables import app_for, quiet_table, table_of, turn_game, villain_decision
 from textual.widgets import Label, OptionList
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
+from dbdeck.games.deckbuilding.engine.villains import freezer
 from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
 from dbdeck.tui.play import TableScreen
@@ -192,7 +194,7 @@ async def test_ending_a_turn_with_the_ability_unused_asks_first(catalog: Catalog
     game = before_freezer(catalog)
     # Landed: Kaio-ken's extra damage has something to attack (before that it
     # would go unused, and is not asked about).
-    game.state.villain.arrived = True
+    freezer.own(game).arrived = True
     async with app_for(game).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         table = table_of(pilot.app)
@@ -254,7 +256,7 @@ def test_the_discard_question_names_the_effect_it_serves(catalog: Catalog) -> No
     )
     # Sokidan's own effect, as when it is used: draw a card, then discard one
     # (two different cards in hand: the player chooses).
-    game.push_ops("sokidan", "effects", {"actor": CharacterRef("goku")})
+    game.push_ops("sokidan", "effects", EffectContext(CharacterRef("goku")))
     game._advance()
     pending = game.state.pending
     assert pending is not None, "the discard is asked"

@@ -232,11 +232,11 @@ def _calm_score(game: Game, ch: Any) -> float:
     """Calming Broly is worth its Energy when his next attack would defeat
     the calmer (or its Ally) holding the Aggro token, or when his Power is
     about to move him to a worse phase or already makes every attack heavy."""
-    v = game.state.villain
+    aggro = game.hooks.aggro_holder(game)
     info = phase_info(game)
     hit = info.base_damage + power(game) + 2  # a typical card prints 0 to 3 more
     own: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
-    if v.aggro is not None and v.aggro in own and rules.remaining(game, v.aggro) <= hit:
+    if aggro is not None and aggro in own and rules.remaining(game, aggro) <= hit:
         return 65  # before buying: survive the next attack
     if info.power_at is not None and power(game) >= info.power_at - 1:
         return 45

@@ -5,9 +5,8 @@ Power Clash offer; plus the Wish card and the Room of Spirit and Time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import ConcentratedEnergy, Energy, Technique, Training
@@ -19,6 +18,7 @@ from dbdeck.games.deckbuilding.engine.combat import (
     friends_of,
     guardian_for,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name, Names
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -28,22 +28,25 @@ from dbdeck.games.deckbuilding.engine.holders import (
     Holder,
     MinionRef,
 )
-from dbdeck.games.deckbuilding.engine.state import CharacterState, Option, Unit, to_data
+from dbdeck.games.deckbuilding.engine.state import (
+    CharacterState,
+    Option,
+    Unit,
+    VillainAttackState,
+)
 from dbdeck.games.deckbuilding.engine.tasks import (
     HOLDER,
     Asking,
     Task,
-    TaskError,
     optional,
     read_choice,
     read_holder,
-    read_holders,
     task_kind,
 )
 from dbdeck.games.deckbuilding.engine.words import count
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = [
     "AttackUsed",
@@ -58,7 +61,7 @@ __all__ = [
 ]
 
 
-def booster_ops(g: Table, uid: int) -> list[Any] | None:
+def booster_ops(g: Reach, uid: int) -> list[Any] | None:
     """The booster effect of an Energy card (``None`` without a booster icon)."""
     card = g.card(uid)
     return card.booster if isinstance(card, Energy | ConcentratedEnergy) else None
@@ -71,7 +74,7 @@ def _this_attack_bonus(ops: Any) -> int:
 
 
 def attack_damage(
-    g: Table, ch: CharacterState, uids: list[int], attack: str, boosters: list[int], *, combo: bool
+    g: Reach, ch: CharacterState, uids: list[int], attack: str, boosters: list[int], *, combo: bool
 ) -> tuple[int, str]:
     """An attack's total damage and kind: every card's damage and "this
     attack" bonuses, the Character's bonuses, and the boosters' damage
@@ -93,7 +96,7 @@ def attack_damage(
 
 
 def character_attack(
-    g: Table,
+    g: Reach,
     ch: CharacterState,
     uids: list[int],
     target: Holder,
@@ -110,16 +113,16 @@ def character_attack(
     damage = max(0, damage - penalty)
     healing = g.card_as(uids[0], Technique).healing
     actual = target if healing else guardian_for(g, target)
-    ctx = {"actor": CharacterRef(ch.id), "target": actual, "combo": combo}
+    ctx = EffectContext(CharacterRef(ch.id), target=actual, combo=combo)
     for uid in reversed(boosters):
         if booster_ops(g, uid):
-            g.push_ops(g.state.card_ids[uid], "booster", {**ctx, "source": uid})
+            g.push_ops(g.state.card_ids[uid], "booster", ctx.with_source(uid))
     for uid in reversed(uids):
         card = g.card_as(uid, Technique)
         if combo and card.combo_effects:
-            g.push_ops(card.id, "combo_effects", {**ctx, "source": uid})
+            g.push_ops(card.id, "combo_effects", ctx.with_source(uid))
         if card.effects:
-            g.push_ops(card.id, "effects", {**ctx, "source": uid})
+            g.push_ops(card.id, "effects", ctx.with_source(uid))
     if healing:
         g.push(HealTechnique(actual, damage))
     else:
@@ -134,7 +137,7 @@ class HealTechnique(Task):
     target: Holder = field(metadata=HOLDER)
     amount: int
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Heal the target."""
         combat.heal(g, self.target, self.amount)
 
@@ -151,12 +154,12 @@ class Fire(Asking):
     """The target the Character chose."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Choose the Technique's target and attack."""
         _fire(g, self)
 
 
-def _fire(g: Table, task: Fire) -> None:
+def _fire(g: Reach, task: Fire) -> None:
     ch = g.state.character(task.character)
     uid, boosters = task.uid, task.boosters
     card = g.card_as(uid, Technique)
@@ -205,7 +208,7 @@ class Used(Task):
     character: str
     uids: list[int]
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Discard the cards."""
         g.state.character(self.character).discard += self.uids
 
@@ -213,94 +216,17 @@ class Used(Task):
 # --- Villain attacks --------------------------------------------------------------------
 
 
-AttackStage = Literal["aim", "clash", "clash-offered"]
-"""Where a Villain attack stands: its targets to be chosen (``aim``),
-chosen with a Power Clash still to be offered if one can be (``clash``), or
-the Power Clash offered (``clash-offered``)."""
-
-AttackOrigin = Literal["played", "prepared", "chosen"]
-"""How a Villain attack came to resolve: ``played`` from the Villain deck
-now (a Physical attack, or one half of a split card), ``prepared`` on the
-Time Track and fired, or ``chosen`` with its target already settled (Broly's
-Furious Rage after its Controversy)."""
-
-
 @task_kind("vattack")
 @dataclass(slots=True)
-class VillainAttack(Asking):
+class VillainAttack(VillainAttackState):
     """A Villain attack resolves: target, Power Clash offer, damage, effects."""
 
-    uid: int
-    """The attack card."""
-    owner: str = ""
-    """The enemy making it, for a several-enemy Villain (else empty)."""
-    half: int | None = None
-    """Which half of a split card attacks (``None``: found from ``owner``)."""
-    origin: AttackOrigin = "played"
-    stage: AttackStage = "aim"
-    targets: list[Holder] | None = None
-    """Who the attack hits, once chosen."""
-    controversy: bool = False
-    """Raditz's Choice: the players were asked which card decides the target."""
-    precedence: str | None = None
-    """Their answer: ``raditz-choice`` or ``card``."""
-    choice: Any = None
-    """The answer waited for: a target, the Controversy's, or the Power Clash's."""
-    read_answer = staticmethod(read_choice)
-
-    def __post_init__(self) -> None:
-        if self.stage != "aim" and self.targets is None:
-            raise TaskError("a Villain attack past its aim has targets")
-
-    def to_json(self) -> dict[str, Any]:
-        """The form saves have always held: the stage shows as which keys
-        are there (``targets``, ``clash_offered``), the origin as
-        ``prepared`` or ``half``."""
-        data: dict[str, Any] = {"t": self.tag, "uid": self.uid, "owner": self.owner}
-        if self.origin == "prepared":
-            data["prepared"] = True
-        elif self.origin == "played":
-            data["half"] = self.half
-        if self.controversy:
-            data["controversy"] = True
-        if self.precedence is not None:
-            data["precedence"] = self.precedence
-        if self.stage != "aim":
-            data["targets"] = [t.key for t in self.targets or []]
-        if self.stage == "clash-offered":
-            data["clash_offered"] = True
-        if self.choice is not None:
-            data["choice"] = to_data(self.choice)
-        return data
-
-    @classmethod
-    def read(cls, data: Mapping[str, Any]) -> Task:
-        """A Villain attack from the JSON ``to_json`` writes."""
-        origin: AttackOrigin = (
-            "prepared" if data.get("prepared") else "played" if "half" in data else "chosen"
-        )
-        targets = data.get("targets")
-        stage: AttackStage = (
-            "aim" if targets is None else "clash-offered" if data.get("clash_offered") else "clash"
-        )
-        return cls(
-            int(data["uid"]),
-            str(data.get("owner", "")),
-            data.get("half"),
-            origin,
-            stage,
-            None if targets is None else read_holders(targets),
-            bool(data.get("controversy", False)),
-            data.get("precedence"),
-            read_choice(data.get("choice")),
-        )
-
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Take the attack one stage on."""
         _vattack(g, self)
 
 
-def _vattack(g: Table, task: VillainAttack) -> None:
+def _vattack(g: Reach, task: VillainAttack) -> None:
     s = g.state
     uid = task.uid
     body = g.hooks.attack_body(g, task)
@@ -371,11 +297,11 @@ def _vattack(g: Table, task: VillainAttack) -> None:
     if task.choice not in (None, "decline"):
         _power_clash(g, task, damage, source)
         return
-    ctx = {"actor": source, "target": targets[0] if len(targets) == 1 else None, "attacker": source}
+    ctx = EffectContext(source, target=targets[0] if len(targets) == 1 else None, attacker=source)
     if body.effects:
         aimed: list[Holder | None] = list(targets) or [None]
         for key in reversed(aimed):
-            g.push_ops(s.card_ids[uid], f"{prefix}effects", {**ctx, "target": key})
+            g.push_ops(s.card_ids[uid], f"{prefix}effects", ctx.with_target(key))
     if body.damage or body.plus_power or body.plus_despair:
         for key in reversed(targets):
             g.push(
@@ -391,12 +317,12 @@ class AttackUsed(Task):
 
     uid: int
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Discard the attack card."""
         discard_attack(g, self.uid)
 
 
-def discard_attack(g: Table, uid: int) -> None:
+def discard_attack(g: Reach, uid: int) -> None:
     """An attack card goes to the discard pile once no half of it is still
     prepared or about to resolve."""
     v = g.state.villain
@@ -408,7 +334,7 @@ def discard_attack(g: Table, uid: int) -> None:
         v.discard.append(uid)
 
 
-def _clash_options(g: Table, target: Holder, damage: int) -> list[Option]:
+def _clash_options(g: Reach, target: Holder, damage: int) -> list[Option]:
     """Power Clash choices: the prepared Technique and how much Energy to add."""
     if target.__class__ is not CharacterRef:
         return []
@@ -443,7 +369,7 @@ def _clash_options(g: Table, target: Holder, damage: int) -> list[Option]:
     return options
 
 
-def _power_clash(g: Table, task: VillainAttack, damage: int, source: Holder) -> None:
+def _power_clash(g: Reach, task: VillainAttack, damage: int, source: Holder) -> None:
     """The glossary's Power Clash: compare powers; the winner deals damage."""
     assert task.targets is not None
     target = task.targets[0]
@@ -519,12 +445,12 @@ class Wish(Asking):
         """A wish read from JSON, with the holder it names."""
         return _read_wish(value)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask for the wish, then grant it."""
         _wish(g, self)
 
 
-def _wish(g: Table, task: Wish) -> None:
+def _wish(g: Reach, task: Wish) -> None:
     s = g.state
     if combat.side_balls(g, "players") != 7:
         return
@@ -564,7 +490,7 @@ def _wish(g: Table, task: Wish) -> None:
     g.log("wish", "The wish is granted; the seven Dragon Balls scatter (unclaimed).")
 
 
-def _wish_options(g: Table) -> list[Option]:
+def _wish_options(g: Reach) -> list[Option]:
     s = g.state
     options: list[Option] = []
     for ch in s.characters:
@@ -610,7 +536,7 @@ def _wish_options(g: Table) -> list[Option]:
     return options
 
 
-def _level_allows(g: Table, uid: int, ch: CharacterState) -> bool:
+def _level_allows(g: Reach, uid: int, ch: CharacterState) -> bool:
     """A wished card ignores every requirement but a Level the Character
     lacks (The Wish Card)."""
     for condition in getattr(g.card(uid), "requirements", ()):
@@ -622,7 +548,7 @@ def _level_allows(g: Table, uid: int, ch: CharacterState) -> bool:
     return True
 
 
-def _resurrect(g: Table, key: Holder) -> None:
+def _resurrect(g: Reach, key: Holder) -> None:
     s = g.state
     if isinstance(key, CharacterRef):
         ch = s.character(key.id)
@@ -655,12 +581,12 @@ class Room(Asking):
     choice: Any = optional(None)
     """``stay`` or ``leave``."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask, then stay or leave."""
         _room(g, self)
 
 
-def _room(g: Table, task: Room) -> None:
+def _room(g: Reach, task: Room) -> None:
     ch = g.state.character(task.character)
     if ch.room_tokens < 4 and task.choice is None:
         g.ask(
@@ -698,4 +624,4 @@ def _room(g: Table, task: Room) -> None:
     rewards = [i for i, r in enumerate(card.rewards) if r.turns <= tokens]
     if rewards:
         best = max(rewards, key=lambda i: card.rewards[i].turns)
-        g.push_ops(card.id, f"rewards.{best}.effects", {"actor": CharacterRef(ch.id)})
+        g.push_ops(card.id, f"rewards.{best}.effects", EffectContext(CharacterRef(ch.id)))

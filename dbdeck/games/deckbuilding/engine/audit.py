@@ -16,12 +16,12 @@ from dbdeck.games.deckbuilding.engine.attacks import AttackUsed, Fire, Used, Vil
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, AllyRef, CharacterRef, MinionRef
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["card_places", "problems"]
 
 
-def card_places(g: Table) -> Iterator[tuple[str, int]]:
+def card_places(g: Reach) -> Iterator[tuple[str, int]]:
     """Every card instance with the name of the place it is in."""
     s = g.state
     for ch in s.characters:
@@ -78,7 +78,7 @@ def card_places(g: Table) -> Iterator[tuple[str, int]]:
                 yield "resolving", uid
 
 
-def _made_from_nothing(g: Table) -> list[str]:
+def _made_from_nothing(g: Reach) -> list[str]:
     """Market cards with more instances than the card set holds (its copies,
     plus those a chosen Character's board starts with): a card is always
     taken from where it is, never made anew."""
@@ -98,7 +98,7 @@ def _made_from_nothing(g: Table) -> list[str]:
     return found
 
 
-def problems(g: Table) -> list[str]:
+def problems(g: Reach) -> list[str]:
     """What is wrong with the game's state now (empty when all is well)."""
     s = g.state
     found: list[str] = []

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from dbdeck.games.deckbuilding.cards.plain import Minion
 from dbdeck.games.deckbuilding.engine import rules
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -37,7 +38,7 @@ from dbdeck.games.deckbuilding.engine.tasks import (
 from dbdeck.games.deckbuilding.engine.words import agree, count
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["Damage", "Death", "MinionActivates", "Steal", "check_end", "hit", "steal_sources"]
 
@@ -48,13 +49,13 @@ STEAL_FACES = ("blank", "ball", "ball", "damage", "damage", "damage+ball")
 # --- who can be attacked -----------------------------------------------------------
 
 
-def enemies_of(g: Table, side: str) -> list[Holder]:
+def enemies_of(g: Reach, side: str) -> list[Holder]:
     """The enemies in play of ``side`` (``players`` or ``villain``): for the
     players the Villain (or its enemies) and its Minions, for the Villain the
     Characters and their Allies."""
     s = g.state
     if side == "players":
-        if not s.villain.arrived:
+        if not g.hooks.arrived(g):
             return []
         keys: list[Holder] = [
             EnemyRef(e) for e in g.villain_card().enemies if e not in s.villain.defeated_enemies
@@ -68,14 +69,14 @@ def enemies_of(g: Table, side: str) -> list[Holder]:
     return keys
 
 
-def friends_of(g: Table, side: str) -> list[Holder]:
+def friends_of(g: Reach, side: str) -> list[Holder]:
     """The side's own Characters and Allies in play (for heals)."""
     if side == "players":
         return enemies_of(g, "villain")
     return [VILLAIN, *(MinionRef(u.uid) for u in g.state.villain.minions)]
 
 
-def guardian_for(g: Table, key: Holder) -> Holder:
+def guardian_for(g: Reach, key: Holder) -> Holder:
     """Guardian Minions take what is aimed at the Villain ("Guardian")."""
     if key is not VILLAIN and key.__class__ is not EnemyRef:
         return key
@@ -85,7 +86,7 @@ def guardian_for(g: Table, key: Holder) -> Holder:
     return key
 
 
-def alive(g: Table, key: Holder) -> bool:
+def alive(g: Reach, key: Holder) -> bool:
     """Whether the holder is still in play."""
     s = g.state
     match key:
@@ -109,7 +110,7 @@ def alive(g: Table, key: Holder) -> bool:
 # --- damage ----------------------------------------------------------------------------
 
 
-def reduce(g: Table, target: Holder, amount: int, kind: str) -> int:
+def reduce(g: Reach, target: Holder, amount: int, kind: str) -> int:
     """Damage left after Armor and Damage Reduction ("Types of Damage")."""
     if kind == "unavoidable":
         return amount
@@ -120,7 +121,7 @@ def reduce(g: Table, target: Holder, amount: int, kind: str) -> int:
 
 
 def hit(
-    g: Table,
+    g: Reach,
     source: Holder | None,
     target: Holder,
     amount: int,
@@ -182,7 +183,7 @@ def hit(
     return dealt
 
 
-def _add_damage(g: Table, key: Holder, amount: int) -> None:
+def _add_damage(g: Reach, key: Holder, amount: int) -> None:
     s = g.state
     match key:
         case CharacterRef(character_id):
@@ -201,13 +202,13 @@ def _add_damage(g: Table, key: Holder, amount: int) -> None:
             s.villain.damage += amount
 
 
-def eliminate_damage(g: Table, key: Holder) -> int:
+def eliminate_damage(g: Reach, key: Holder) -> int:
     """What "Eliminate" inflicts: Maximum Health plus Armor plus Damage
     Reduction, ignoring damage already taken (glossary, "Eliminate")."""
     return max_health(g, key) + rules.armor(g, key) + rules.damage_reduction(g, key)
 
 
-def heal(g: Table, key: Holder, amount: int | str, *, repair: bool = False) -> int:
+def heal(g: Reach, key: Holder, amount: int | str, *, repair: bool = False) -> int:
     """Remove damage. Androids cannot heal but can repair; only Androids
     repair; Animals heal one point more ("Races")."""
     race = rules.race_of(g, key)
@@ -227,7 +228,7 @@ def heal(g: Table, key: Holder, amount: int | str, *, repair: bool = False) -> i
     return healed
 
 
-def kill(g: Table, key: Holder, killer: Holder | None) -> None:
+def kill(g: Reach, key: Holder, killer: Holder | None) -> None:
     """Defeat a Character, eliminate an Ally or Minion, or defeat the Villain."""
     s = g.state
     gets = VILLAIN if killer.__class__ is EnemyRef else killer
@@ -282,7 +283,7 @@ def kill(g: Table, key: Holder, killer: Holder | None) -> None:
             end(g, "players", f"{g.name(VILLAIN)} is defeated.")
 
 
-def _demon_heals(g: Table, killer: Holder | None) -> None:
+def _demon_heals(g: Reach, killer: Holder | None) -> None:
     """A Demon, Character or Ally, heals 1 when it eliminates an enemy
     ("Races"; rules note N47)."""
     if (
@@ -294,7 +295,7 @@ def _demon_heals(g: Table, killer: Holder | None) -> None:
         heal(g, killer, 1)
 
 
-def _move_balls(g: Table, keys: set[Holder], to: Holder | None) -> None:
+def _move_balls(g: Reach, keys: set[Holder], to: Holder | None) -> None:
     s = g.state
     moved = 0
     for i, holder in enumerate(s.balls):
@@ -313,7 +314,7 @@ def _move_balls(g: Table, keys: set[Holder], to: Holder | None) -> None:
         )
 
 
-def give_balls(g: Table, source: Holder | None, target: Holder | None, count: int = 1) -> int:
+def give_balls(g: Reach, source: Holder | None, target: Holder | None, count: int = 1) -> int:
     """Move up to ``count`` balls from ``source`` to ``target`` (``None``:
     unclaimed). A defeated Character takes none (rules note N44)."""
     s = g.state
@@ -327,12 +328,12 @@ def give_balls(g: Table, source: Holder | None, target: Holder | None, count: in
     return moved
 
 
-def balls_of(g: Table, key: Holder) -> int:
+def balls_of(g: Reach, key: Holder) -> int:
     """Dragon Balls one holder controls."""
     return g.state.balls.count(key)
 
 
-def side_balls(g: Table, side: str) -> int:
+def side_balls(g: Reach, side: str) -> int:
     """Dragon Balls one side controls."""
     return sum(1 for holder in g.state.balls if holder is not None and side_of(holder) == side)
 
@@ -383,7 +384,7 @@ class Damage(Asking):
         """A damage task from JSON; ``names_attack`` is whether it has the key."""
         return cls(**{**field_values(cls, data), "names_attack": "attack" in data})
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Offer a Block if one may be made, then deal the damage."""
         target = self.target
         if not alive(g, target):
@@ -441,7 +442,7 @@ class Damage(Asking):
         )
 
 
-def _payment(g: Table, character: str, cost: int) -> list[int] | None:
+def _payment(g: Reach, character: str, cost: int) -> list[int] | None:
     """Energy cards from hand that pay ``cost`` outside one's turn: the fewest
     cards, then the least overpaid (rules note N15)."""
     ch = g.state.character(character)
@@ -466,7 +467,7 @@ class Death(Task):
 
     character: str
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Let the Villain's rules apply their death effect."""
         g.hooks.death_effect(g, self.character)
 
@@ -478,7 +479,7 @@ class MinionActivates(Task):
 
     uid: int
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Activate the Minion, if it is still in play."""
         uid = self.uid
         if not any(u.uid == uid for u in g.state.villain.minions):
@@ -491,10 +492,10 @@ class MinionActivates(Task):
         if "search" in card.keywords and give_balls(g, None, minion):
             g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
         if card.effects:
-            g.push_ops(card.id, "effects", {"actor": minion, "source": uid, "attack": "minion"})
+            g.push_ops(card.id, "effects", EffectContext(minion, uid, attack="minion"))
 
 
-def steal_sources(g: Table) -> list[Holder]:
+def steal_sources(g: Reach) -> list[Holder]:
     """Whom a Steal can take Dragon Balls from, in the order the dice take
     them (rules note N26): the Villain, then its Minions in the order they
     came into play, then each of its enemies; only those holding balls."""
@@ -516,12 +517,12 @@ class Steal(Task):
     holder: Holder | None = optional(None, key="from", holder=True)
     """The holder the player named to take balls from first (rules note N26)."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Roll the Steal dice and resolve them."""
         _steal(g, self)
 
 
-def _steal(g: Table, task: Steal) -> None:
+def _steal(g: Reach, task: Steal) -> None:
     ch = g.state.character(task.character)
     faces = [STEAL_FACES[g.rng.randint(1, 6) - 1] for _ in range(task.dice)]
     stolen = sum("ball" in f for f in faces)
@@ -561,7 +562,7 @@ def _steal(g: Table, task: Steal) -> None:
 # --- the end of the game ------------------------------------------------------------------
 
 
-def end(g: Table, winner: str, reason: str) -> None:
+def end(g: Reach, winner: str, reason: str) -> None:
     """End the game."""
     s = g.state
     if s.winner:
@@ -580,7 +581,7 @@ def end(g: Table, winner: str, reason: str) -> None:
     )
 
 
-def check_end(g: Table, *, health: bool = False) -> None:
+def check_end(g: Reach, *, health: bool = False) -> None:
     """Check every victory condition; with ``health``, also defeat Characters
     whose damage reached a Maximum Health that shrank (a bonus left play)."""
     s = g.state
@@ -629,6 +630,6 @@ def check_end(g: Table, *, health: bool = False) -> None:
         g.push(make("wish"))
 
 
-def enemy_remaining(g: Table, key: Holder) -> int:
+def enemy_remaining(g: Reach, key: Holder) -> int:
     """Remaining Health of an enemy."""
     return rules.remaining(g, key)

@@ -2,16 +2,17 @@
 
 Operations run as tasks on the game's stack. A handler that needs a choice
 (a target, an option, a card) asks for it and is called again with the
-answer in ``task.choice``. ``ctx`` says who owns the effect (``actor``),
-which card it comes from (``source``), the attack's target (``target``) and
-whether the card is part of a Combo (``combo``).
+answer in ``task.choice``. ``ctx`` (an ``EffectContext``,
+``engine/context.py``) says who owns the effect (``actor``), which card it
+comes from (``source``), the attack's target (``target``) and whether the
+card is part of a Combo (``combo``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.describe import describe_effects
@@ -24,6 +25,7 @@ from dbdeck.games.deckbuilding.engine.combat import (
     friends_of,
     give_balls,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import (
     LOCATION,
@@ -49,12 +51,12 @@ from dbdeck.games.deckbuilding.engine.tasks import (
 from dbdeck.games.deckbuilding.engine.words import count
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["Op", "Ops", "ops_at", "resolve_targets"]
 
 
-def ops_at(g: Table, card_id: str, path: str) -> list[Any]:
+def ops_at(g: Reach, card_id: str, path: str) -> list[Any]:
     """The operation list found at a dotted path inside a card."""
     node: Any = g.card(card_id)
     for part in path.split("."):
@@ -71,12 +73,12 @@ class Ops(Task):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any] = field(metadata=CONTEXT)
+    ctx: EffectContext = field(metadata=CONTEXT)
     """Who owns the effect and what it is about (see the module)."""
 
     queues_only = True
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Queue the ``i``-th operation, and the rest after it."""
         ops = ops_at(g, self.card, self.path)
         i = self.i
@@ -95,20 +97,20 @@ class Op(Asking):
     card: str
     path: str
     i: int
-    ctx: dict[str, Any] = field(metadata=CONTEXT)
+    ctx: EffectContext = field(metadata=CONTEXT)
     left: int | None = optional(None)
     """A discard or destroy of several cards: how many are still to go."""
     choice: Any = optional(None)
     """The answer: a target, a card uid, an option's index."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Run the operation's handler."""
         op = ops_at(g, self.card, self.path)[self.i]
         HANDLERS[type(op)](g, op, self)
 
 
-def effect_words(g: Table, task: Op) -> str:
+def effect_words(g: Reach, task: Op) -> str:
     """The effect an operation belongs to, in words: ``Sokidan: draw 1
     card, then discard 1 card from the hand.`` (a question names what it
     is for)."""
@@ -120,7 +122,7 @@ def effect_words(g: Table, task: Op) -> str:
 # --- targets -------------------------------------------------------------------------
 
 
-def controller(g: Table, actor: Actor) -> str:
+def controller(g: Reach, actor: Actor) -> str:
     """Who decides for an effect's owner: its Character, or the players."""
     match actor:
         case CharacterRef(character_id):
@@ -132,15 +134,15 @@ def controller(g: Table, actor: Actor) -> str:
     return "players"
 
 
-def _actor_side(g: Table, ctx: dict[str, Any]) -> str:
-    actor: Actor = ctx["actor"]
+def _actor_side(g: Reach, ctx: EffectContext) -> str:
+    actor: Actor = ctx.actor
     if actor == LOCATION:
         return "villain" if g.state.active == "villain" else "players"
     return side_of(actor)
 
 
-def _self_key(g: Table, ctx: dict[str, Any]) -> Holder:
-    actor: Actor = ctx["actor"]
+def _self_key(g: Reach, ctx: EffectContext) -> Holder:
+    actor: Actor = ctx.actor
     match actor:
         case AllyRef(uid):
             return CharacterRef(g.ally(uid)[0].id)
@@ -154,7 +156,7 @@ def _self_key(g: Table, ctx: dict[str, Any]) -> Holder:
 
 
 def resolve_targets(
-    g: Table, name: str, ctx: dict[str, Any], character: str | None = None
+    g: Reach, name: str, ctx: EffectContext, character: str | None = None
 ) -> tuple[list[Holder], bool]:
     """The candidates a target names, and whether one must be chosen."""
     side = _actor_side(g, ctx)
@@ -162,19 +164,20 @@ def resolve_targets(
     if name == "self":
         return [_self_key(g, ctx)], False
     if name == "this-card":
-        return [ctx["actor"]], False
+        # The card's owner: a holder (a Location's effects name no such target).
+        return [cast(Holder, ctx.actor)], False
     if name == "chosen-enemy":
-        if ctx.get("target") and alive(g, ctx["target"]):
-            return [ctx["target"]], False
+        if ctx.target is not None and alive(g, ctx.target):
+            return [ctx.target], False
         return enemies, True
     if name == "each-enemy":
         return enemies, False
     if name == "villain":
         keys = [k for k in enemies_of(g, "players") if k.__class__ is not MinionRef]
-        if ctx.get("location"):
+        if ctx.location:
             # A Location's "the Villain" is each of its enemies, even one not yet
             # arrived at setup (rules notes L1, L4).
-            if not keys and ctx.get("setup"):
+            if not keys and ctx.setup:
                 keys = [VILLAIN]
             return keys, False
         return keys, len(keys) > 1
@@ -212,12 +215,12 @@ def resolve_targets(
         best = [k for k in enemies if rules.remaining(g, k) == least]
         return best, len(best) > 1
     if name == "aggro-holder":
-        aggro = g.state.villain.aggro
+        aggro = g.hooks.aggro_holder(g)
         if aggro is not None and alive(g, aggro):
             return [aggro], False
         return enemies, True
     if name == "attacker":
-        return ([ctx["attacker"]] if ctx.get("attacker") else []), False
+        return ([ctx.attacker] if ctx.attacker is not None else []), False
     if name == "named-character":
         named = CharacterRef(character) if character else None
         return [k for k in characters if k is named], False
@@ -228,7 +231,7 @@ def resolve_targets(
 
 
 def with_targets(
-    g: Table,
+    g: Reach,
     task: Op,
     name: str,
     apply: Callable[[Holder], None],
@@ -249,7 +252,7 @@ def with_targets(
         g.ask(
             task,
             "target",
-            controller(g, ctx["actor"]),
+            controller(g, ctx.actor),
             prompt,
             [Option(g.target_label(k), k) for k in keys],
         )
@@ -261,12 +264,12 @@ def with_targets(
 # --- handlers ---------------------------------------------------------------------------
 
 
-def _damage(g: Table, op: fx.Damage, task: Op) -> None:
+def _damage(g: Reach, op: fx.Damage, task: Op) -> None:
     ctx = task.ctx
     amount = op.amount
     if op.plus_despair:
         amount += g.state.villain.tokens.get("despair", 0)
-    source = ctx.get("source_key") or _source_key(g, ctx)
+    source = _source_key(g, ctx)
     side = _actor_side(g, ctx)
     if side == "villain" and op.attack is not None:
         amount += g.state.villain.damage_bonus + g.hooks.attack_bonus(g, source)
@@ -293,14 +296,14 @@ def _damage(g: Table, op: fx.Damage, task: Op) -> None:
     )
 
 
-def _source_key(g: Table, ctx: dict[str, Any]) -> Holder:
-    actor: Actor = ctx["actor"]
+def _source_key(g: Reach, ctx: EffectContext) -> Holder:
+    actor: Actor = ctx.actor
     if actor == LOCATION:
         return _self_key(g, ctx)
     return actor
 
 
-def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
+def _eliminate(g: Reach, op: fx.Eliminate, task: Op) -> None:
     ctx = task.ctx
     source = _source_key(g, ctx)
 
@@ -317,7 +320,7 @@ def _eliminate(g: Table, op: fx.Eliminate, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is eliminated?")
 
 
-def _draw(g: Table, op: fx.Draw, task: Op) -> None:
+def _draw(g: Reach, op: fx.Draw, task: Op) -> None:
     def apply(key: Holder) -> None:
         if key.__class__ is CharacterRef:
             zones.draw(g, g.state.character(key.id), op.count)
@@ -325,10 +328,10 @@ def _draw(g: Table, op: fx.Draw, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who draws?")
 
 
-def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
+def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool) -> None:
     ctx = task.ctx
     if op.source == "this-card":
-        source = ctx.get("source")
+        source = ctx.source
         if source is not None:
             zones.remove_card(g, source, to_box=destroy)
         return
@@ -341,7 +344,7 @@ def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
     if count <= 0:
         return
     candidates = zones.pile_candidates(
-        g, ch, op.source, op.card_kind, voluntary=ctx.get("voluntary", False) or not destroy
+        g, ch, op.source, op.card_kind, voluntary=ctx.voluntary or not destroy
     )
     if not candidates:
         return
@@ -366,15 +369,15 @@ def _pile_choice(g: Table, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
         g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1))
 
 
-def _discard(g: Table, op: fx.Discard, task: Op) -> None:
+def _discard(g: Reach, op: fx.Discard, task: Op) -> None:
     _pile_choice(g, op, task, destroy=False)
 
 
-def _destroy(g: Table, op: fx.Destroy, task: Op) -> None:
+def _destroy(g: Reach, op: fx.Destroy, task: Op) -> None:
     _pile_choice(g, op, task, destroy=True)
 
 
-def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
+def _heal(g: Reach, op: fx.Heal | fx.Repair, task: Op) -> None:
     repair = isinstance(op, fx.Repair)
 
     def apply(key: Holder) -> None:
@@ -383,13 +386,13 @@ def _heal(g: Table, op: fx.Heal | fx.Repair, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who is healed?")
 
 
-def _own_character(g: Table, ctx: dict[str, Any]) -> CharacterState | None:
+def _own_character(g: Reach, ctx: EffectContext) -> CharacterState | None:
     """The Character an effect belongs to (through its Ally), if any."""
     key = _self_key(g, ctx)
     return g.state.character(key.id) if key.__class__ is CharacterRef else None
 
 
-def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
+def _gain_energy(g: Reach, op: fx.GainEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -400,7 +403,7 @@ def _gain_energy(g: Table, op: fx.GainEnergy, task: Op) -> None:
     g.log("energy", "{} gains {} Energy.", CharacterRef(ch.id), op.amount)
 
 
-def _pay_energy(g: Table, op: fx.PayEnergy, task: Op) -> None:
+def _pay_energy(g: Reach, op: fx.PayEnergy, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is not None:
         ch.energy = max(0, ch.energy - op.amount)
@@ -416,7 +419,7 @@ _BONUS_KIND: dict[type[Any], str] = {
 }
 
 
-def _bonus(g: Table, op: Any, task: Op) -> None:
+def _bonus(g: Reach, op: Any, task: Op) -> None:
     if op.duration in ("while-in-play", "this-attack"):
         # While-in-play bonuses are read from the cards in play; a bonus for
         # "this attack" was counted when the attack's damage was added up.
@@ -440,7 +443,7 @@ def _bonus(g: Table, op: Any, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who gains the bonus?")
 
 
-def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
+def _take_ball(g: Reach, op: fx.TakeDragonBall, task: Op) -> None:
     takers: set[Holder] = set()
 
     def apply(key: Holder) -> None:
@@ -473,7 +476,7 @@ def _take_ball(g: Table, op: fx.TakeDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who takes the Dragon Ball?")
 
 
-def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
+def _drop_ball(g: Reach, op: fx.DropDragonBall, task: Op) -> None:
     def apply(key: Holder) -> None:
         holder = VILLAIN if key.__class__ is EnemyRef else key
         dropped = give_balls(g, holder, None, op.count)
@@ -489,7 +492,7 @@ def _drop_ball(g: Table, op: fx.DropDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Who drops a Dragon Ball?")
 
 
-def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
+def _steal_ball(g: Reach, op: fx.StealDragonBall, task: Op) -> None:
     taker = _self_key(g, task.ctx)
 
     def apply(key: Holder) -> None:
@@ -507,7 +510,7 @@ def _steal_ball(g: Table, op: fx.StealDragonBall, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Steal from whom?")
 
 
-def _search(g: Table, op: fx.Search, task: Op) -> None:
+def _search(g: Reach, op: fx.Search, task: Op) -> None:
     ch = _own_character(g, task.ctx)
     if ch is None:
         return
@@ -525,7 +528,7 @@ def _search(g: Table, op: fx.Search, task: Op) -> None:
         zones.take_searched(g, ch, chosen, op.source, op.destination)
 
 
-def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
+def _ready(g: Reach, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     exhaust = isinstance(op, fx.Exhaust)
 
     def apply(key: Holder) -> None:
@@ -545,7 +548,7 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
                 for u in ch.units()
                 if u.exhausted
                 and zones.kind_matches(g, u.uid, op.card_kind)
-                and u.uid != task.ctx.get("source")
+                and u.uid != task.ctx.source
             ]
             if units:
                 units[0].exhausted = False
@@ -555,7 +558,7 @@ def _ready(g: Table, op: fx.Ready | fx.Exhaust, task: Op) -> None:
     with_targets(g, task, target, apply, prompt="Which card?")
 
 
-def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
+def _tokens(g: Reach, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     sign = 1 if isinstance(op, fx.AddTokens) else -1
 
     def apply(key: Holder) -> None:
@@ -564,8 +567,8 @@ def _tokens(g: Table, op: fx.AddTokens | fx.RemoveTokens, task: Op) -> None:
     with_targets(g, task, op.target, apply, prompt="Where do the tokens go?")
 
 
-def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
-    actor: Actor = task.ctx["actor"]
+def _break_armor(g: Reach, op: fx.BreakArmor, task: Op) -> None:
+    actor: Actor = task.ctx.actor
     if op.target == "self" and actor.__class__ is EnemyRef:
         g.hooks.break_armor(g, actor)  # an enemy's own Armor tokens, not the Villain's
         return
@@ -574,30 +577,30 @@ def _break_armor(g: Table, op: fx.BreakArmor, task: Op) -> None:
     )
 
 
-def _summon(g: Table, op: fx.Summon, task: Op) -> None:
+def _summon(g: Reach, op: fx.Summon, task: Op) -> None:
     count = op.count
     if op.per_character:
         count = sum(1 for c in g.state.characters if c.in_play())
     zones.summon(g, op.card, count)
 
 
-def _activate(g: Table, op: fx.ActivateCard, task: Op) -> None:
+def _activate(g: Reach, op: fx.ActivateCard, task: Op) -> None:
     g.hooks.activate_card(g, op.card)
 
 
-def _remove_market(g: Table, op: fx.RemoveFromMarket, task: Op) -> None:
+def _remove_market(g: Reach, op: fx.RemoveFromMarket, task: Op) -> None:
     if task.path == "setup_effects":
         return  # a Location's setup: Game._build_markets did it before the rows were revealed
     zones.remove_from_market(g, op.market, op.count)
     zones.restock(g, op.market)
 
 
-def _extra_turn(g: Table, op: fx.ExtraTurn, task: Op) -> None:
+def _extra_turn(g: Reach, op: fx.ExtraTurn, task: Op) -> None:
     if _actor_side(g, task.ctx) == "villain":
         g.state.villain.extra_turns += 1
 
 
-def _roll(g: Table, op: fx.Roll, task: Op) -> None:
+def _roll(g: Reach, op: fx.Roll, task: Op) -> None:
     dice = [g.rng.randint(1, 6) for _ in range(2 if op.dice == "2d6" else 1)]
     total = sum(dice) if op.dice != "1d3" else (dice[0] + 1) // 2
     g.log(
@@ -612,17 +615,17 @@ def _roll(g: Table, op: fx.Roll, task: Op) -> None:
             return
 
 
-def _if(g: Table, op: fx.If, task: Op) -> None:
+def _if(g: Reach, op: fx.If, task: Op) -> None:
     branch = "then" if condition_holds(g, op.condition, task.ctx) else "otherwise"
     g.push_ops(task.card, f"{task.path}.{task.i}.{branch}", task.ctx)
 
 
-def _choose_one(g: Table, op: fx.ChooseOne, task: Op) -> None:
+def _choose_one(g: Reach, op: fx.ChooseOne, task: Op) -> None:
     if task.choice is None:
         g.ask(
             task,
             "choose-one",
-            controller(g, task.ctx["actor"]),
+            controller(g, task.ctx.actor),
             "Choose one",
             [Option(o.label, i) for i, o in enumerate(op.options)],
         )
@@ -630,13 +633,13 @@ def _choose_one(g: Table, op: fx.ChooseOne, task: Op) -> None:
     g.push_ops(task.card, f"{task.path}.{task.i}.options.{task.choice}.effects", task.ctx)
 
 
-def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
+def condition_holds(g: Reach, cond: Any, ctx: EffectContext) -> bool:
     """Whether a condition holds for an effect's owner."""
     subject = _self_key(g, ctx)
-    if getattr(cond, "subject", "self") == "target" and ctx.get("target"):
-        subject = ctx["target"]
+    if getattr(cond, "subject", "self") == "target" and ctx.target is not None:
+        subject = ctx.target
     if isinstance(cond, fx.InCombo):
-        return bool(ctx.get("combo"))
+        return bool(ctx.combo)
     if isinstance(cond, fx.RaceIs):
         return rules.race_of(g, subject) in cond.races
     if isinstance(cond, fx.VillainPhase):
@@ -663,7 +666,7 @@ def condition_holds(g: Table, cond: Any, ctx: dict[str, Any]) -> bool:
     return False
 
 
-HANDLERS: dict[type[Any], Callable[[Table, Any, Op], None]] = {
+HANDLERS: dict[type[Any], Callable[[Reach, Any, Op], None]] = {
     fx.Damage: _damage,
     fx.Eliminate: _eliminate,
     fx.Draw: _draw,

@@ -11,7 +11,6 @@ sixth and seventh are "discard the hand and the cards used this turn" and
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,20 +18,28 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.games.deckbuilding.engine import zones
 from dbdeck.games.deckbuilding.engine.attacks import Fire, Room, VillainAttack
 from dbdeck.games.deckbuilding.engine.combat import MinionActivates
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import Ops
 from dbdeck.games.deckbuilding.engine.events import Agree
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Option
-from dbdeck.games.deckbuilding.engine.tasks import Asking, Task, TaskError, optional, task_kind
+from dbdeck.games.deckbuilding.engine.tasks import (
+    Asking,
+    OrderItem,
+    Task,
+    TaskError,
+    optional,
+    task_kind,
+)
 from dbdeck.games.deckbuilding.engine.words import count
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["STEPS", "Order", "OrderItem", "Wildcard", "order"]
 
 
-def _reveal(g: Table) -> None:
+def _reveal(g: Reach) -> None:
     """Reveal the next turn-order card (or play the next prologue turn)."""
     s = g.state
     s.active = ""
@@ -80,7 +87,7 @@ class Wildcard(Asking):
     choice: Any = optional(None)
     """The Character id chosen."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask who plays (unless one Character can), and start their turn."""
         choices = [c for c in g.state.characters if not c.defeated]
         if not choices:
@@ -96,13 +103,13 @@ class Wildcard(Asking):
             _start_character(g, chosen)
 
 
-def _start_character(g: Table, character: str) -> None:
+def _start_character(g: Reach, character: str) -> None:
     s = g.state
     s.active = character
     s.step = "char_start"
 
 
-def _char_start(g: Table) -> None:
+def _char_start(g: Reach) -> None:
     """Phase 1: start-of-turn effects (the player orders them)."""
     s = g.state
     ch = s.character(s.active)
@@ -123,16 +130,16 @@ def _char_start(g: Table) -> None:
         order(g, ch.id, items, "Which start-of-turn effect resolves first?")
 
 
-def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
+def _start_effects(g: Reach, ch: CharacterState) -> list[OrderItem]:
     items = []
     for unit in ch.units():
         card = g.card(unit.uid)
         if getattr(card, "start_of_turn_effects", None):
-            ctx = {"actor": CharacterRef(ch.id), "source": unit.uid}
+            ctx = EffectContext(CharacterRef(ch.id), unit.uid)
             items.append(OrderItem(card.name, Ops(card.id, "start_of_turn_effects", 0, ctx)))
     location = g.location_card()
     if location is not None and location.character_turn_start:
-        ctx = {"actor": CharacterRef(ch.id), "location": True}
+        ctx = EffectContext(CharacterRef(ch.id), location=True)
         items.append(OrderItem(location.name, Ops(location.id, "character_turn_start", 0, ctx)))
     ability = g.character_card(ch.id).special_ability
     if (
@@ -146,25 +153,10 @@ def _start_effects(g: Table, ch: CharacterState) -> list[OrderItem]:
         items.append(
             OrderItem(
                 ability.name,
-                Ops(ch.id, "special_ability.effects", 0, {"actor": CharacterRef(ch.id)}),
+                Ops(ch.id, "special_ability.effects", 0, EffectContext(CharacterRef(ch.id))),
             )
         )
     return items
-
-
-@dataclass(slots=True)
-class OrderItem:
-    """One of several simultaneous effects: its name and the task it is."""
-
-    label: str
-    task: Task
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> OrderItem:
-        return OrderItem(self.label, copy.deepcopy(self.task, memo))
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"label", "task"}``."""
-        return {"label": self.label, "task": self.task.to_json()}
 
 
 @task_kind("order")
@@ -191,7 +183,7 @@ class Order(Asking):
             data.get("choice"),
         )
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask which effect resolves first; it runs, then the rest are ordered."""
         items = self.items
         if len(items) == 1:
@@ -212,12 +204,12 @@ class Order(Asking):
         g.push(first.task)
 
 
-def order(g: Table, decider: str, items: list[OrderItem], prompt: str) -> None:
+def order(g: Reach, decider: str, items: list[OrderItem], prompt: str) -> None:
     """Queue simultaneous effects, to be resolved in the order ``decider`` picks."""
     g.push(Order(decider, items, prompt))
 
 
-def _char_energy(g: Table) -> None:
+def _char_energy(g: Reach) -> None:
     """Phase 2: use the Technique at Time 1, then move the others one step."""
     s = g.state
     ch = s.character(s.active)
@@ -228,7 +220,7 @@ def _char_energy(g: Table) -> None:
         g.push(Fire(ch.id, fired.uid, fired.boosters))
 
 
-def _char_main_enter(g: Table) -> None:
+def _char_main_enter(g: Reach) -> None:
     """Phases 3 to 5 are played by the player; bonuses "until your next
     Actions phase" end here."""
     s = g.state
@@ -237,7 +229,7 @@ def _char_main_enter(g: Table) -> None:
     s.step = "char_main"
 
 
-def _char_end(g: Table) -> None:
+def _char_end(g: Reach) -> None:
     """Phases 6 and 7: discard the hand and used cards, draw back up."""
     s = g.state
     ch = s.character(s.active)
@@ -255,21 +247,21 @@ def _char_end(g: Table) -> None:
 # --- the Villain's turn ---------------------------------------------------------------
 
 
-def _villain_start(g: Table) -> None:
+def _villain_start(g: Reach) -> None:
     """Phase 1: the Villain's start-of-turn effects."""
     s = g.state
     s.step = "villain_energy"
     items = []
     location = g.location_card()
     if location is not None and location.villain_turn_start:
-        ctx = {"actor": VILLAIN, "location": True}
+        ctx = EffectContext(VILLAIN, location=True)
         items.append(OrderItem(location.name, Ops(location.id, "villain_turn_start", 0, ctx)))
     items += g.hooks.turn_start(g)
     if items:
         order(g, "players", items, "Which of the Villain's start-of-turn effects resolves first?")
 
 
-def _villain_energy(g: Table) -> None:
+def _villain_energy(g: Reach) -> None:
     """Phase 2: the Villain's attacks at Time 1 resolve; the others advance."""
     s = g.state
     fired = g.hooks.advance_time_track(g)
@@ -278,7 +270,7 @@ def _villain_energy(g: Table) -> None:
         g.push(VillainAttack(prepared.uid, prepared.owner, origin="prepared"))
 
 
-def _villain_balls(g: Table) -> None:
+def _villain_balls(g: Reach) -> None:
     """Phase 3: Minions hand their Dragon Balls to the Villain."""
     s = g.state
     minion_keys = {MinionRef(u.uid) for u in s.villain.minions}
@@ -292,7 +284,7 @@ def _villain_balls(g: Table) -> None:
     s.step = "villain_minions"
 
 
-def _villain_minions(g: Table) -> None:
+def _villain_minions(g: Reach) -> None:
     """Phase 4: every ready Minion activates, in the order the players choose."""
     s = g.state
     s.step = "villain_reveal"
@@ -307,14 +299,14 @@ def _villain_minions(g: Table) -> None:
         order(g, "players", items, "Which Minion activates first?")
 
 
-def _villain_reveal(g: Table) -> None:
+def _villain_reveal(g: Reach) -> None:
     """Phase 5: play the top card of the Villain deck."""
     s = g.state
     s.step = "villain_ready"
     g.hooks.activate(g)
 
 
-def _villain_ready(g: Table) -> None:
+def _villain_ready(g: Reach) -> None:
     s = g.state
     for unit in s.villain.minions:
         unit.exhausted = False
@@ -326,7 +318,7 @@ def _villain_ready(g: Table) -> None:
     s.step = "reveal"
 
 
-STEPS: dict[str, Callable[[Table], None] | None] = {
+STEPS: dict[str, Callable[[Reach], None] | None] = {
     "reveal": _reveal,
     "char_start": _char_start,
     "char_energy": _char_energy,

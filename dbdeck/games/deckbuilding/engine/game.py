@@ -31,9 +31,11 @@ from dbdeck.games.deckbuilding.engine.actions import (
     shape_problem,
 )
 from dbdeck.games.deckbuilding.engine.chance import TableRandom
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Event, Word
 from dbdeck.games.deckbuilding.engine.holders import (
     HOLDER_TYPES,
+    LOCATION,
     VILLAIN,
     AllyRef,
     CharacterRef,
@@ -47,10 +49,12 @@ from dbdeck.games.deckbuilding.engine.state import (
     SNAPSHOT_VERSION,
     CharacterState,
     Decision,
+    DerivedState,
     GameState,
     MarketState,
     Option,
     Unit,
+    own_state_for,
     state_from_data,
     to_data,
     upgrade_snapshot,
@@ -137,9 +141,9 @@ class Game:
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
-        self.derived = rules.DerivedState()
+        self.derived = DerivedState()
         """Bonus sums and cost changes per Character, kept until the cards in
-        play, the bonuses or the Location change (``rules.DerivedState``)."""
+        play, the bonuses or the Location change (``state.DerivedState``)."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -184,6 +188,7 @@ class Game:
         if aside is not None:
             s.characters[0].allies.append(Unit(aside))
         s.villain.id = villain.id
+        s.villain.own = own_state_for(villain.id)
         s.villain.phase = 1
         self._villain_hooks.setup(self)
         for card in villain.side_decks:
@@ -203,10 +208,10 @@ class Game:
         if location is not None:
             # Removing market cards was done while the markets were built
             # (before they were revealed); the other setup effects run now.
-            ctx = {"actor": "loc", "location": True, "setup": True}
+            ctx = EffectContext(LOCATION, location=True, setup=True)
             for i in reversed(range(len(location.setup_effects))):
                 if location.setup_effects[i].op != "remove-from-market":
-                    self.push(effects.Op(location.id, "setup_effects", i, dict(ctx)))
+                    self.push(effects.Op(location.id, "setup_effects", i, ctx))
         s.step = "reveal"
 
     def _new_character(self, character_id: str, order: int, seat: int) -> CharacterState:
@@ -405,10 +410,6 @@ class Game:
             value = card.energy_for.get(market, value)
         return value
 
-    def villains_hook(self, name: str, *args: Any) -> Any:
-        """Call a named hook of the Villain's module."""
-        return getattr(self._villain_hooks, name)(self, *args)
-
     @property
     def hooks(self) -> VillainRules:
         """The Villain's module hooks."""
@@ -439,7 +440,7 @@ class Game:
         """Queue a task to run next."""
         self.state.stack.append(task)
 
-    def push_ops(self, card_id: str, path: str, ctx: dict[str, Any]) -> None:
+    def push_ops(self, card_id: str, path: str, ctx: EffectContext) -> None:
         """Queue the operations found at ``path`` of a card."""
         self.push(effects.Ops(card_id, path, 0, ctx))
 
@@ -634,7 +635,7 @@ class Game:
         twin._location_lasting = self._location_lasting
         twin._villain_board = self._villain_board
         twin.victory_conditions = self.victory_conditions
-        twin.derived = rules.DerivedState()
+        twin.derived = DerivedState()
         twin.step_mode = self.step_mode
         return twin
 

@@ -15,7 +15,7 @@ from dbdeck.games.deckbuilding.engine.actions.base import holder_name
 from dbdeck.games.deckbuilding.engine.panels import GROUPS
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["GROUPS", "action_group", "action_label", "holder_name"]
 
@@ -27,6 +27,6 @@ def action_group(action: Action) -> str:
     return _GROUP_OF.get(action.type, "Other")
 
 
-def action_label(game: Game, action: Action) -> str:
+def action_label(game: Playing, action: Action) -> str:
     """One action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
     return registry.label(game, action)

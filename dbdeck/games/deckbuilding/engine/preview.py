@@ -29,7 +29,7 @@ from dbdeck.games.deckbuilding.engine.events import Event
 from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, CharacterRef, parse
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = [
     "CHANCE_SAMPLES",
@@ -91,7 +91,7 @@ class Hit:
         """The damage in words: ``3`` or ``1-3``."""
         return f"{self.dealt}-{self.most}" if self.chance else str(self.dealt)
 
-    def words(self, game: Game) -> str:
+    def words(self, game: Playing) -> str:
         """The hit in one line: ``3 damage to Guard (the Guardian takes it)``."""
         if not self.taker:
             return self.waits if self.waits else "deals no damage"
@@ -143,7 +143,7 @@ def _to(key: str) -> Pick:
     return pick
 
 
-def _tries(game: Game, action: Action) -> list[tuple[Game, list[Event]]]:
+def _tries(game: Playing, action: Action) -> list[tuple[Playing, list[Event]]]:
     """The action applied on a copy; on several copies with other random
     generators when its outcome depends on chance."""
     twin = game.clone()
@@ -159,7 +159,7 @@ def _tries(game: Game, action: Action) -> list[tuple[Game, list[Event]]]:
     return tries
 
 
-def _observe(game: Game, action: Action, aimed: str, pick: Pick) -> Hit:
+def _observe(game: Playing, action: Action, aimed: str, pick: Pick) -> Hit:
     """The hit ``pick`` finds when ``action`` is applied to copies of ``game``."""
     tries = _tries(game, action)
     hits = [(g, pick(events)) for g, events in tries]
@@ -188,7 +188,7 @@ def _observe(game: Game, action: Action, aimed: str, pick: Pick) -> Hit:
     )
 
 
-def attack_preview(game: Game, action: Action) -> Hit:
+def attack_preview(game: Playing, action: Action) -> Hit:
     """What a Character's ``attack`` action deals to its target."""
     attacker = CharacterRef(game.state.active).key
     return _observe(game, action, action.target or "", _from(attacker))
@@ -222,7 +222,7 @@ class StealOdds:
         return text
 
 
-def steal_odds(game: Game, dice: int) -> StealOdds:
+def steal_odds(game: Playing, dice: int) -> StealOdds:
     """The odds of a Steal attempt of the active Character with ``dice``
     dice, from the faces of the engine's Steal die ("Attempt a Steal")."""
     faces = combat.STEAL_FACES
@@ -250,7 +250,7 @@ def steal_odds(game: Game, dice: int) -> StealOdds:
 # --- decisions ------------------------------------------------------------------------------
 
 
-def moot_answer(game: Game) -> int | None:
+def moot_answer(game: Playing) -> int | None:
     """The answer to give without asking, when the pending decision has a
     single option, or when every option leaves the game exactly the same
     ("Who drops a Dragon Ball?" when no enemy holds one); ``None`` when
@@ -272,14 +272,14 @@ def moot_answer(game: Game) -> int | None:
     return 0
 
 
-def _attack_task(game: Game) -> VillainAttack | None:
+def _attack_task(game: Playing) -> VillainAttack | None:
     """The Villain attack a pending decision waits in, if it is one."""
     pending = game.state.pending
     task = None if pending is None else pending.task
     return task if isinstance(task, VillainAttack) else None
 
 
-def decision_card(game: Game) -> str:
+def decision_card(game: Playing) -> str:
     """The card id of the Villain attack a pending decision is about, or empty."""
     task = _attack_task(game)
     if game.state.pending is None or task is None:
@@ -292,7 +292,7 @@ def to_key_text(value: object) -> str:
     return value.key if isinstance(value, HOLDER_TYPES) else str(value)
 
 
-def decision_stakes(game: Game) -> tuple[str, list[str]]:
+def decision_stakes(game: Playing) -> tuple[str, list[str]]:
     """What a pending decision decides, in words, and what each answer would
     do: for a Villain attack, its name, damage, kind and effect, and the
     damage each possible target would take."""

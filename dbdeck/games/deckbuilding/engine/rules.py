@@ -2,7 +2,7 @@
 
 Bonuses granted "while in play" are not stored in the state: they are summed
 from the cards in play, so a bonus always vanishes with its card ("Health
-Bonuses"). The sums are kept per Character in the game's ``DerivedState``
+Bonuses"). The sums are kept per Character in the game's ``state.DerivedState``
 and summed again only when what they come from changed (see there).
 """
 
@@ -25,11 +25,10 @@ from dbdeck.games.deckbuilding.engine.holders import (
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = [
     "BASE_LIMIT",
-    "DerivedState",
     "armor",
     "buy_cost",
     "can_buy_exclusive",
@@ -82,7 +81,7 @@ def limit(character_race: str, kind: str) -> int:
     return n
 
 
-def _lasting_ops(g: Table, ch: CharacterState, op_type: type) -> Iterator[Any]:
+def _lasting_ops(g: Reach, ch: CharacterState, op_type: type) -> Iterator[Any]:
     """Every lasting ("while in play" or permanent) operation of one type on
     the Character's cards in play, and the Location's lasting effects of that
     type that reach every Character."""
@@ -93,41 +92,9 @@ def _lasting_ops(g: Table, ch: CharacterState, op_type: type) -> Iterator[Any]:
     yield from g.location_lasting_ops(op_type)
 
 
-class DerivedState:
-    """What the rules derive from a Character's cards in play, its bonuses and
-    the Location (bonus sums, cost changes), kept between queries.
-
-    A Character's entry remembers what it was derived from: the Location, the
-    Allies, Equipment and Training in play (their ``Unit`` objects) and the
-    effect bonuses (their ``Bonus`` objects). A query first compares that
-    with the table — a short tuple compared mostly by identity, far cheaper
-    than summing again — and starts the entry afresh when anything differs.
-    So no place that moves a card into or out of play, grants a bonus or ends
-    one needs to remember to invalidate it, and a hand-built table in a test
-    is never answered from a stale entry. ``Game.clone`` starts an empty one.
-    """
-
-    __slots__ = ("_entries",)
-
-    def __init__(self) -> None:
-        self._entries: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
-
-    def of(self, g: Table, ch: CharacterState) -> dict[Any, Any]:
-        """The Character's derived values, by query key, still valid now."""
-        # A bonus depends only on which cards are in play (a Unit's uid never
-        # changes), which bonuses hold and the Location.
-        basis = (g.state.location, *ch.allies, *ch.equipment, *ch.training, *ch.bonuses)
-        entry = self._entries.get(ch.id)
-        if entry is not None and entry[0] == basis:
-            return entry[1]
-        values: dict[Any, Any] = {}
-        self._entries[ch.id] = (basis, values)
-        return values
-
-
-def card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None = None) -> int:
+def card_bonus(g: Reach, ch: CharacterState, kind: str, attack: str | None = None) -> int:
     """Bonus of one kind from the cards in play, the Location and effects."""
-    values = g.derived.of(g, ch)
+    values = g.derived.of(g.state, ch)
     key = (kind, attack)
     found = values.get(key)
     if found is None:
@@ -135,7 +102,7 @@ def card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None = Non
     return int(found)
 
 
-def _card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None) -> int:
+def _card_bonus(g: Reach, ch: CharacterState, kind: str, attack: str | None) -> int:
     op_type = _BONUS_OPS[kind]
     total = 0
     for units in (ch.allies, ch.equipment, ch.training):
@@ -152,7 +119,7 @@ def _card_bonus(g: Table, ch: CharacterState, kind: str, attack: str | None) -> 
     return total
 
 
-def armor(g: Table, key: Holder) -> int:
+def armor(g: Reach, key: Holder) -> int:
     """Armor of whoever the holder is."""
     match key:
         case CharacterRef(character_id):
@@ -184,7 +151,7 @@ def armor(g: Table, key: Holder) -> int:
     )
 
 
-def damage_reduction(g: Table, key: Holder) -> int:
+def damage_reduction(g: Reach, key: Holder) -> int:
     """Damage Reduction of whoever the holder is."""
     if key.__class__ is CharacterRef:
         ch = g.state.character(key.id)
@@ -193,7 +160,7 @@ def damage_reduction(g: Table, key: Holder) -> int:
         base = g.villain_card().damage_reduction.at(g.state.difficulty)
         if key.__class__ is EnemyRef:
             base = g.enemy_card(key.id).damage_reduction
-        extra = g.villains_hook("damage_reduction", key) or 0
+        extra = g.hooks.damage_reduction(g, key)
         return int(
             base
             + g.state.villain.damage_reduction_bonus
@@ -203,10 +170,10 @@ def damage_reduction(g: Table, key: Holder) -> int:
     return 0
 
 
-def character_max_health(g: Table, ch: CharacterState) -> int:
+def character_max_health(g: Reach, ch: CharacterState) -> int:
     """A Character's Maximum Health, bonuses included."""
     # Asked after every task (a bonus that left play may defeat): kept.
-    values = g.derived.of(g, ch)
+    values = g.derived.of(g.state, ch)
     found = values.get("max-health")
     if found is None:
         bonus = _card_bonus(g, ch, "max-health", None)
@@ -214,7 +181,7 @@ def character_max_health(g: Table, ch: CharacterState) -> int:
     return int(found)
 
 
-def max_health(g: Table, key: Holder) -> int:
+def max_health(g: Reach, key: Holder) -> int:
     """Maximum Health of whoever the holder is (bonuses included)."""
     match key:
         case CharacterRef(character_id):
@@ -232,7 +199,7 @@ def max_health(g: Table, key: Holder) -> int:
     return int(v.max_health.at(g.state.difficulty)) + g.location_bonus(fx.MaxHealthBonus)
 
 
-def damage_of(g: Table, key: Holder) -> int:
+def damage_of(g: Reach, key: Holder) -> int:
     """Damage tokens on whoever the holder is."""
     match key:
         case CharacterRef(character_id):
@@ -248,12 +215,12 @@ def damage_of(g: Table, key: Holder) -> int:
     return g.state.villain.damage
 
 
-def remaining(g: Table, key: Holder) -> int:
+def remaining(g: Reach, key: Holder) -> int:
     """Remaining Health."""
     return max_health(g, key) - damage_of(g, key)
 
 
-def race_of(g: Table, key: Holder) -> str:
+def race_of(g: Reach, key: Holder) -> str:
     """The race of a Character or Ally ('' for the Villain's side)."""
     if key.__class__ is CharacterRef:
         return str(g.character_card(key.id).race)
@@ -287,7 +254,7 @@ def can_use_exclusive(race: str, character: str, card: Any) -> str | None:
     )
 
 
-def buy_cost(g: Table, ch: CharacterState, uid: int, market: str) -> int | None:
+def buy_cost(g: Reach, ch: CharacterState, uid: int, market: str) -> int | None:
     """What the Character pays for a market card, or ``None`` if it may not buy
     that kind ("-" modifier)."""
     card = g.card(uid)
@@ -309,11 +276,11 @@ def priced(card: Any, change: int) -> int:
     return max(0, total)
 
 
-def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
+def price_change(g: Reach, ch: CharacterState, market: str) -> int | None:
     """What the Character adds to every printed cost in a market: its board's
     modifier and its cost bonuses; ``None`` when its board says "-" (it may
     not buy there)."""
-    values = g.derived.of(g, ch)
+    values = g.derived.of(g.state, ch)
     key = ("price", market)
     if key in values:
         change: int | None = values[key]
@@ -322,16 +289,16 @@ def price_change(g: Table, ch: CharacterState, market: str) -> int | None:
     return change
 
 
-def _price_change(g: Table, ch: CharacterState, market: str) -> int | None:
+def _price_change(g: Reach, ch: CharacterState, market: str) -> int | None:
     modifier = g.character_card(ch.id).cost_modifiers.for_market(market)  # type: ignore[arg-type]
     if modifier == "-":
         return None
     return int(modifier) + cost_bonus(g, ch, market)
 
 
-def cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
+def cost_bonus(g: Reach, ch: CharacterState, market: str) -> int:
     """Cost changes from cards in play, the Location and effects."""
-    values = g.derived.of(g, ch)
+    values = g.derived.of(g.state, ch)
     key = ("cost", market)
     found = values.get(key)
     if found is None:
@@ -339,7 +306,7 @@ def cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
     return int(found)
 
 
-def _cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
+def _cost_bonus(g: Reach, ch: CharacterState, market: str) -> int:
     total = 0
     for op in _lasting_ops(g, ch, fx.CostChange):
         if op.market in (market, "any"):
@@ -354,7 +321,7 @@ def _cost_bonus(g: Table, ch: CharacterState, market: str) -> int:
     return total
 
 
-def hand_size(g: Table, ch: CharacterState) -> int:
+def hand_size(g: Reach, ch: CharacterState) -> int:
     """Maximum hand size."""
     return int(max(1, g.character_card(ch.id).hand_size + card_bonus(g, ch, "hand-size")))
 

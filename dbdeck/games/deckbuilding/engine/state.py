@@ -11,12 +11,19 @@ Whoever can hold Dragon Balls or take damage is named by a *holder*
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from dbdeck.games.deckbuilding.cards.kinds import Difficulty
 from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
-from dbdeck.games.deckbuilding.engine.tasks import Asking, Task
+from dbdeck.games.deckbuilding.engine.tasks import (
+    Asking,
+    Task,
+    TaskError,
+    read_choice,
+    read_holders,
+)
 
 _SHARED = (str, int, *HOLDER_TYPES)
 """Option values a copy can share."""
@@ -44,6 +51,91 @@ class Prepared:
     boosters: list[int] = field(default_factory=list)
     owner: str = ""
     """For Villain attacks of several enemies: the enemy that prepared it."""
+
+
+AttackStage = Literal["aim", "clash", "clash-offered"]
+"""Where a Villain attack stands: its targets to be chosen (``aim``),
+chosen with a Power Clash still to be offered if one can be (``clash``), or
+the Power Clash offered (``clash-offered``)."""
+
+AttackOrigin = Literal["played", "prepared", "chosen"]
+"""How a Villain attack came to resolve: ``played`` from the Villain deck
+now (a Physical attack, or one half of a split card), ``prepared`` on the
+Time Track and fired, or ``chosen`` with its target already settled (Broly's
+Furious Rage after its Controversy)."""
+
+
+@dataclass(slots=True)
+class VillainAttackState(Asking):
+    """A Villain attack as it resolves: the card, who makes it, where it
+    stands and the answer it waits for. Its rules are the task
+    ``attacks.VillainAttack``; the Villains' hooks take this, which sits
+    below them, so the hooks' protocol (``engine/reach.py``) can name it."""
+
+    uid: int
+    """The attack card."""
+    owner: str = ""
+    """The enemy making it, for a several-enemy Villain (else empty)."""
+    half: int | None = None
+    """Which half of a split card attacks (``None``: found from ``owner``)."""
+    origin: AttackOrigin = "played"
+    stage: AttackStage = "aim"
+    targets: list[Holder] | None = None
+    """Who the attack hits, once chosen."""
+    controversy: bool = False
+    """Raditz's Choice: the players were asked which card decides the target."""
+    precedence: str | None = None
+    """Their answer: ``raditz-choice`` or ``card``."""
+    choice: Any = None
+    """The answer waited for: a target, the Controversy's, or the Power Clash's."""
+    read_answer = staticmethod(read_choice)
+
+    def __post_init__(self) -> None:
+        if self.stage != "aim" and self.targets is None:
+            raise TaskError("a Villain attack past its aim has targets")
+
+    def to_json(self) -> dict[str, Any]:
+        """The form saves have always held: the stage shows as which keys
+        are there (``targets``, ``clash_offered``), the origin as
+        ``prepared`` or ``half``."""
+        data: dict[str, Any] = {"t": self.tag, "uid": self.uid, "owner": self.owner}
+        if self.origin == "prepared":
+            data["prepared"] = True
+        elif self.origin == "played":
+            data["half"] = self.half
+        if self.controversy:
+            data["controversy"] = True
+        if self.precedence is not None:
+            data["precedence"] = self.precedence
+        if self.stage != "aim":
+            data["targets"] = [t.key for t in self.targets or []]
+        if self.stage == "clash-offered":
+            data["clash_offered"] = True
+        if self.choice is not None:
+            data["choice"] = to_data(self.choice)
+        return data
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Task:
+        """A Villain attack from the JSON ``to_json`` writes."""
+        origin: AttackOrigin = (
+            "prepared" if data.get("prepared") else "played" if "half" in data else "chosen"
+        )
+        targets = data.get("targets")
+        stage: AttackStage = (
+            "aim" if targets is None else "clash-offered" if data.get("clash_offered") else "clash"
+        )
+        return cls(
+            int(data["uid"]),
+            str(data.get("owner", "")),
+            data.get("half"),
+            origin,
+            stage,
+            None if targets is None else read_holders(targets),
+            bool(data.get("controversy", False)),
+            data.get("precedence"),
+            read_choice(data.get("choice")),
+        )
 
 
 @dataclass(slots=True)
@@ -121,6 +213,101 @@ class MarketState:
 
 
 @dataclass(slots=True)
+class VillainOwnState:
+    """What one Villain's module keeps on the board beyond what every Villain
+    has: a slotted dataclass of this, the ``OWN_STATE`` of the module's rules
+    (``villains/base.py``), so the shared ``VillainState`` names no Villain.
+
+    A Villain's own fields are written among the ``VillainState``'s in the
+    JSON form (``{"id": "freezer", …, "arrived": false}``), as snapshots have
+    always held them. Holder fields say how "no holder" is written with the
+    ``NO_HOLDER`` metadata. The general rules keep nothing of their own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = False
+    """Whether snapshots have held this state's fields for every Villain
+    (their defaults for the others), from before each Villain owned its
+    state: they still do, so older and newer versions read each other's
+    saves and the golden fingerprint holds. A new Villain's state leaves it
+    off."""
+
+    def clone(self) -> VillainOwnState:
+        """An independent copy: plain values and holders are shared, anything
+        else (a list, a dict) copied."""
+        own = _fields_of_own(type(self))
+        if not own:
+            return self  # the general rules' nothing, shared
+        new = copy.copy(self)
+        for f in own:
+            value = getattr(self, f.name)
+            if value.__class__ not in _SHARED_OWN:
+                setattr(new, f.name, copy.deepcopy(value))
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields, as the Villain's JSON form holds them."""
+        out: dict[str, Any] = {}
+        for f in _fields_of_own(type(self)):
+            value = getattr(self, f.name)
+            if NO_HOLDER in f.metadata:
+                value = _holders(value)
+            out[f.name] = to_data(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VillainOwnState:
+        """The state ``to_json`` wrote; fields not there keep their defaults."""
+        values: dict[str, Any] = {}
+        for f in _fields_of_own(cls):
+            if f.name in data:
+                value = data[f.name]
+                if NO_HOLDER in f.metadata:
+                    value = holder_or_none(value)
+                values[f.name] = copy.deepcopy(value)
+        return cls(**values)
+
+    def laid(self, values: Mapping[str, Any]) -> VillainOwnState:
+        """A copy with some fields set (a scenario's table): ``ValueError``
+        for a field this Villain does not keep."""
+        names = {f.name for f in _fields_of_own(type(self))}
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise ValueError(f"this Villain keeps no {unknown[0]!r}")
+        new = copy.copy(self)
+        for name, value in values.items():
+            setattr(new, name, value)
+        return new
+
+
+_SHARED_OWN = frozenset({bool, int, str, type(None), *HOLDER_TYPES})
+"""Values of an own state a copy can share."""
+_OWN_STATES: dict[str, type[VillainOwnState]] = {}
+_OWN_FIELDS: dict[type, tuple[Any, ...]] = {}
+_NO_OWN_STATE = VillainOwnState()
+"""The general rules' own state: nothing, shared by every game."""
+
+
+def _fields_of_own(cls: type[VillainOwnState]) -> tuple[Any, ...]:
+    found = _OWN_FIELDS.get(cls)
+    if found is None:
+        found = _OWN_FIELDS[cls] = fields(cls)
+    return found
+
+
+def register_own_state(villain_id: str, cls: type[VillainOwnState]) -> None:
+    """Say which class holds a Villain's own state (the Villains' registry,
+    ``villains/__init__.py``, does it for each Villain's module)."""
+    if _OWN_STATES.get(villain_id, cls) is not cls:
+        raise ValueError(f"two own states for the Villain {villain_id!r}")
+    _OWN_STATES[villain_id] = cls
+
+
+def own_state_for(villain_id: str) -> VillainOwnState:
+    """A fresh own state of a Villain (nothing for one of the general rules)."""
+    cls = _OWN_STATES.get(villain_id)
+    return _NO_OWN_STATE if cls is None else cls()
+
+
+@dataclass(slots=True)
 class VillainState:
     """The Villain's board."""
 
@@ -143,13 +330,16 @@ class VillainState:
     armor_bonus: int = 0
     damage_bonus: int = 0
     damage_reduction_bonus: int = 0
-    arrived: bool = True
-    """Freezer: until "Freezer Arrives!!" he and his Minions cannot be attacked."""
     last_form: int = -1
     """The transformation card whose attack repeats when the deck is empty."""
-    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
-    """Broly: who holds his aggro token."""
     extra_turns: int = 0
+    own: VillainOwnState = field(default_factory=lambda: _NO_OWN_STATE)
+    """What the Villain's own module keeps (Freezer's arrival, Broly's Aggro
+    token …): its class is the module's, found by the Villain's id."""
+
+    def __post_init__(self) -> None:
+        if self.own is _NO_OWN_STATE and self.id:
+            self.own = own_state_for(self.id)
 
 
 @dataclass(slots=True, frozen=True)
@@ -340,6 +530,7 @@ def _clone_character(c: CharacterState) -> CharacterState:
 
 def _clone_villain(v: VillainState) -> VillainState:
     new = copy.copy(v)
+    new.own = v.own.clone()
     new.enemy_damage = dict(v.enemy_damage)
     new.defeated_enemies = list(v.defeated_enemies)
     new.deck, new.discard = list(v.deck), list(v.discard)
@@ -361,6 +552,8 @@ def to_data(obj: Any) -> Any:
     and decisions write their own form)."""
     if isinstance(obj, Task | Decision | Option):
         return obj.to_json()
+    if obj.__class__ is VillainState:
+        return _villain_data(obj)
     if hasattr(obj, "__dataclass_fields__"):
         out = {}
         for f in fields(obj):
@@ -484,9 +677,63 @@ def _character(c: dict[str, Any]) -> CharacterState:
     return CharacterState(**c)
 
 
+def _villain_data(v: VillainState) -> dict[str, Any]:
+    """The Villain's JSON form: the shared fields, then the Villain's own
+    among them (and the older Villains' own with their defaults, which every
+    snapshot has held: ``VillainOwnState.IN_EVERY_SNAPSHOT``)."""
+    out: dict[str, Any] = {}
+    for f in fields(v):
+        if f.name != "own":
+            out[f.name] = to_data(getattr(v, f.name))
+    own = v.own
+    for cls in _OWN_STATES.values():
+        if cls.IN_EVERY_SNAPSHOT and cls is not type(own):
+            out.update(cls().to_json())
+    out.update(own.to_json())
+    return out
+
+
 def _villain(v: dict[str, Any]) -> VillainState:
     v = dict(v)
     v["minions"] = _units(v["minions"])
     v["time_track"] = [[Prepared(**p) for p in slot] for slot in v["time_track"]]
-    v["aggro"] = holder_or_none(v.get("aggro", ""))
+    own_cls = _OWN_STATES.get(v.get("id", ""), VillainOwnState)
+    own: dict[str, Any] = {}
+    for cls in {*_OWN_STATES.values(), own_cls}:
+        for f in _fields_of_own(cls):
+            if f.name in v:
+                own[f.name] = v.pop(f.name)
+    v["own"] = own_cls.from_json(own)
     return VillainState(**v)
+
+
+class DerivedState:
+    """What the rules derive from a Character's cards in play, its bonuses and
+    the Location (bonus sums, cost changes), kept between queries.
+
+    A Character's entry remembers what it was derived from: the Location, the
+    Allies, Equipment and Training in play (their ``Unit`` objects) and the
+    effect bonuses (their ``Bonus`` objects). A query first compares that
+    with the table — a short tuple compared mostly by identity, far cheaper
+    than summing again — and starts the entry afresh when anything differs.
+    So no place that moves a card into or out of play, grants a bonus or ends
+    one needs to remember to invalidate it, and a hand-built table in a test
+    is never answered from a stale entry. ``Game.clone`` starts an empty one.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+
+    def of(self, state: GameState, ch: CharacterState) -> dict[Any, Any]:
+        """The Character's derived values, by query key, still valid now."""
+        # A bonus depends only on which cards are in play (a Unit's uid never
+        # changes), which bonuses hold and the Location.
+        basis = (state.location, *ch.allies, *ch.equipment, *ch.training, *ch.bonuses)
+        entry = self._entries.get(ch.id)
+        if entry is not None and entry[0] == basis:
+            return entry[1]
+        values: dict[Any, Any] = {}
+        self._entries[ch.id] = (basis, values)
+        return values

@@ -17,7 +17,7 @@ from dbdeck.games.deckbuilding.engine.events import Event, starts_turn
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["CharacterTally", "Tally"]
 
@@ -69,7 +69,7 @@ class Tally:
         }
         return cls(characters, int(data["villain_dealt"]), int(data["turns"]))
 
-    def add(self, game: Game, events: Iterable[Event]) -> None:
+    def add(self, game: Playing, events: Iterable[Event]) -> None:
         """Count the events an action (or a step of the Villain) produced."""
         s = game.state
         for ch in s.characters:
@@ -93,7 +93,7 @@ class Tally:
             elif starts_turn(event):
                 self.turns += 1
 
-    def _credited(self, game: Game, key: str) -> str:
+    def _credited(self, game: Playing, key: str) -> str:
         """The Character id a holder counts for, or ``villain`` for the
         Villain's side (an eliminated Ally's damage is lost to the count)."""
         if key.startswith("c:"):

@@ -16,7 +16,8 @@ keys and read back by the fields declared with the ``HOLDER`` or ``CONTEXT``
 metadata (``field(metadata=HOLDER)``), or with ``optional(None, holder=True)``;
 a kind that reads its own JSON uses ``read_holder`` and ``read_holders``.
 
-This module sits at the bottom of the engine (it imports only the holders),
+This module sits at the bottom of the engine (it imports only the holders
+and an effect's context),
 so every engine module, the Villains' included, can define its own tasks on
 these bases without an import cycle.
 """
@@ -25,19 +26,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, Field, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
 
-from dbdeck.games.deckbuilding.engine.holders import LOCATION, Holder, HolderError, parse
-
-if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+from dbdeck.games.deckbuilding.engine.context import ContextError, EffectContext
+from dbdeck.games.deckbuilding.engine.holders import Holder, HolderError, parse
 
 __all__ = [
     "CONTEXT",
     "HOLDER",
     "KINDS",
     "Asking",
+    "OrderItem",
     "Task",
     "TaskError",
     "VillainTask",
@@ -52,8 +52,8 @@ __all__ = [
     "villain_task",
 ]
 
-_ATOMIC = frozenset({int, str, bool, float, type(None)})
-"""Field values a copy can share."""
+_ATOMIC = frozenset({int, str, bool, float, type(None), EffectContext})
+"""Field values a copy can share (an effect's context is frozen)."""
 
 _OMIT = "omit"
 """Field metadata: a predicate on the task; true leaves the field out of the JSON."""
@@ -63,9 +63,6 @@ _READ = "read"
 """Field metadata: turns the field's JSON value into the field's value."""
 _WRITE = "write"
 """Field metadata: turns the field's value into its JSON value."""
-
-CONTEXT_HOLDERS = ("actor", "attacker", "target", "source_key")
-"""The keys of an effect's context (``holder_context``) that name holders."""
 
 
 class TaskError(ValueError):
@@ -108,26 +105,15 @@ def read_choice(value: Any) -> Any:
     return value
 
 
-def _read_context(value: Any) -> Any:
-    if not isinstance(value, dict):
-        raise TaskError("an effect's context is a JSON object")
-    out = dict(value)
-    for key in CONTEXT_HOLDERS:
-        if key not in out:
-            continue
-        if not out[key]:
-            out[key] = None  # written "" (no target: an attack on several)
-        elif out[key] != LOCATION:  # the Location owns its effects
-            out[key] = read_holder(out[key])
-    return out
+def _read_context(value: Any) -> EffectContext:
+    try:
+        return EffectContext.from_json(value)
+    except ContextError as exc:
+        raise TaskError(str(exc)) from None
 
 
-def _write_context(value: dict[str, Any]) -> dict[str, Any]:
-    out = _plain(value)
-    for key in CONTEXT_HOLDERS:
-        if key in out and out[key] is None:
-            out[key] = ""
-    return out  # type: ignore[no-any-return]
+def _write_context(value: EffectContext) -> dict[str, Any]:
+    return value.to_json()
 
 
 def read_holders(value: Any) -> list[Holder]:
@@ -140,8 +126,8 @@ def read_holders(value: Any) -> list[Holder]:
 HOLDER: Mapping[str, Any] = {_READ: read_holder}
 """Field metadata of a field holding a holder: ``field(metadata=HOLDER)``."""
 CONTEXT: Mapping[str, Any] = {_READ: _read_context, _WRITE: _write_context}
-"""Field metadata of an effect's context: a dict whose ``CONTEXT_HOLDERS``
-keys are holders."""
+"""Field metadata of an effect's context (``context.EffectContext``), written
+as the JSON object saves have always held."""
 
 
 class Task:
@@ -155,9 +141,14 @@ class Task:
     """Whether running it only queues more tasks, changing nothing else:
     the game then need not look again for a defeat or a victory."""
 
-    def run(self, game: Table) -> None:
+    def run(self, game: Any) -> None:
         """Do the work (the task has been taken off the stack). A task that
-        needs a choice pushes itself back with ``game.ask``."""
+        needs a choice pushes itself back with ``game.ask``.
+
+        ``game`` is the rules' ``Reach`` (``engine/reach.py``), and each kind
+        says so in its own ``run``: this module sits below the protocol (the
+        protocol names the game state, which holds the tasks), so it cannot
+        name it without a circle of imports."""
         raise NotImplementedError
 
     def answer(self, value: Any) -> None:
@@ -226,6 +217,21 @@ class Asking(Task):
     def answer(self, value: Any) -> None:
         """Record the answer to the decision this task waits for."""
         self.choice = value
+
+
+@dataclass(slots=True)
+class OrderItem:
+    """One of several simultaneous effects: its name and the task it is."""
+
+    label: str
+    task: Task
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OrderItem:
+        return OrderItem(self.label, copy.deepcopy(self.task, memo))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"label", "task"}``."""
+        return {"label": self.label, "task": self.task.to_json()}
 
 
 class VillainTask(Task):

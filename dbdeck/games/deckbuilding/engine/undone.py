@@ -15,7 +15,7 @@ from dbdeck.games.deckbuilding.engine import labels, waste
 from dbdeck.games.deckbuilding.engine.actions import Action
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["SPENDS_ENERGY", "left_undone"]
 
@@ -23,7 +23,7 @@ SPENDS_ENERGY = frozenset({"buy", "buy-dragon-ball", "steal", "villain-action"})
 """The action kinds that spend the Energy played this turn."""
 
 
-def left_undone(game: Game, legal: Sequence[Action]) -> tuple[str, ...]:
+def left_undone(game: Playing, legal: Sequence[Action]) -> tuple[str, ...]:
     """What the active Character could still do this turn, given the legal
     actions now; empty unless it may end its turn (nothing is left undone
     when there is no turn to end)."""
@@ -59,7 +59,7 @@ def left_undone(game: Game, legal: Sequence[Action]) -> tuple[str, ...]:
     return tuple(left)
 
 
-def _useful(game: Game, actions: Sequence[Action]) -> set[int]:
+def _useful(game: Playing, actions: Sequence[Action]) -> set[int]:
     """The cards of ``actions`` that some action would use without waste."""
     cards: set[int] = set()
     for action in actions:
@@ -72,7 +72,7 @@ def _useful(game: Game, actions: Sequence[Action]) -> set[int]:
     return cards
 
 
-def _attackers(game: Game, attacks: Sequence[Action]) -> set[int]:
+def _attackers(game: Playing, attacks: Sequence[Action]) -> set[int]:
     """The cards that could still deal damage in some attack. Each attack is
     foreseen on a copy of the game, so one that deals damage vouches for all
     its cards, and a card already vouched for is not asked about again."""
@@ -83,5 +83,5 @@ def _attackers(game: Game, attacks: Sequence[Action]) -> set[int]:
     return vouched
 
 
-def _names(game: Game, cards: set[int]) -> list[str]:
+def _names(game: Playing, cards: set[int]) -> list[str]:
     return sorted({str(game.card(uid).name) for uid in cards})

@@ -69,7 +69,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 from dbdeck.games.deckbuilding.engine.words import cannot_buy_there
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["log_lines", "seat_offers", "seat_plays", "seat_view", "unmask"]
 
@@ -77,7 +77,7 @@ __all__ = ["log_lines", "seat_offers", "seat_plays", "seat_view", "unmask"]
 # --- building a view ------------------------------------------------------------------------
 
 
-def seat_plays(game: Game, seat: int | None) -> frozenset[str]:
+def seat_plays(game: Playing, seat: int | None) -> frozenset[str]:
     """The Characters a seat plays by the setup (a spectator plays none)."""
     if seat is None:
         return frozenset()
@@ -85,7 +85,7 @@ def seat_plays(game: Game, seat: int | None) -> frozenset[str]:
 
 
 def seat_view(
-    game: Game,
+    game: Playing,
     seat: int | None,
     *,
     plays: frozenset[str] | None = None,
@@ -151,7 +151,7 @@ def seat_view(
     )
 
 
-def _acts(game: Game, own: frozenset[str]) -> bool:
+def _acts(game: Playing, own: frozenset[str]) -> bool:
     """Whether the seat that plays ``own`` is the one that must act now
     (what it may not do is then its own business, and told to it alone)."""
     actor = game.actor()
@@ -159,7 +159,7 @@ def _acts(game: Game, own: frozenset[str]) -> bool:
 
 
 def log_lines(
-    events: list[Event], game: Game, seat: int | None, *, every_hand: bool = False
+    events: list[Event], game: Playing, seat: int | None, *, every_hand: bool = False
 ) -> tuple[LogLine, ...]:
     """Events as ``seat`` may read them: words only (an event's data can
     name cards of a hand or a deck, so it never leaves the engine)."""
@@ -167,18 +167,18 @@ def log_lines(
     return tuple(LogLine(e.type, e.text) for e in events)
 
 
-def _card(game: Game, uid: int) -> CardView:
+def _card(game: Playing, uid: int) -> CardView:
     card = game.card(uid)
     kind, facts, attack, physical = card_words(card)
     return CardView(uid, game.state.card_ids[uid], str(card.name), kind, facts, attack, physical)
 
 
-def _health(game: Game, key: Holder) -> Health:
+def _health(game: Playing, key: Holder) -> Health:
     maximum = rules.max_health(game, key)
     return Health(max(0, min(maximum, maximum - rules.damage_of(game, key))), maximum)
 
 
-def _villain(game: Game) -> VillainPanel:
+def _villain(game: Playing) -> VillainPanel:
     s = game.state
     v = s.villain
     board = game.villain_card()
@@ -227,7 +227,7 @@ def _villain(game: Game) -> VillainPanel:
         phase=v.phase,
         difficulty=s.difficulty,
         extreme=s.extreme,
-        arrived=v.arrived,
+        arrived=game.hooks.arrived(game),
         health=None if several else _health(game, VILLAIN),
         armor=rules.armor(game, VILLAIN),
         damage_reduction=rules.damage_reduction(game, VILLAIN),
@@ -239,14 +239,14 @@ def _villain(game: Game) -> VillainPanel:
         discard=len(v.discard),
         tokens=tuple(sorted(_tokens(game))),
         side_decks=tuple(side_decks),
-        aggro=game.name(v.aggro) if v.aggro is not None else "",
+        aggro=_aggro(game),
         location=str(location.name) if location is not None else "",
         location_text=str(location.text) if location is not None else "",
         turn_cards=turn_cards,
     )
 
 
-def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
+def _unit(game: Playing, unit: Unit, ally: bool) -> UnitView:
     key = AllyRef(unit.uid)
     return UnitView(
         card=_card(game, unit.uid),
@@ -257,7 +257,7 @@ def _unit(game: Game, unit: Unit, ally: bool) -> UnitView:
     )
 
 
-def _character(game: Game, ch: CharacterState) -> CharacterPanel:
+def _character(game: Playing, ch: CharacterState) -> CharacterPanel:
     key = CharacterRef(ch.id)
     board = game.character_card(ch.id)
     race = str(board.race)
@@ -301,7 +301,7 @@ def _character(game: Game, ch: CharacterState) -> CharacterPanel:
     )
 
 
-def _market(game: Game, market: str) -> MarketPanel:
+def _market(game: Playing, market: str) -> MarketPanel:
     s = game.state
     if market == "sixth":
         row, deck = s.sixth[-1:], max(0, len(s.sixth) - 1)
@@ -324,7 +324,7 @@ def _market(game: Game, market: str) -> MarketPanel:
     )
 
 
-def _market_card(game: Game, uid: int, market: str, active: CharacterState | None) -> MarketCard:
+def _market_card(game: Playing, uid: int, market: str, active: CharacterState | None) -> MarketCard:
     card = game.card(uid)
     exclusive = getattr(card, "exclusive", None)
     marked = exclusive is not None and bool(exclusive.races or exclusive.characters)
@@ -362,7 +362,7 @@ def _market_card(game: Game, uid: int, market: str, active: CharacterState | Non
     )
 
 
-def _tokens(game: Game) -> Iterator[tuple[str, int]]:
+def _tokens(game: Playing) -> Iterator[tuple[str, int]]:
     """The Villain board's counters in words, each enemy's own included:
     Nappa's Armor tokens read ``Armor (Nappa)``."""
     v = game.state.villain
@@ -377,7 +377,12 @@ def _token_label(counter: str) -> str:
     return counter.replace("-", " ").capitalize()
 
 
-def _turn_card(game: Game, card: str) -> str:
+def _aggro(game: Playing) -> str:
+    holder = game.hooks.aggro_holder(game)
+    return "" if holder is None else game.name(holder)
+
+
+def _turn_card(game: Playing, card: str) -> str:
     if card.startswith("V"):
         return str(game.hooks.turn_card_name(game, card))
     if card == "W":
@@ -386,7 +391,7 @@ def _turn_card(game: Game, card: str) -> str:
     return game.name(CharacterRef(ch.id)) if ch is not None else card
 
 
-def _decision(game: Game, own: frozenset[str]) -> DecisionPanel | None:
+def _decision(game: Playing, own: frozenset[str]) -> DecisionPanel | None:
     pending = game.state.pending
     if pending is None:
         return None
@@ -424,12 +429,12 @@ def _masked(action: Action, others: set[int]) -> Action:
     return action._replace(cards=tuple(HIDDEN if u in others else u for u in action.cards))
 
 
-def _other_hands(game: Game, plays: frozenset[str]) -> set[int]:
+def _other_hands(game: Playing, plays: frozenset[str]) -> set[int]:
     return {u for ch in game.state.characters if ch.id not in plays for u in ch.hand}
 
 
 def seat_offers(
-    game: Game, seat: int | None, *, plays: frozenset[str] | None = None
+    game: Playing, seat: int | None, *, plays: frozenset[str] | None = None
 ) -> list[Offer]:
     """The legal actions as ``seat`` receives them: labelled by the engine,
     with any card of another hand masked. Empty unless the seat may act now:
@@ -455,7 +460,7 @@ def seat_offers(
     return offers
 
 
-def _foresee(game: Game, action: Action) -> tuple[str, str]:
+def _foresee(game: Playing, action: Action) -> tuple[str, str]:
     """What an offer would do, when the engine can foresee it on a copy, and
     what it would waste (rules notes N19, N49)."""
     if action.type == "attack":
@@ -470,7 +475,7 @@ def _foresee(game: Game, action: Action) -> tuple[str, str]:
     return "", ""
 
 
-def _exhaust_words(game: Game, uid: int) -> str:
+def _exhaust_words(game: Playing, uid: int) -> str:
     """What exhausting a card does, in words (its Search, then its exhaust
     effect): the question that chooses the card says it."""
     card = game.card(uid)
@@ -484,7 +489,7 @@ def _exhaust_words(game: Game, uid: int) -> str:
 
 
 def unmask(
-    game: Game, seat: int | None, action: Action, *, plays: frozenset[str] | None = None
+    game: Playing, seat: int | None, action: Action, *, plays: frozenset[str] | None = None
 ) -> Action:
     """The real action behind one a seat sent: the legal action whose masked
     form it is (an action without masked cards is returned as it is)."""

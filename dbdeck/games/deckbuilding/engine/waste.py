@@ -13,12 +13,12 @@ from dbdeck.games.deckbuilding.engine import combat, preview
 from dbdeck.games.deckbuilding.engine.actions import Action
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["attack_waste", "waste_of"]
 
 
-def waste_of(game: Game, action: Action) -> str:
+def waste_of(game: Playing, action: Action) -> str:
     """Why ``action`` would waste something, in words; ``""`` when it would
     not (or the engine cannot tell)."""
     if action.type == "attack":
@@ -30,14 +30,14 @@ def waste_of(game: Game, action: Action) -> str:
     return ""
 
 
-def attack_waste(game: Game, hit: preview.Hit) -> str:
+def attack_waste(game: Playing, hit: preview.Hit) -> str:
     """Why an attack foreseen as ``hit`` is wasted: it deals no damage."""
     if hit.most > 0 or hit.waits:
         return ""
     return f"This attack deals no damage: {hit.words(game)}."
 
 
-def _lost_technique(game: Game, action: Action) -> str:
+def _lost_technique(game: Playing, action: Action) -> str:
     """Why a Technique prepared now may have no target when it is used:
     nothing can be attacked yet (Freezer before his ship lands), and nothing
     says the wait ends before the Technique's Time runs out."""
@@ -46,8 +46,7 @@ def _lost_technique(game: Game, action: Action) -> str:
     card = game.card_as(action.card, Technique)
     if card.healing:
         return ""
-    villain = game.state.villain
-    if not villain.arrived:
+    if not game.hooks.arrived(game):
         why = f"{game.villain_card().name} and his Minions cannot be attacked until he arrives"
     else:
         why = "no enemy can be attacked now"
@@ -57,7 +56,7 @@ def _lost_technique(game: Game, action: Action) -> str:
     )
 
 
-def _ability_waste(game: Game) -> str:
+def _ability_waste(game: Playing) -> str:
     """Why the active Character's ability is wasted: all it does is heal or
     repair its user, who has no damage, or add damage to this turn's
     attacks while no enemy can be attacked (its cost, a card, a token or

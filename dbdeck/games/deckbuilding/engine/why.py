@@ -46,7 +46,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import ENERGY_KINDS
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["KINDS", "CardReason", "card_notes", "not_now", "sentence", "why_none"]
 
@@ -81,7 +81,7 @@ class CardReason:
     reason: str
 
 
-def not_now(game: Game) -> str:
+def not_now(game: Playing) -> str:
     """Why no Character may act now at all; empty during an Actions phase."""
     s = game.state
     if game.over:
@@ -97,7 +97,7 @@ def not_now(game: Game) -> str:
     return ""
 
 
-_REASONS: dict[str, Callable[[Game, CharacterState], str]] = {
+_REASONS: dict[str, Callable[[Playing, CharacterState], str]] = {
     "attack": attack.why_none,
     "prepare": prepare.why_none,
     "boost": boost.why_none,
@@ -116,7 +116,7 @@ _REASONS: dict[str, Callable[[Game, CharacterState], str]] = {
 }
 
 
-def why_none(game: Game, legal: Iterable[Action] | None = None) -> dict[str, str]:
+def why_none(game: Playing, legal: Iterable[Action] | None = None) -> dict[str, str]:
     """For each kind of ``KINDS`` with no legal action now, why, in words.
     ``legal`` is ``game.legal_actions()`` when the caller has it already."""
     general = not_now(game)
@@ -134,7 +134,7 @@ def _names(action: Action) -> set[int]:
     return {u for u in (action.card, action.on, *action.cards) if u is not None}
 
 
-def card_notes(game: Game, legal: Iterable[Action] | None = None) -> list[CardReason]:
+def card_notes(game: Playing, legal: Iterable[Action] | None = None) -> list[CardReason]:
     """For each card the active Character can touch, each kind of action it
     could take part in but cannot now, with the engine's reason."""
     if not_now(game):

@@ -17,7 +17,7 @@ from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = [
     "ENERGY_KINDS",
@@ -47,7 +47,7 @@ def units_list(ch: CharacterState, kind: str) -> list[Unit]:
     return rules.units_of(ch, kind)
 
 
-def draw(g: Table, ch: CharacterState, count: int) -> int:
+def draw(g: Reach, ch: CharacterState, count: int) -> int:
     """Draw cards; the discard pile is reshuffled when the deck runs out."""
     drawn = 0
     for _ in range(count):
@@ -77,19 +77,19 @@ def draw(g: Table, ch: CharacterState, count: int) -> int:
     return drawn
 
 
-def hand_limit(g: Table, ch: CharacterState) -> int:
+def hand_limit(g: Reach, ch: CharacterState) -> int:
     """The hand size a Character draws back up to."""
     return rules.hand_size(g, ch)
 
 
-def restock(g: Table, market: str) -> None:
+def restock(g: Reach, market: str) -> None:
     """Refill a market row to four face-up cards."""
     m = g.state.markets[market]
     while len(m.row) < 4 and m.deck:
         m.row.append(m.deck.pop())
 
 
-def remove_from_market(g: Table, market: str, count: int) -> None:
+def remove_from_market(g: Reach, market: str, count: int) -> None:
     """Remove cards from the top of a market deck to the box."""
     m = g.state.markets[market]
     for _ in range(min(count, len(m.deck))):
@@ -97,7 +97,7 @@ def remove_from_market(g: Table, market: str, count: int) -> None:
     g.log("market", f"{words.count(count, 'card')} leave the {market} deck.")
 
 
-def kind_matches(g: Table, uid: int, kind: str) -> bool:
+def kind_matches(g: Reach, uid: int, kind: str) -> bool:
     """Whether a card is of a kind filter of the effect operations."""
     card = g.card(uid)
     if kind == "any":
@@ -109,7 +109,7 @@ def kind_matches(g: Table, uid: int, kind: str) -> bool:
     return bool(card.kind == kind)
 
 
-def owner_of(g: Table, uid: int) -> tuple[CharacterState, str] | None:
+def owner_of(g: Reach, uid: int) -> tuple[CharacterState, str] | None:
     """Which Character holds a card, and where."""
     for ch in g.state.characters:
         for pile in ("hand", "deck", "discard", "played"):
@@ -123,7 +123,7 @@ def owner_of(g: Table, uid: int) -> tuple[CharacterState, str] | None:
     return None
 
 
-def remove_card(g: Table, uid: int, *, to_box: bool, owner: CharacterState | None = None) -> None:
+def remove_card(g: Reach, uid: int, *, to_box: bool, owner: CharacterState | None = None) -> None:
     """Discard (to the discard pile) or destroy (to the box) a Character's card."""
     found = owner_of(g, uid)
     if found is None:
@@ -150,7 +150,7 @@ def remove_card(g: Table, uid: int, *, to_box: bool, owner: CharacterState | Non
 
 
 def pile_candidates(
-    g: Table, ch: CharacterState, source: str, kind: str, *, voluntary: bool
+    g: Reach, ch: CharacterState, source: str, kind: str, *, voluntary: bool
 ) -> list[int]:
     """Cards a discard or destroy operation may pick. Starting cards are only
     picked when the player chooses to ("Destroying Cards")."""
@@ -172,7 +172,7 @@ def pile_candidates(
     ]
 
 
-def search_candidates(g: Table, ch: CharacterState, source: str, kind: str) -> list[int]:
+def search_candidates(g: Reach, ch: CharacterState, source: str, kind: str) -> list[int]:
     """Cards a search may find."""
     if source == "market":
         pool = [u for m in MARKETS for u in g.state.markets[m].row]
@@ -181,7 +181,7 @@ def search_candidates(g: Table, ch: CharacterState, source: str, kind: str) -> l
     return [u for u in pool if kind_matches(g, u, kind)]
 
 
-def take_searched(g: Table, ch: CharacterState, uid: int, source: str, destination: str) -> None:
+def take_searched(g: Reach, ch: CharacterState, uid: int, source: str, destination: str) -> None:
     """Move a searched card to its destination."""
     if source == "market":
         for market in MARKETS:
@@ -201,7 +201,7 @@ def take_searched(g: Table, ch: CharacterState, uid: int, source: str, destinati
     g.log("search", "{} takes {}.", CharacterRef(ch.id), Name(uid))
 
 
-def summon(g: Table, card_id: str, count: int) -> None:
+def summon(g: Reach, card_id: str, count: int) -> None:
     """Put Minions into play from their side deck (or new copies)."""
     s = g.state
     side = s.villain.side_decks.get(card_id)

@@ -71,7 +71,7 @@ def board_facts(g: Game) -> dict[str, Any]:
         "villain": {
             "damage": s.villain.damage,
             "phase": s.villain.phase,
-            "arrived": s.villain.arrived,
+            "arrived": g.hooks.arrived(g),
             "max_health": {k.key: rules.max_health(g, k) for k in _villain_keys(g)},
             "armor": {k.key: rules.armor(g, k) for k in _villain_keys(g)},
             "minions": units(s.villain.minions),
@@ -88,7 +88,7 @@ def board_facts(g: Game) -> dict[str, Any]:
             },
             "deck": [ids[u] for u in reversed(s.villain.deck)],
             "discard": [ids[u] for u in s.villain.discard],
-            "aggro": holder_id(g, s.villain.aggro),
+            "aggro": holder_id(g, g.hooks.aggro_holder(g)),
             "bonuses": {
                 "armor": s.villain.armor_bonus,
                 "damage": s.villain.damage_bonus,

@@ -186,7 +186,6 @@ def _exhaust(g: Game, units: list[Unit], cards: list[str], where: str) -> None:
 _VILLAIN_VALUES = (
     "damage",
     "phase",
-    "arrived",
     "armor_bonus",
     "damage_bonus",
     "damage_reduction_bonus",
@@ -231,8 +230,17 @@ def _lay_villain(g: Game, spec: VillainSpec) -> None:
         v.side_decks[name] = [g.new_uid(c) for c in reversed(listed)]
     if spec.dragon_balls is not None:
         _set_balls(g, VILLAIN, spec.dragon_balls)
+    # What the Villain's own module keeps (Freezer's arrival, Broly's Aggro).
+    own: dict[str, Any] = {}
+    if spec.arrived is not None:
+        own["arrived"] = spec.arrived
     if spec.aggro is not None:
-        v.aggro = holder(g, spec.aggro) if spec.aggro else None
+        own["aggro"] = holder(g, spec.aggro) if spec.aggro else None
+    if own:
+        try:
+            v.own = v.own.laid(own)
+        except ValueError as exc:
+            raise ScenarioFailure(f"villain: {exc}") from None
 
 
 def _prepared(g: Game, spec: str | HalfSpec, halves: list[Prepared]) -> Prepared:

@@ -9,17 +9,18 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.engine.actions import Ability, Action
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "ability"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """The one special ability, while it is one to use as an action, unused
     this turn and with a token left (``check`` refuses it else)."""
     ability = g.character_card(ch.id).special_ability
@@ -30,7 +31,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
     yield Ability()
 
 
-def check(g: Game, ch: CharacterState, a: Ability) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Ability) -> str | None:
     """An action ability, unused this turn, with a token left, paid for."""
     ability = g.character_card(ch.id).special_ability
     if ability is None or ability.trigger != "action":
@@ -42,7 +43,7 @@ def check(g: Game, ch: CharacterState, a: Ability) -> str | None:
     return affordable(g, ch, ability.cost)
 
 
-def perform(g: Game, ch: CharacterState, a: Ability) -> None:
+def perform(g: Playing, ch: CharacterState, a: Ability) -> None:
     """Spend the token; pay the cost, then resolve the effects."""
     ability = g.character_card(ch.id).special_ability
     assert ability is not None  # check allowed it
@@ -50,12 +51,12 @@ def perform(g: Game, ch: CharacterState, a: Ability) -> None:
     if ability.uses != "passive":
         ch.ability_tokens -= 1
     g.log("ability", "{} uses {}.", CharacterRef(ch.id), ability.name)
-    ctx = {"actor": CharacterRef(ch.id), "voluntary": True}
+    ctx = EffectContext(CharacterRef(ch.id), voluntary=True)
     g.push_ops(ch.id, "special_ability.effects", ctx)
     g.push_ops(ch.id, "special_ability.cost", ctx)
 
 
-def label(game: Game, action: Ability) -> str:
+def label(game: Playing, action: Ability) -> str:
     """The action in plain words."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -64,6 +65,6 @@ def label(game: Game, action: Ability) -> str:
     return f"Use {ability.name if ability else 'ability'}"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why the ability cannot be used."""
     return sentence(game.check(Ability()) or "No ability can be used now")

@@ -26,13 +26,13 @@ from dbdeck.games.deckbuilding.engine.rules import can_use_exclusive
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "attack"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """Every set of Physical Techniques of the hand on every target: enemies,
     or friends for a healing Technique."""
     hand = [u for u in ch.hand if physical(g, u)]
@@ -44,7 +44,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
                 yield Attack(cards=combo, target=target.key)
 
 
-def check(g: Game, ch: CharacterState, a: Attack) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Attack) -> str | None:
     """Physical Techniques of the hand, on a target in play."""
     if not a.cards:
         return "choose the Physical Techniques to attack with"
@@ -71,7 +71,7 @@ def check(g: Game, ch: CharacterState, a: Attack) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Attack) -> None:
+def perform(g: Playing, ch: CharacterState, a: Attack) -> None:
     """Play the Techniques and attack."""
     target = holder_of(a.target)
     assert target is not None
@@ -94,7 +94,7 @@ def perform(g: Game, ch: CharacterState, a: Attack) -> None:
     attacks.character_attack(g, ch, list(a.cards), target, "physical", combo=combo)
 
 
-def label(game: Game, action: Attack) -> str:
+def label(game: Playing, action: Attack) -> str:
     """The action in plain words."""
     names = " + ".join(game.name(u) for u in action.cards)
     combo = " (Combo)" if len(action.cards) > 1 else ""
@@ -105,11 +105,11 @@ def _physical_card(card: Any) -> bool:
     return bool(card.kind == "technique" and card.technique_type == "physical")
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no attack is possible: the Villain has not arrived, no Physical
     Technique is in hand, or the first attack's reason."""
     name = game.name(CharacterRef(ch.id))
-    if not game.state.villain.arrived:
+    if not game.hooks.arrived(game):
         villain = game.name(VILLAIN)
         return f"{villain} has not arrived: neither {villain} nor the Minions can be attacked yet."
     hand = hand_cards(game, ch, _physical_card)
@@ -123,7 +123,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     return sentence(reason or "No attack is possible now")
 
 
-def why_not_card(game: Game, ch: CharacterState, uid: int) -> str:
+def why_not_card(game: Playing, ch: CharacterState, uid: int) -> str:
     """Why this Physical Technique of the hand cannot attack."""
     targets = combat.enemies_of(game, "players") or [VILLAIN]
     reason = first_reason(game, (Attack(cards=(uid,), target=t.key) for t in targets))

@@ -11,19 +11,20 @@ from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.engine import attacks
 from dbdeck.games.deckbuilding.engine.actions import Action, Avoid
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import pile_candidates
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "avoid"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """Every attack prepared on the Villain's Time Track."""
     for slot in g.state.villain.time_track:
         for villain_attack in slot:
@@ -41,7 +42,7 @@ def meant(a: Avoid, prepared: Any) -> bool:
     return bool(prepared.uid == a.card and a.source in (None, EnemyRef(prepared.owner).key))
 
 
-def check(g: Game, ch: CharacterState, a: Avoid) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Avoid) -> str | None:
     """A prepared attack with red text the Character can pay."""
     for slot in g.state.villain.time_track:
         for prepared in slot:
@@ -61,7 +62,7 @@ def check(g: Game, ch: CharacterState, a: Avoid) -> str | None:
     return "that attack is not on the Villain's Time Track"
 
 
-def perform(g: Game, ch: CharacterState, a: Avoid) -> None:
+def perform(g: Playing, ch: CharacterState, a: Avoid) -> None:
     """Discard the attack from the Time Track and pay its red text."""
     v = g.state.villain
     for slot in v.time_track:
@@ -74,18 +75,18 @@ def perform(g: Game, ch: CharacterState, a: Avoid) -> None:
                 g.push_ops(
                     g.state.card_ids[prepared.uid],
                     path,
-                    {"actor": CharacterRef(ch.id), "voluntary": True},
+                    EffectContext(CharacterRef(ch.id), voluntary=True),
                 )
                 return
 
 
-def label(game: Game, action: Avoid) -> str:
+def label(game: Playing, action: Avoid) -> str:
     """The action in plain words, with the red text."""
     avoid = getattr(game.card(action.card), "avoid", None)
     return f"Avoid {game.name(action.card)}" + (f": {avoid.text}" if avoid else "")
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no prepared attack can be avoided."""
     prepared = [(p.uid, p.owner) for slot in game.state.villain.time_track for p in slot]
     if not prepared:

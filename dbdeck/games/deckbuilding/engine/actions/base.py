@@ -15,6 +15,7 @@ from dbdeck.games.deckbuilding.cards.plain import Equipment
 from dbdeck.games.deckbuilding.engine import rules, words
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.actions.kind import ActionKind
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import condition_holds
 from dbdeck.games.deckbuilding.engine.holders import (
     AllyRef,
@@ -28,7 +29,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import pile_candidates, units_list
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = [
     "ActionRules",
@@ -63,17 +64,17 @@ class ActionRules(Protocol[Kind]):
     """Whether taking it ends the phases before the Actions phase (the Market
     discard and the giving of Dragon Balls come first; rules note N46)."""
 
-    def check(self, g: Game, ch: CharacterState, a: Kind, /) -> str | None:
+    def check(self, g: Playing, ch: CharacterState, a: Kind, /) -> str | None:
         """Why the active Character may not take ``a`` now, or ``None``."""
 
-    def perform(self, g: Game, ch: CharacterState, a: Kind, /) -> None:
+    def perform(self, g: Playing, ch: CharacterState, a: Kind, /) -> None:
         """Carry out ``a``, which ``check`` accepted."""
 
-    def label(self, game: Game, action: Kind, /) -> str:
+    def label(self, game: Playing, action: Kind, /) -> str:
         """The action in plain words."""
 
 
-def active(g: Game) -> CharacterState | None:
+def active(g: Playing) -> CharacterState | None:
     """The Character whose Actions phase it is, if any."""
     s = g.state
     if s.step != "char_main" or s.active in ("", "villain"):
@@ -86,7 +87,7 @@ def in_hand(ch: CharacterState, uid: int | None) -> bool:
     return uid is not None and uid in ch.hand
 
 
-def market_row(g: Game, market: str | None) -> list[int] | None:
+def market_row(g: Playing, market: str | None) -> list[int] | None:
     """The face-up cards of a market (the sixth pile shows its top card);
     ``None`` for no such market."""
     if market == "sixth":
@@ -102,19 +103,19 @@ def spendable(ch: CharacterState, market: str | None) -> int:
     return ch.energy + (ch.training_energy if market == "training" else 0)
 
 
-def physical(g: Game, uid: int) -> bool:
+def physical(g: Playing, uid: int) -> bool:
     """Whether the card is a Physical Technique."""
     card = g.card(uid)
     return bool(card.kind == "technique" and card.technique_type == "physical")
 
 
-def own_balls(g: Game, ch: CharacterState) -> int:
+def own_balls(g: Playing, ch: CharacterState) -> int:
     """The Dragon Balls the Character and its Allies control."""
     keys: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
     return sum(1 for holder in g.state.balls if holder in keys)
 
 
-def can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str | None:
+def can_equip(g: Playing, ch: CharacterState, card: Any, leaving: set[int]) -> str | None:
     """Why a Character may not put this Ally, Equipment or Training into play,
     destroying ``leaving`` to make room; ``None`` when it may."""
     if card.kind not in ("ally", "equipment", "training"):
@@ -124,7 +125,7 @@ def can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str 
     if why:
         return why
     for condition in getattr(card, "requirements", ()):
-        if not condition_holds(g, condition, {"actor": CharacterRef(ch.id)}):
+        if not condition_holds(g, condition, EffectContext(CharacterRef(ch.id))):
             return f"{card.name}'s requirement is not met"
     units = units_list(ch, card.kind)
     if not leaving <= {u.uid for u in units}:
@@ -146,7 +147,7 @@ def can_equip(g: Game, ch: CharacterState, card: Any, leaving: set[int]) -> str 
     return None
 
 
-def replaced_armor(g: Game, ch: CharacterState, card: Any) -> set[int]:
+def replaced_armor(g: Playing, ch: CharacterState, card: Any) -> set[int]:
     """The equipped Armor a new Armor would discard ("If you already have an
     Armor equipped, it must be discarded to equip the new Armor")."""
     if card.kind != "equipment" or "armor" not in card.keywords:
@@ -154,7 +155,7 @@ def replaced_armor(g: Game, ch: CharacterState, card: Any) -> set[int]:
     return {u.uid for u in ch.equipment if "armor" in g.card_as(u.uid, Equipment).keywords}
 
 
-def affordable(g: Game, ch: CharacterState, ops: Any) -> str | None:
+def affordable(g: Playing, ch: CharacterState, ops: Any) -> str | None:
     """Why the Character cannot pay an effect's cost (Energy, or cards to
     discard or destroy), or ``None``."""
     for op in ops:
@@ -179,7 +180,7 @@ def holder_of(key: str | None) -> Holder | None:
         return None
 
 
-def holder_name(game: Game, key: str | None) -> str:
+def holder_name(game: Playing, key: str | None) -> str:
     """A holder key in words."""
     if not key:
         return "?"
@@ -199,7 +200,7 @@ def sentence(reason: str) -> str:
     return reason if reason[-1] in ".!?" else reason + "."
 
 
-def first_reason(game: Game, actions: Iterable[Action]) -> str | None:
+def first_reason(game: Playing, actions: Iterable[Action]) -> str | None:
     """The engine's reason for the first of ``actions`` it refuses, or
     ``None`` when one of them is legal (or there is none)."""
     first: str | None = None
@@ -211,6 +212,6 @@ def first_reason(game: Game, actions: Iterable[Action]) -> str | None:
     return first
 
 
-def hand_cards(game: Game, ch: CharacterState, test: Callable[[Any], bool]) -> list[int]:
+def hand_cards(game: Playing, ch: CharacterState, test: Callable[[Any], bool]) -> list[int]:
     """The cards of the Character's hand that pass ``test``."""
     return [u for u in ch.hand if test(game.card(u))]

@@ -22,7 +22,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState, Prepared
 from dbdeck.games.deckbuilding.engine.zones import ENERGY_KINDS
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "boost"
 ACTS = True
@@ -32,7 +32,7 @@ HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
 """The kinds of hand card ``from_hand`` may offer an action for."""
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
+def from_hand(g: Playing, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand with a booster icon beneath each prepared
     Technique (``check`` refuses a card without the icon)."""
     if card.kind in ENERGY_KINDS and card.booster is not None:
@@ -41,7 +41,7 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
                 out.append(Boost(card=uid, on=prepared.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Boost) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Boost) -> str | None:
     """An Energy card with a booster icon, on a prepared Technique with room."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
@@ -58,7 +58,7 @@ def check(g: Game, ch: CharacterState, a: Boost) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Boost) -> None:
+def perform(g: Playing, ch: CharacterState, a: Boost) -> None:
     """Set the card beneath the Technique."""
     prepared = next(p for p in ch.time_track if p is not None and p.uid == a.on)
     ch.hand.remove(a.card)
@@ -72,13 +72,13 @@ def perform(g: Game, ch: CharacterState, a: Boost) -> None:
     )
 
 
-def label(game: Game, action: Boost) -> str:
+def label(game: Playing, action: Boost) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     return f"Boost {game.name(action.on)} with {card}"
 
 
-def _no_technique(game: Game, ch: CharacterState) -> str:
+def _no_technique(game: Playing, ch: CharacterState) -> str:
     return (
         f"No Energy Technique is prepared on {game.name(CharacterRef(ch.id))}'s Time Track: "
         "boosters "
@@ -86,7 +86,7 @@ def _no_technique(game: Game, ch: CharacterState) -> str:
     )
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no boost is possible."""
     prepared = [p for p in ch.time_track if p is not None]
     if not prepared:
@@ -102,7 +102,7 @@ def why_none(game: Game, ch: CharacterState) -> str:
     return sentence(reason or "No boost is possible now")
 
 
-def why_not_card(game: Game, ch: CharacterState, uid: int, prepared: list[Prepared]) -> str:
+def why_not_card(game: Playing, ch: CharacterState, uid: int, prepared: list[Prepared]) -> str:
     """Why this Energy card of the hand cannot boost."""
     if not prepared:
         return _no_technique(game, ch)

@@ -26,7 +26,7 @@ from dbdeck.games.deckbuilding.engine.words import cannot_buy_there
 from dbdeck.games.deckbuilding.engine.zones import ENERGY_KINDS, owner_of, restock
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "buy"
 ACTS = True
@@ -55,14 +55,14 @@ class RowTerms(NamedTuple):
     in the Training market (rules note N37)."""
 
 
-def market_terms(g: Game, ch: CharacterState, market: str) -> RowTerms:
+def market_terms(g: Playing, ch: CharacterState, market: str) -> RowTerms:
     """The terms on which the Character buys from one market's row."""
     change = 0 if market == "sixth" else rules.price_change(g, ch, market)
     god = market == "training" and rules.race_of(g, CharacterRef(ch.id)) == "god"
     return RowTerms(change, spendable(ch, market), god)
 
 
-def ally_out_of_reach(g: Game, ch: CharacterState, uid: int, market: str, spend: int) -> bool:
+def ally_out_of_reach(g: Playing, ch: CharacterState, uid: int, market: str, spend: int) -> bool:
     """Whether ``check`` refuses buying an Ally paid otherwise than in plain
     Energy, bought as it is (no Energy given by the others): one paid in
     Dragon Balls the Character's side controls too few of, a Duo costing
@@ -75,7 +75,7 @@ def ally_out_of_reach(g: Game, ch: CharacterState, uid: int, market: str, spend:
 
 
 def from_market(
-    g: Game, ch: CharacterState, market: str, uid: int, terms: RowTerms, out: list[Action]
+    g: Playing, ch: CharacterState, market: str, uid: int, terms: RowTerms, out: list[Action]
 ) -> None:
     """Buying a face-up card: as it is, equipped at once (a God's Training),
     or a Duo with the other Characters' Energy; ``terms`` are the row's."""
@@ -94,7 +94,7 @@ def from_market(
         out.extend(duo_contributions(g, ch, uid))
 
 
-def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]:
+def duo_contributions(g: Playing, ch: CharacterState, uid: int) -> Iterator[Action]:
     """The co-op Duo purchase: each other Character gives its best Energy card."""
     gifts = []
     for other in g.state.characters:
@@ -112,7 +112,7 @@ def duo_contributions(g: Game, ch: CharacterState, uid: int) -> Iterator[Action]
     yield Buy(market="allies", card=uid, cards=tuple(gifts))
 
 
-def check(g: Game, ch: CharacterState, a: Buy) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Buy) -> str | None:
     """The card is face up, the Character may buy there, and can pay."""
     row = market_row(g, a.market)
     if row is None:
@@ -170,7 +170,7 @@ def _pay(ch: CharacterState, cost: int, market: str | None) -> None:
     ch.energy -= cost
 
 
-def perform(g: Game, ch: CharacterState, a: Buy) -> None:
+def perform(g: Playing, ch: CharacterState, a: Buy) -> None:
     """Pay, take the card from its row (the row restocks) and put it where
     the Character's race says: the discard pile, the hand or into play."""
     s = g.state
@@ -209,7 +209,7 @@ def perform(g: Game, ch: CharacterState, a: Buy) -> None:
         ch.discard.append(a.card)
 
 
-def label(game: Game, action: Buy) -> str:
+def label(game: Playing, action: Buy) -> str:
     """The action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -231,7 +231,7 @@ def label(game: Game, action: Buy) -> str:
     return f"Buy {game.name(action.card)} ({price}){extra}"
 
 
-def _hand_of(game: Game, uid: int) -> str:
+def _hand_of(game: Playing, uid: int) -> str:
     """The Character in whose hand a card is."""
     for ch in game.state.characters:
         if uid in ch.hand:
@@ -239,7 +239,7 @@ def _hand_of(game: Game, uid: int) -> str:
     return "another Character"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no card can be bought: the cheapest price against the Energy, or
     the first card's reason."""
     s = game.state

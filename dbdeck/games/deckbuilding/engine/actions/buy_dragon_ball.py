@@ -15,13 +15,13 @@ from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "buy-dragon-ball"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """The one way to buy a Dragon Ball, when ``check`` would allow it (its
     three tests, without the words of a refusal)."""
     if (
@@ -32,7 +32,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
         yield BuyDragonBall()
 
 
-def _cost(g: Game, ch: CharacterState) -> int:
+def _cost(g: Playing, ch: CharacterState) -> int:
     """The Dragon Ball's price on the Character's board, with its bonuses."""
     cost: int = max(
         0, g.character_card(ch.id).dragon_ball_cost + rules.cost_bonus(g, ch, "dragon-ball")
@@ -40,7 +40,7 @@ def _cost(g: Game, ch: CharacterState) -> int:
     return cost
 
 
-def check(g: Game, ch: CharacterState, a: BuyDragonBall) -> str | None:
+def check(g: Playing, ch: CharacterState, a: BuyDragonBall) -> str | None:
     """A ball is unclaimed, this turn's allowance is not spent, the Character
     can pay."""
     if None not in g.state.balls:
@@ -54,7 +54,7 @@ def check(g: Game, ch: CharacterState, a: BuyDragonBall) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: BuyDragonBall) -> None:
+def perform(g: Playing, ch: CharacterState, a: BuyDragonBall) -> None:
     """Pay the board's cost and take an unclaimed ball."""
     cost = _cost(g, ch)
     ch.energy -= cost
@@ -63,7 +63,7 @@ def perform(g: Game, ch: CharacterState, a: BuyDragonBall) -> None:
     g.log("balls", "{} buys an unclaimed Dragon Ball ({} Energy).", CharacterRef(ch.id), cost)
 
 
-def label(game: Game, action: BuyDragonBall) -> str:
+def label(game: Playing, action: BuyDragonBall) -> str:
     """The action in plain words."""
     s = game.state
     active = s.character(s.active) if s.active not in ("", "villain") else None
@@ -71,7 +71,7 @@ def label(game: Game, action: BuyDragonBall) -> str:
     return f"Buy an unclaimed Dragon Ball ({_cost(game, active)} Energy)"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no Dragon Ball can be bought, with the rulebook's limit."""
     reason = game.check(BuyDragonBall()) or ""
     if "unclaimed" in reason:

@@ -8,25 +8,26 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.engine.actions import Action, Destroy
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 from dbdeck.games.deckbuilding.engine.zones import remove_card
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "destroy"
 ACTS = True
 
 
-def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
+def of_unit(g: Playing, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
     """Destroying a card in play that has a destroy effect (``check``
     refuses the others, whatever else holds)."""
     if getattr(g.card(unit.uid), "destroy_effects", None):
         out.append(Destroy(card=unit.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Destroy) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Destroy) -> str | None:
     """A card in play with a destroy effect the Character can pay."""
     unit = next((u for u in ch.units() if u.uid == a.card), None)
     if unit is None:
@@ -38,7 +39,7 @@ def check(g: Game, ch: CharacterState, a: Destroy) -> str | None:
     return affordable(g, ch, effects)
 
 
-def perform(g: Game, ch: CharacterState, a: Destroy) -> None:
+def perform(g: Playing, ch: CharacterState, a: Destroy) -> None:
     """Destroy the card, then resolve its destroy effect."""
     card = g.card(a.card)
     owner = AllyRef(a.card) if card.kind == "ally" else CharacterRef(ch.id)
@@ -48,21 +49,19 @@ def perform(g: Game, ch: CharacterState, a: Destroy) -> None:
     g.push_ops(
         card.id,
         "destroy_effects",
-        {
-            "actor": CharacterRef(ch.id) if isinstance(owner, AllyRef) else owner,
-            "source": a.card,
-            "voluntary": True,
-        },
+        EffectContext(
+            CharacterRef(ch.id) if isinstance(owner, AllyRef) else owner, a.card, voluntary=True
+        ),
     )
 
 
-def label(game: Game, action: Destroy) -> str:
+def label(game: Playing, action: Destroy) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     return f"Destroy {card} for its effect"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no card in play can be destroyed for its effect."""
     units = ch.units()
     if not units:

@@ -15,7 +15,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import ENERGY_KINDS
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "duo-invest"
 ACTS = True
@@ -25,7 +25,7 @@ HAND_KINDS: tuple[str, ...] = ENERGY_KINDS
 """The kinds of hand card ``from_hand`` may offer an action for."""
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
+def from_hand(g: Playing, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy card of the hand beside each Duo card, playing solo."""
     if card.kind in ENERGY_KINDS and len(g.state.characters) == 1:
         for duo in g.state.markets["allies"].row:
@@ -33,7 +33,7 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
                 out.append(DuoInvest(card=uid, on=duo))
 
 
-def check(g: Game, ch: CharacterState, a: DuoInvest) -> str | None:
+def check(g: Playing, ch: CharacterState, a: DuoInvest) -> str | None:
     """Solo, an Energy card of the hand, a Duo card of the row, once a turn."""
     if len(g.state.characters) != 1:
         return "Energy is set beside a Duo card only when playing solo"
@@ -47,7 +47,7 @@ def check(g: Game, ch: CharacterState, a: DuoInvest) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: DuoInvest) -> None:
+def perform(g: Playing, ch: CharacterState, a: DuoInvest) -> None:
     """The card waits beside the Duo card."""
     ch.hand.remove(a.card)
     ch.duo_energy.setdefault(a.on, []).append(a.card)
@@ -55,7 +55,7 @@ def perform(g: Game, ch: CharacterState, a: DuoInvest) -> None:
     g.log("duo", "{} sets {} beside {}.", CharacterRef(ch.id), Name(a.card), Name(a.on))
 
 
-def label(game: Game, action: DuoInvest) -> str:
+def label(game: Playing, action: DuoInvest) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     return f"Set {card} beside {game.name(action.on)}"

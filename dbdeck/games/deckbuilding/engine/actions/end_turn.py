@@ -10,32 +10,32 @@ from dbdeck.games.deckbuilding.engine.actions import Action, EndTurn
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "end-turn"
 ACTS = False
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """Ending the turn is always offered first."""
     yield EndTurn()
 
 
-def check(g: Game, ch: CharacterState, a: EndTurn) -> str | None:
+def check(g: Playing, ch: CharacterState, a: EndTurn) -> str | None:
     """The turn may always end in the Actions phase."""
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: EndTurn) -> None:
+def perform(g: Playing, ch: CharacterState, a: EndTurn) -> None:
     """Go on to the end of the Character's turn."""
     g.state.step = "char_end"
 
 
-def label(game: Game, action: EndTurn) -> str:
+def label(game: Playing, action: EndTurn) -> str:
     """The action in plain words."""
     return "End the turn"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why the turn cannot end (it always can in the Actions phase)."""
     return "The turn cannot end now."

@@ -12,20 +12,20 @@ from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "enter-room"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """The one way in, before acting and with the Room in play (``check``
     refuses it else)."""
     if not ch.acted and ch.training and _room(g, ch) is not None:
         yield EnterRoom()
 
 
-def _room(g: Game, ch: CharacterState) -> Unit | None:
+def _room(g: Playing, ch: CharacterState) -> Unit | None:
     return next(
         (
             u
@@ -36,7 +36,7 @@ def _room(g: Game, ch: CharacterState) -> Unit | None:
     )
 
 
-def check(g: Game, ch: CharacterState, a: EnterRoom) -> str | None:
+def check(g: Playing, ch: CharacterState, a: EnterRoom) -> str | None:
     """Before acting, with the Room in play."""
     if ch.acted:
         return "the Room is entered instead of the Actions phase"
@@ -45,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: EnterRoom) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: EnterRoom) -> None:
+def perform(g: Playing, ch: CharacterState, a: EnterRoom) -> None:
     """Take the Room's token; the turn goes on to its end."""
     room = _room(g, ch)
     assert room is not None
@@ -55,6 +55,6 @@ def perform(g: Game, ch: CharacterState, a: EnterRoom) -> None:
     g.state.step = "char_end"
 
 
-def label(game: Game, action: EnterRoom) -> str:
+def label(game: Playing, action: EnterRoom) -> str:
     """The action in plain words."""
     return "Enter the Room of Spirit and Time (skip the Actions phase)"

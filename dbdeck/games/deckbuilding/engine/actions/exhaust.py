@@ -9,17 +9,18 @@ from typing import TYPE_CHECKING
 from dbdeck.games.deckbuilding.engine import combat
 from dbdeck.games.deckbuilding.engine.actions import Action, Exhaust
 from dbdeck.games.deckbuilding.engine.actions.base import affordable, first_reason, sentence
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "exhaust"
 ACTS = True
 
 
-def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
+def of_unit(g: Playing, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
     """Exhausting a ready card in play that has something to exhaust for
     (``check`` refuses the others, whatever else holds)."""
     if unit.exhausted:
@@ -29,7 +30,7 @@ def of_unit(g: Game, ch: CharacterState, unit: Unit, out: list[Action]) -> None:
         out.append(Exhaust(card=unit.uid))
 
 
-def check(g: Game, ch: CharacterState, a: Exhaust) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Exhaust) -> str | None:
     """A ready card in play with an exhaust effect the Character can pay."""
     unit = next((u for u in ch.units() if u.uid == a.card), None)
     if unit is None:
@@ -45,7 +46,7 @@ def check(g: Game, ch: CharacterState, a: Exhaust) -> str | None:
     return affordable(g, ch, effects)
 
 
-def perform(g: Game, ch: CharacterState, a: Exhaust) -> None:
+def perform(g: Playing, ch: CharacterState, a: Exhaust) -> None:
     """Exhaust the card; Search, then its exhaust effect."""
     unit = next(u for u in ch.units() if u.uid == a.card)
     unit.exhausted = True
@@ -55,18 +56,16 @@ def perform(g: Game, ch: CharacterState, a: Exhaust) -> None:
     if "search" in getattr(card, "keywords", ()) and combat.give_balls(g, None, owner):
         g.log("balls", f"{card.name} finds an unclaimed Dragon Ball.")
     if getattr(card, "exhaust_effects", None):
-        g.push_ops(
-            card.id, "exhaust_effects", {"actor": owner, "source": unit.uid, "voluntary": True}
-        )
+        g.push_ops(card.id, "exhaust_effects", EffectContext(owner, unit.uid, voluntary=True))
 
 
-def label(game: Game, action: Exhaust) -> str:
+def label(game: Playing, action: Exhaust) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     return f"Exhaust {card}"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no card in play can be exhausted."""
     units = ch.units()
     if not units:

@@ -15,13 +15,13 @@ from dbdeck.games.deckbuilding.engine.holders import AllyRef, CharacterRef, Hold
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "give-ball"
 ACTS = False
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """From each holder of the Character's side with a ball, to each friend."""
     # Dragon Balls are given before the Actions phase (check).
     own: tuple[Holder, ...] = (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies))
@@ -31,7 +31,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
                 yield GiveBall(source=source.key, target=target.key)
 
 
-def check(g: Game, ch: CharacterState, a: GiveBall) -> str | None:
+def check(g: Playing, ch: CharacterState, a: GiveBall) -> str | None:
     """Before acting, from a holder of the Character's with a ball, to another
     Character or Ally in play."""
     if ch.acted:
@@ -45,7 +45,7 @@ def check(g: Game, ch: CharacterState, a: GiveBall) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: GiveBall) -> None:
+def perform(g: Playing, ch: CharacterState, a: GiveBall) -> None:
     """Move one ball."""
     source, target = holder_of(a.source), holder_of(a.target)
     assert source is not None and target is not None
@@ -54,7 +54,7 @@ def perform(g: Game, ch: CharacterState, a: GiveBall) -> None:
     g.log("balls", "{} gives a Dragon Ball to {}.", source, target)
 
 
-def label(game: Game, action: GiveBall) -> str:
+def label(game: Playing, action: GiveBall) -> str:
     """The action in plain words."""
     return (
         f"Give a Dragon Ball from {holder_name(game, action.source)} to "
@@ -62,7 +62,7 @@ def label(game: Game, action: GiveBall) -> str:
     )
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no Dragon Ball can be given."""
     name = game.name(CharacterRef(ch.id))
     own: list[Holder] = [CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)]

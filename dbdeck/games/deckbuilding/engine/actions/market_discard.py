@@ -16,7 +16,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import restock
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "market-discard"
 ACTS = False
@@ -44,7 +44,7 @@ def of_card(market: str, uid: int) -> Action:
     return MarketDiscard(market=market, card=uid)
 
 
-def check(g: Game, ch: CharacterState, a: MarketDiscard) -> str | None:
+def check(g: Playing, ch: CharacterState, a: MarketDiscard) -> str | None:
     """Phase 3 lasts, and the card is face up in one of the five markets."""
     why = over(ch)
     if why is not None:
@@ -54,7 +54,7 @@ def check(g: Game, ch: CharacterState, a: MarketDiscard) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: MarketDiscard) -> None:
+def perform(g: Playing, ch: CharacterState, a: MarketDiscard) -> None:
     """The card goes beneath its deck and the row restocks."""
     m = g.state.markets[a.market]
     m.row.remove(a.card)
@@ -70,14 +70,14 @@ def perform(g: Game, ch: CharacterState, a: MarketDiscard) -> None:
     )
 
 
-def label(game: Game, action: MarketDiscard) -> str:
+def label(game: Playing, action: MarketDiscard) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     market = MARKET_TITLES.get(action.market or "", action.market or "")
     return f"Send {card} to the bottom of the {market} deck"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no market card can be discarded."""
     if ch.market_discarded:
         return "One market card may be discarded each turn, and one already was."

@@ -16,12 +16,13 @@ from dbdeck.games.deckbuilding.engine.actions.base import (
     replaced_armor,
     sentence,
 )
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Unit
 from dbdeck.games.deckbuilding.engine.zones import remove_card, units_list
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "play"
 ACTS = True
@@ -32,7 +33,7 @@ HAND_KINDS: tuple[str, ...] = (*UNIT_KINDS, "capsule")
 """The kinds of hand card ``from_hand`` may offer an action for."""
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
+def from_hand(g: Playing, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Ally, Equipment or Training as it is or destroying one card of its
     kind in play; a Capsule."""
     if card.kind in UNIT_KINDS:
@@ -43,7 +44,7 @@ def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action
         out.append(Play(card=uid))
 
 
-def check(g: Game, ch: CharacterState, a: Play) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Play) -> str | None:
     """The card is in hand and the Character may put it into play."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
@@ -54,14 +55,14 @@ def check(g: Game, ch: CharacterState, a: Play) -> str | None:
     return can_equip(g, ch, card, set(a.cards))
 
 
-def perform(g: Game, ch: CharacterState, a: Play) -> None:
+def perform(g: Playing, ch: CharacterState, a: Play) -> None:
     """Use the Capsule, or make room and put the card into play."""
     card = g.card(a.card)
     if card.kind == "capsule":
         ch.hand.remove(a.card)
         g.state.box.append(a.card)
         g.log("play", "{} uses {}.", CharacterRef(ch.id), card.name)
-        g.push_ops(card.id, "effects", {"actor": CharacterRef(ch.id), "source": a.card})
+        g.push_ops(card.id, "effects", EffectContext(CharacterRef(ch.id), a.card))
         return
     for uid in a.cards:
         remove_card(g, uid, to_box=True, owner=ch)
@@ -72,7 +73,7 @@ def perform(g: Game, ch: CharacterState, a: Play) -> None:
     g.log("play", "{} puts {} into play.", CharacterRef(ch.id), card.name, card=card.id)
 
 
-def label(game: Game, action: Play) -> str:
+def label(game: Playing, action: Play) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     if action.cards:
@@ -80,7 +81,7 @@ def label(game: Game, action: Play) -> str:
     return f"Use {card}" if game.card(action.card).kind == "capsule" else f"Play {card}"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no card of the hand can be put into play."""
     cards = hand_cards(game, ch, lambda c: c.kind in (*UNIT_KINDS, "capsule"))
     if not cards:

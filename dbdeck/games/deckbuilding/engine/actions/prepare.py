@@ -23,7 +23,7 @@ from dbdeck.games.deckbuilding.engine.rules import can_use_exclusive
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Prepared
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "prepare"
 ACTS = True
@@ -33,7 +33,7 @@ HAND_KINDS: tuple[str, ...] = ("technique",)
 """The kinds of hand card ``from_hand`` may offer an action for."""
 
 
-def from_hand(g: Game, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
+def from_hand(g: Playing, ch: CharacterState, uid: int, card: Any, out: list[Action]) -> None:
     """An Energy Technique at its Time or one later, and with the Namekian's
     cut."""
     if card.kind == "technique" and card.technique_type == "energy":
@@ -58,7 +58,7 @@ def first_free(ch: CharacterState, time: int) -> int | None:
     return None
 
 
-def check(g: Game, ch: CharacterState, a: Prepare) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Prepare) -> str | None:
     """An Energy Technique of the hand, in the first free slot it may take."""
     if not in_hand(ch, a.card):
         return "that card is not in your hand"
@@ -89,7 +89,7 @@ def check(g: Game, ch: CharacterState, a: Prepare) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Prepare) -> None:
+def perform(g: Playing, ch: CharacterState, a: Prepare) -> None:
     """Put the Technique on its Time slot (paying for the cut)."""
     if a.amount:
         ch.energy -= 2
@@ -98,7 +98,7 @@ def perform(g: Game, ch: CharacterState, a: Prepare) -> None:
     g.log("prepare", "{} prepares {} at Time {}.", CharacterRef(ch.id), Name(a.card), a.slot)
 
 
-def label(game: Game, action: Prepare) -> str:
+def label(game: Playing, action: Prepare) -> str:
     """The action in plain words."""
     card = game.name(action.card)
     cut = " (pay 2 Energy: Time -1)" if action.amount else ""
@@ -109,7 +109,7 @@ def _energy_technique(card: Any) -> bool:
     return bool(card.kind == "technique" and card.technique_type == "energy")
 
 
-def tries(game: Game, techniques: list[int]) -> Iterable[Action]:
+def tries(game: Playing, techniques: list[int]) -> Iterable[Action]:
     """The preparations ``why`` asks the engine about, per Technique."""
     for uid in techniques:
         time = int(game.card_as(uid, Technique).time or 1)
@@ -117,7 +117,7 @@ def tries(game: Game, techniques: list[int]) -> Iterable[Action]:
         yield Prepare(card=uid, slot=time + 1)
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no Technique can be prepared."""
     techniques = hand_cards(game, ch, _energy_technique)
     if not techniques:

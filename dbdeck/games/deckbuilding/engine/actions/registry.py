@@ -41,7 +41,7 @@ from dbdeck.games.deckbuilding.engine.state import CharacterState
 from dbdeck.games.deckbuilding.engine.zones import MARKETS
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 __all__ = ["RULES", "best_first", "check", "label", "legal", "perform"]
 
@@ -71,7 +71,7 @@ listing first offers them (``candidates`` interleaves them card by card);
 so that mypy checks each module against ``ActionRules``."""
 
 
-def check(g: Game, action: Action) -> str | None:
+def check(g: Playing, action: Action) -> str | None:
     """Why an action is illegal now, or ``None``."""
     ch = active(g)
     if ch is None:
@@ -82,7 +82,7 @@ def check(g: Game, action: Action) -> str | None:
     return rules.check(g, ch, action)
 
 
-def candidates(g: Game, ch: CharacterState) -> list[Action]:
+def candidates(g: Playing, ch: CharacterState) -> list[Action]:
     """Every action the listing considers, in its order (see the module's
     docstring); those ``check`` would refuse whatever else holds (cards the
     Character cannot pay for, market discards after acting, …) are left out."""
@@ -98,7 +98,7 @@ def candidates(g: Game, ch: CharacterState) -> list[Action]:
 # ``best_first`` may leave the market rows out.
 
 
-def _before_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+def _before_rows(g: Playing, ch: CharacterState, out: list[Action]) -> None:
     """Ending the turn, each card of the hand, the attacks."""
     out.extend(end_turn.candidates(g, ch))
     for uid in ch.hand:
@@ -108,7 +108,7 @@ def _before_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
     out.extend(attack.candidates(g, ch))
 
 
-def _rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+def _rows(g: Playing, ch: CharacterState, out: list[Action]) -> None:
     """Each face-up market card, bought or discarded (the only ``buy`` and
     ``market-discard`` candidates)."""
     for market in _MARKETS:
@@ -123,7 +123,7 @@ def _rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
                 out.append(market_discard.of_card(market, uid))
 
 
-def _after_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
+def _after_rows(g: Playing, ch: CharacterState, out: list[Action]) -> None:
     """The Dragon Ball, the Steals, each card in play, the ability, the
     Villain's prepared attacks, the balls given, the Room, the Villain's own
     action."""
@@ -142,7 +142,7 @@ def _after_rows(g: Game, ch: CharacterState, out: list[Action]) -> None:
 _HAND_MODULES = (play_energy, boost, duo_invest, play, prepare)
 """The action types offered for a card of the hand, in the listing's order."""
 _FROM_HAND: dict[
-    str, tuple[Callable[[Game, CharacterState, int, Any, list[Action]], None], ...]
+    str, tuple[Callable[[Playing, CharacterState, int, Any, list[Action]], None], ...]
 ] = {
     kind: tuple(m.from_hand for m in _HAND_MODULES if kind in m.HAND_KINDS)
     for kind in {kind for m in _HAND_MODULES for kind in m.HAND_KINDS}
@@ -153,7 +153,7 @@ _MARKETS = (*MARKETS, "sixth")
 """The rows the listing walks, in its order: the five markets, the sixth pile."""
 
 
-def legal(g: Game) -> list[Action]:
+def legal(g: Playing) -> list[Action]:
     """Every legal action of the active Character."""
     ch = active(g)
     if ch is None:
@@ -162,7 +162,7 @@ def legal(g: Game) -> list[Action]:
 
 
 def best_first(
-    g: Game,
+    g: Playing,
     score: Callable[[Action], float],
     beats_rows: Callable[[float], bool] | None = None,
 ) -> Action | None:
@@ -201,7 +201,7 @@ def best_first(
 
 
 def _best(
-    g: Game, ch: CharacterState, found: list[Action], score: Callable[[Action], float]
+    g: Playing, ch: CharacterState, found: list[Action], score: Callable[[Action], float]
 ) -> tuple[Action | None, float, int]:
     """The legal action of ``found`` that ``score`` rates highest (the first
     among equals), its score and its index; ``None`` when none is legal."""
@@ -214,7 +214,7 @@ def _best(
     return None, 0.0, -1
 
 
-def perform(g: Game, a: Action) -> None:
+def perform(g: Playing, a: Action) -> None:
     """Carry out a legal action."""
     s = g.state
     ch = s.character(s.active)
@@ -224,7 +224,7 @@ def perform(g: Game, a: Action) -> None:
     rules.perform(g, ch, a)
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: Playing, action: Action) -> str:
     """One action in plain words, e.g. "Buy Sokidan (3 Energy)"."""
     rules = RULES.get(action.type)
     return action.type if rules is None else rules.label(game, action)

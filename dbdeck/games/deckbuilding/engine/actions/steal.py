@@ -15,14 +15,14 @@ from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "steal"
 ACTS = True
 MAX_STEAL_DICE = 7
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """Every number of dice the Character's Energy pays for, while the
     Villain's side holds a Dragon Ball (``check`` refuses any Steal else)."""
     if combat.side_balls(g, "villain") == 0:
@@ -35,7 +35,7 @@ def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
             yield Steal(amount=dice, target=aim)
 
 
-def check(g: Game, ch: CharacterState, a: Steal) -> str | None:
+def check(g: Playing, ch: CharacterState, a: Steal) -> str | None:
     """1 to 7 dice, paid for, against a side that holds a Dragon Ball."""
     dice = a.amount or 0
     if not 1 <= dice <= MAX_STEAL_DICE:
@@ -50,20 +50,20 @@ def check(g: Game, ch: CharacterState, a: Steal) -> str | None:
     return None
 
 
-def perform(g: Game, ch: CharacterState, a: Steal) -> None:
+def perform(g: Playing, ch: CharacterState, a: Steal) -> None:
     """Pay for the dice and leave the roll to the ``steal`` task."""
     ch.energy -= a.amount
     g.push(combat.Steal(ch.id, a.amount, holder_of(a.target)))
 
 
-def label(game: Game, action: Steal) -> str:
+def label(game: Playing, action: Steal) -> str:
     """The action in plain words."""
     dice = "1 die" if action.amount == 1 else f"{action.amount} dice"
     aim = f" from {holder_name(game, action.target)}" if action.target else ""
     return f"Steal attempt with {dice} ({action.amount} Energy){aim}"
 
 
-def why_none(game: Game, ch: CharacterState) -> str:
+def why_none(game: Playing, ch: CharacterState) -> str:
     """Why no Steal can be attempted."""
     villain = game.name(VILLAIN)
     if combat.side_balls(game, "villain") == 0:

@@ -11,31 +11,31 @@ from dbdeck.games.deckbuilding.engine.actions import Action, VillainAction
 from dbdeck.games.deckbuilding.engine.state import CharacterState
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.game import Game
+    from dbdeck.games.deckbuilding.engine.playing import Playing
 
 TYPE = "villain-action"
 ACTS = True
 
 
-def candidates(g: Game, ch: CharacterState) -> Iterator[Action]:
+def candidates(g: Playing, ch: CharacterState) -> Iterator[Action]:
     """The one Villain action, when the Villain's rules have one (the
     others refuse it whatever holds)."""
     if g.hooks.OFFERS_ACTION:
         yield VillainAction()
 
 
-def check(g: Game, ch: CharacterState, a: VillainAction) -> str | None:
+def check(g: Playing, ch: CharacterState, a: VillainAction) -> str | None:
     """The Villain's rules say."""
     reason: str | None = g.hooks.villain_action(g, ch)[1]
     return reason
 
 
-def perform(g: Game, ch: CharacterState, a: VillainAction) -> None:
+def perform(g: Playing, ch: CharacterState, a: VillainAction) -> None:
     """The Villain's rules carry it out."""
     g.hooks.take_villain_action(g, ch)
 
 
-def label(game: Game, action: VillainAction) -> str:
+def label(game: Playing, action: VillainAction) -> str:
     """The Villain's name for it."""
     s = game.state
     if s.active in ("", "villain"):

@@ -1,7 +1,13 @@
-"""Villain rules: one module per Villain whose mechanics are not card data."""
+"""Villain rules: one module per Villain whose mechanics are not card data.
+
+``_RULES`` is the one list of Villains with a module: a new Villain's module
+is one line here (``tests/test_villain_registry.py`` checks that no other
+engine module names one). Each module's ``OWN_STATE`` is registered from it
+for the snapshots (``state.register_own_state``)."""
 
 from __future__ import annotations
 
+from dbdeck.games.deckbuilding.engine.state import register_own_state
 from dbdeck.games.deckbuilding.engine.villains.androids_17_18 import Androids1718Rules
 from dbdeck.games.deckbuilding.engine.villains.androids_19_20 import Androids1920Rules
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
@@ -20,6 +26,9 @@ _RULES: dict[str, type[VillainRules]] = {
     "androids-19-20": Androids1920Rules,
     "vegeta-nappa": VegetaNappaRules,
 }
+
+for _villain_id, _rules in _RULES.items():
+    register_own_state(_villain_id, _rules.OWN_STATE)
 
 
 def hooks_for(villain_id: str) -> VillainRules:

@@ -11,6 +11,7 @@ from dbdeck.games.deckbuilding.cards.plain import Ally, Reference, SplitCard
 from dbdeck.games.deckbuilding.engine import combat, zones
 from dbdeck.games.deckbuilding.engine.attacks import discard_attack
 from dbdeck.games.deckbuilding.engine.combat import Damage
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name, Names
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
@@ -32,7 +33,7 @@ from dbdeck.games.deckbuilding.engine.tasks import (
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 __all__ = ["Androids1718Rules", "active_androids"]
 
@@ -77,7 +78,7 @@ WISH_ELIMINATES = 2
 """Android 18's last wish: the Allies of the market it eliminates."""
 
 
-def active_androids(g: Table) -> list[str]:
+def active_androids(g: Reach) -> list[str]:
     """The Androids who act this turn: the one the turn-order card names (both
     for the combined card); a defeated Android's card activates the survivor
     (rules note A3)."""
@@ -87,7 +88,7 @@ def active_androids(g: Table) -> list[str]:
     return named or standing
 
 
-def _cost_extremes(g: Table, uids: list[int], *, highest: bool) -> list[int]:
+def _cost_extremes(g: Reach, uids: list[int], *, highest: bool) -> list[int]:
     """The Allies with the highest (or lowest) cost, and every "-" card, which
     the players may count as either (rules note N2)."""
     costs = {u: g.card_as(u, Ally).cost for u in uids}
@@ -101,7 +102,7 @@ class Androids1718Rules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Table) -> None:
+    def setup(self, g: Reach) -> None:
         """The shuffled deck; in A Different Future, Gohan's hand of 4 and the
         scenario card's own effects (its DES tokens)."""
         super().setup(g)
@@ -112,26 +113,26 @@ class Androids1718Rules(VillainRules):
                 ch.bonuses.append(Bonus("hand-size", -1, "permanent"))
                 ch.deck.append(ch.hand.pop())  # his fifth card goes back on top
         g.log("setup", f"{DIFFERENT_FUTURE}: the Androids have ruined the future.")
-        g.push_ops(DIFFERENT_FUTURE, "effects", {"actor": VILLAIN})
+        g.push_ops(DIFFERENT_FUTURE, "effects", EffectContext(VILLAIN))
 
-    def ally_market(self, g: Table, allies: list[str]) -> list[str]:
+    def ally_market(self, g: Reach, allies: list[str]) -> list[str]:
         """25, 20 or 15 Allies by difficulty (the board); A Different Future
         leaves out the fallen Z Fighters and always keeps 15."""
         if g.state.variant == DIFFERENT_FUTURE:
             return [a for a in allies if a not in FALLEN_Z_FIGHTERS][:DIFFERENT_FUTURE_ALLIES]
         return super().ally_market(g, allies)
 
-    def ruined_city_count(self, g: Table, count: int) -> int:
+    def ruined_city_count(self, g: Reach, count: int) -> int:
         """Ruined City removes only the first 5 Allies against the Androids."""
         return min(count, RUINED_CITY_ALLIES)
 
     # --- turns -------------------------------------------------------------------------
 
-    def turn_card_name(self, g: Table, card: str) -> str:
+    def turn_card_name(self, g: Reach, card: str) -> str:
         """A17, A18, or both Androids' card."""
         return " and ".join(g.name(EnemyRef(e)) for e in ACTIVATES.get(card, ANDROIDS))
 
-    def villain_card(self, g: Table, card: str) -> None:
+    def villain_card(self, g: Reach, card: str) -> None:
         """Say which Android the turn-order card activates."""
         active = active_androids(g)
         g.log(
@@ -143,7 +144,7 @@ class Androids1718Rules(VillainRules):
         )
         self._forget_market_damage(g)
 
-    def play_split(self, g: Table, uid: int, card: SplitCard) -> None:
+    def play_split(self, g: Reach, uid: int, card: SplitCard) -> None:
         """Only the active Android's half is used, or both halves (Android 17's
         first) when the combined card activated both."""
         active = active_androids(g)
@@ -160,7 +161,7 @@ class Androids1718Rules(VillainRules):
             assert half.attack is not None
             self.play_attack(g, uid, half.attack, half.enemy, i)
 
-    def advance_time_track(self, g: Table) -> list[Prepared]:
+    def advance_time_track(self, g: Reach) -> list[Prepared]:
         """Only the active Androids' attacks are used at Time 1 and move left:
         the other Android's wait (rules note A4)."""
         v = g.state.villain
@@ -181,7 +182,7 @@ class Androids1718Rules(VillainRules):
 
     # --- the Ally Market ---------------------------------------------------------------
 
-    def special_targets(self, g: Table, name: str) -> list[Holder]:
+    def special_targets(self, g: Reach, name: str) -> list[Holder]:
         """Ally Market targets: any face-up Ally for "the players' choice", else
         the costliest (or cheapest) ones with every "-" card (rules note N2)."""
         row = g.state.markets["allies"].row
@@ -193,7 +194,7 @@ class Androids1718Rules(VillainRules):
         return super().special_targets(g, name)
 
     def eliminate_market_ally(
-        self, g: Table, key: MarketAllyRef, avoidable: bool, source: Holder | None
+        self, g: Reach, key: MarketAllyRef, avoidable: bool, source: Holder | None
     ) -> None:
         """An Avoidable attack lets a Character step in (rules note A6); an
         Unavoidable one, or nobody stepping in, eliminates the Ally."""
@@ -205,7 +206,7 @@ class Androids1718Rules(VillainRules):
             return
         self._eliminate(g, uid)
 
-    def _eliminate(self, g: Table, uid: int) -> None:
+    def _eliminate(self, g: Reach, uid: int) -> None:
         """An Ally of the market is eliminated: to the box, among the eliminated
         Allies (rules note A7), and the market refills."""
         s = g.state
@@ -221,7 +222,7 @@ class Androids1718Rules(VillainRules):
         )
         zones.restock(g, "allies")
 
-    def _step_in(self, g: Table, task: StepIn) -> None:
+    def _step_in(self, g: Reach, task: StepIn) -> None:
         """The players decide whether a Character takes an Avoidable attack on
         the Ally Market: the damage that eliminates the Ally, from its Health
         and Armor, whatever damage it already has."""
@@ -256,7 +257,7 @@ class Androids1718Rules(VillainRules):
             return
         self._eliminate(g, key.uid)
 
-    def _forget_market_damage(self, g: Table) -> None:
+    def _forget_market_damage(self, g: Reach) -> None:
         """Damage stays on an Ally only while it is in the market (rules note A5)."""
         allies = g.state.markets["allies"]
         for uid in [u for u in allies.damage if u not in allies.row]:
@@ -265,7 +266,7 @@ class Androids1718Rules(VillainRules):
     # --- attacks on the Androids ---------------------------------------------------------
 
     def on_attacked(
-        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
+        self, g: Reach, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """Extreme Mode: Android 16 deals 1 UNAVOIDABLE damage to whoever damages
         Android 17 or 18 with a Technique."""
@@ -278,7 +279,7 @@ class Androids1718Rules(VillainRules):
         g.log("android-16", "{} strikes back at {}.", Name(guard.uid), source)
         g.push(Damage(MinionRef(guard.uid), source, 1, "unavoidable", is_attack=False))
 
-    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Reach, enemy: str) -> None:
         """A defeated Android's prepared attacks are discarded (rules note A3);
         both down, the Characters win."""
         v = g.state.villain
@@ -290,7 +291,7 @@ class Androids1718Rules(VillainRules):
 
     # --- Android 18's Wishes --------------------------------------------------------------
 
-    def check_victory(self, g: Table) -> None:
+    def check_victory(self, g: Reach) -> None:
         """Android 18 holding all seven Dragon Balls makes a wish (rules note A8)."""
         s = g.state
         if (
@@ -300,7 +301,7 @@ class Androids1718Rules(VillainRules):
         ):
             g.push(Android18Wishes())
 
-    def _wish(self, g: Table) -> None:
+    def _wish(self, g: Reach) -> None:
         """The first wish of "Android 18's Wishes" that can be granted; then the
         seven Dragon Balls become unclaimed."""
         s = g.state
@@ -319,7 +320,7 @@ class Androids1718Rules(VillainRules):
                 v.enemy_damage[enemy] = 0
         elif v.tokens.get("despair", 0) < WISH_DESPAIR_BELOW:
             wish = 2
-            self.tokens(g, VILLAIN, "despair", WISH_DESPAIR, {})
+            self.tokens(g, VILLAIN, "despair", WISH_DESPAIR, EffectContext(VILLAIN))
         else:
             wish = 3
             row = list(s.markets["allies"].row)
@@ -333,7 +334,7 @@ class Androids1718Rules(VillainRules):
         s.balls = [None] * 7
         g.log("wish", "The seven Dragon Balls scatter (unclaimed).")
 
-    def _wish_eliminate(self, g: Table, task: WishEliminates) -> None:
+    def _wish_eliminate(self, g: Reach, task: WishEliminates) -> None:
         """One of the costliest Allies of the row the wish saw is eliminated;
         the players choose among ties and "-" cards (rules note N2)."""
         row = g.state.markets["allies"].row
@@ -361,7 +362,7 @@ class Androids1718Rules(VillainRules):
 # --- the Androids' tasks --------------------------------------------------------------------
 
 
-def _rules(g: Table) -> Androids1718Rules:
+def _rules(g: Reach) -> Androids1718Rules:
     rules = g.hooks
     assert isinstance(rules, Androids1718Rules)
     return rules
@@ -380,7 +381,7 @@ class StepIn(VillainTask, Asking):
     """The Character stepping in, or ``""`` for no one."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask, then deal the damage to the Character or eliminate the Ally."""
         _rules(g)._step_in(g, self)
 
@@ -390,7 +391,7 @@ class StepIn(VillainTask, Asking):
 class Android18Wishes(VillainTask):
     """Android 18 holds the seven Dragon Balls: her wish (rules note A8)."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Grant the first wish that can be granted."""
         _rules(g)._wish(g)
 
@@ -408,6 +409,6 @@ class WishEliminates(VillainTask, Asking):
     """The Ally chosen among ties."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Eliminate one of them, asking among ties."""
         _rules(g)._wish_eliminate(g, self)

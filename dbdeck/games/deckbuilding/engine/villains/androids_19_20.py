@@ -17,16 +17,22 @@ from typing import TYPE_CHECKING, Any
 from dbdeck.games.deckbuilding.cards.plain import AttackBody, Event
 from dbdeck.games.deckbuilding.engine import combat, rules, zones
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
-from dbdeck.games.deckbuilding.engine.flow import OrderItem
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.games.deckbuilding.engine.state import Option, Prepared
-from dbdeck.games.deckbuilding.engine.tasks import Asking, VillainTask, optional, villain_task
+from dbdeck.games.deckbuilding.engine.tasks import (
+    Asking,
+    OrderItem,
+    VillainTask,
+    optional,
+    villain_task,
+)
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 from dbdeck.games.deckbuilding.engine.words import count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 ANDROID_19 = "androids-19-20-android-19"
 ANDROID_20 = "androids-19-20-android-20"
@@ -39,16 +45,16 @@ class Androids1920Rules(VillainRules):
 
     # --- who acts -----------------------------------------------------------------------
 
-    def standing(self, g: Table) -> list[str]:
+    def standing(self, g: Reach) -> list[str]:
         """The Androids still in play, in the board's order."""
         defeated = g.state.villain.defeated_enemies
         return [e for e in g.villain_card().enemies if e not in defeated]
 
-    def both_in_play(self, g: Table) -> bool:
+    def both_in_play(self, g: Reach) -> bool:
         """Whether neither Android has been eliminated."""
         return len(self.standing(g)) == 2
 
-    def active_android(self, g: Table) -> str | None:
+    def active_android(self, g: Reach) -> str | None:
         """The Android this Villain turn belongs to: the one whose turn-order
         card was revealed; when it is eliminated, the survivor ("If one of
         them is eliminated")."""
@@ -63,16 +69,16 @@ class Androids1920Rules(VillainRules):
         return own if own in standing else standing[0]
 
     @staticmethod
-    def _card_owner(g: Table, card: str) -> str:
+    def _card_owner(g: Reach, card: str) -> str:
         enemies = g.villain_card().enemies
         index = int(card[1:]) - 1 if card[1:].isdigit() else 0
         return str(enemies[index % len(enemies)])
 
-    def turn_card_name(self, g: Table, card: str) -> str:
+    def turn_card_name(self, g: Reach, card: str) -> str:
         """Android 19's card or Android 20's."""
         return g.name(EnemyRef(self._card_owner(g, card)))
 
-    def villain_card(self, g: Table, card: str) -> None:
+    def villain_card(self, g: Reach, card: str) -> None:
         """Say which Android the revealed card activates."""
         android = self.active_android(g)
         if android is None:
@@ -91,11 +97,11 @@ class Androids1920Rules(VillainRules):
 
     # --- the Villain's turn ----------------------------------------------------------------
 
-    def turn_start(self, g: Table) -> list[OrderItem]:
+    def turn_start(self, g: Reach) -> list[OrderItem]:
         """Android Activation resolves when an Android's card comes up."""
         return [OrderItem(g.card(ACTIVATION).name, AndroidActivation())]
 
-    def _activation(self, g: Table) -> None:
+    def _activation(self, g: Reach) -> None:
         """Android Activation, top to bottom: a card from a hand, then
         Regeneration; in Extreme Mode, Thirst for Revenge after it (rules
         note T7)."""
@@ -105,11 +111,11 @@ class Androids1920Rules(VillainRules):
         g.log("activate", "Android Activation: {}.", EnemyRef(android), enemy=android)
         # Pushed last to first: the stack runs them top to bottom.
         if g.state.extreme:
-            g.push_ops(THIRST, "effects", {"actor": EnemyRef(android)})
+            g.push_ops(THIRST, "effects", EffectContext(EnemyRef(android)))
         g.push(Regeneration())
         g.push(Absorb(android))
 
-    def _absorb(self, g: Table, task: Absorb) -> None:
+    def _absorb(self, g: Reach, task: Absorb) -> None:
         """A card at random from the hand of a Character the players choose:
         an Energy repairs the active Android by its value and is discarded;
         anything else goes back to the hand (rules notes T3, T4)."""
@@ -163,13 +169,13 @@ class Androids1920Rules(VillainRules):
         )
         _repair(g, android, value)
 
-    def _regeneration(self, g: Table) -> None:
+    def _regeneration(self, g: Reach) -> None:
         """While both Androids are in play, Android 19 has Regeneration 1
         (rules note T5)."""
         if self.both_in_play(g):
             _repair(g, ANDROID_19, 1)
 
-    def reveal(self, g: Table, uid: int) -> None:
+    def reveal(self, g: Reach, uid: int) -> None:
         """An event is the active Android's own (its "self" is that Android)."""
         card = g.card(uid)
         if not isinstance(card, Event):
@@ -186,10 +192,10 @@ class Androids1920Rules(VillainRules):
         g.state.villain.discard.append(uid)
         if card.effects:
             actor = EnemyRef(android) if android else VILLAIN
-            g.push_ops(card.id, "effects", {"actor": actor, "source": uid})
+            g.push_ops(card.id, "effects", EffectContext(actor, uid))
 
     def play_attack(
-        self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
+        self, g: Reach, uid: int, body: AttackBody, owner: str, half: int | None = None
     ) -> None:
         """The active Android makes the attack. An Energy attack takes the
         first free Time position from its Time on, whichever Android holds
@@ -207,15 +213,15 @@ class Androids1920Rules(VillainRules):
 
     # --- damage ---------------------------------------------------------------------------
 
-    def damage_reduction(self, g: Table, key: Holder) -> int:
+    def damage_reduction(self, g: Reach, key: Holder) -> int:
         """While both Androids are in play, Android 20 has Damage Reduction 1."""
         return 1 if key is EnemyRef(ANDROID_20) and self.both_in_play(g) else 0
 
-    def enemy_self(self, g: Table, enemy: EnemyRef) -> Holder:
+    def enemy_self(self, g: Reach, enemy: EnemyRef) -> Holder:
         """An Android's "self" is that Android: it repairs its own damage."""
         return enemy
 
-    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Reach, enemy: str) -> None:
         """The survivor takes over the Energy attacks the eliminated Android
         had prepared (rules note T2); both down, the Characters win."""
         standing = self.standing(g)
@@ -228,20 +234,20 @@ class Androids1920Rules(VillainRules):
 
     # --- ends -----------------------------------------------------------------------------
 
-    def death_effect(self, g: Table, character: str) -> None:
+    def death_effect(self, g: Reach, character: str) -> None:
         """The Androids capture every unclaimed Dragon Ball (rules note N9);
         with none unclaimed the effect does nothing."""
         if None in g.state.balls:
             super().death_effect(g, character)
 
 
-def _repair(g: Table, android: str, amount: int) -> None:
+def _repair(g: Reach, android: str, amount: int) -> None:
     """An Android repairs damage (none to repair: nothing changes)."""
     if amount > 0 and rules.damage_of(g, EnemyRef(android)) > 0:
         combat.heal(g, EnemyRef(android), amount, repair=True)
 
 
-def _rules(g: Table) -> Androids1920Rules:
+def _rules(g: Reach) -> Androids1920Rules:
     rules = g.hooks
     assert isinstance(rules, Androids1920Rules)
     return rules
@@ -252,7 +258,7 @@ def _rules(g: Table) -> Androids1920Rules:
 class AndroidActivation(VillainTask):
     """Android Activation, at the start of the Villain's turn."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Queue the active Android's absorbing and the Regeneration."""
         _rules(g)._activation(g)
 
@@ -267,7 +273,7 @@ class Absorb(VillainTask, Asking):
     choice: Any = optional(None)
     """The Character whose hand it is."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask whose hand, then absorb."""
         _rules(g)._absorb(g, self)
 
@@ -277,6 +283,6 @@ class Absorb(VillainTask, Asking):
 class Regeneration(VillainTask):
     """Android 19's Regeneration while both Androids are in play."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Repair Android 19."""
         _rules(g)._regeneration(g)

@@ -2,7 +2,7 @@
 implosion, the death effect and Paragus.
 
 Broly's Power is the ``power`` count of ``VillainState.tokens``; the Aggro
-token is ``VillainState.aggro`` (the holder key of whoever holds it). His
+token is ``BrolyState.aggro``, his module's own state (who holds it). His
 phase summary (base damage, the thresholds of each phase, the cost to calm
 him) is data: the ``phases`` of the "Broly's Power" reference card. Calming
 him is the Characters' ``villain-action``.
@@ -10,17 +10,18 @@ him is the Characters' ``villain-action``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import Attack, PhaseInfo, Reference
 from dbdeck.games.deckbuilding.engine import combat, rules
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import resolve_targets
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
-from dbdeck.games.deckbuilding.engine.state import Option
+from dbdeck.games.deckbuilding.engine.state import NO_HOLDER, Option, VillainOwnState
 from dbdeck.games.deckbuilding.engine.tasks import (
     Asking,
     VillainTask,
@@ -31,8 +32,8 @@ from dbdeck.games.deckbuilding.engine.tasks import (
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
+    from dbdeck.games.deckbuilding.engine.reach import Reach
     from dbdeck.games.deckbuilding.engine.state import CharacterState
-    from dbdeck.games.deckbuilding.engine.table import Table
 
 __all__ = ["IMPLOSION", "POWER_CARD", "BrolyRules", "phase_info", "power"]
 
@@ -43,32 +44,51 @@ IMPLOSION = 10
 """Power at which an attack makes Broly implode."""
 
 
-def power(g: Table) -> int:
+def power(g: Reach) -> int:
     """Broly's Power: the Power tokens on him."""
     return g.state.villain.tokens.get("power", 0)
 
 
-def phase_info(g: Table, phase: int | None = None) -> PhaseInfo:
+def phase_info(g: Reach, phase: int | None = None) -> PhaseInfo:
     """The phase summary row of a phase (the current one by default)."""
     wanted = g.state.villain.phase if phase is None else phase
     rows: list[PhaseInfo] = g.card_as(POWER_CARD, Reference).phases
     return next((row for row in rows if row.phase == wanted), rows[-1])
 
 
+@dataclass(slots=True)
+class BrolyState(VillainOwnState):
+    """What Broly's board keeps of its own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = True
+
+    aggro: Holder | None = field(default=None, metadata={NO_HOLDER: ""})
+    """Who holds his Aggro token."""
+
+
+def own(g: Reach) -> BrolyState:
+    """Broly's own state in a game of his."""
+    state = g.state.villain.own
+    assert isinstance(state, BrolyState), "a game against Broly"
+    return state
+
+
 class BrolyRules(VillainRules):
     OFFERS_ACTION = True  # calming Broly
     """Broly's own rules (rulebook, "Broly")."""
 
+    OWN_STATE = BrolyState
+
     # --- setup and activation ---------------------------------------------------------
 
-    def setup(self, g: Table) -> None:
+    def setup(self, g: Reach) -> None:
         """Broly's cards form his deck unshuffled: the 2D6 table of "Broly's
         Power" picks the card he plays, he never draws. Power starts at 0."""
         board = g.villain_card()
         g.state.villain.deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
         g.state.villain.tokens["power"] = 0
 
-    def activate(self, g: Table) -> None:
+    def activate(self, g: Reach) -> None:
         """Roll 2D6 on the table of "Broly's Power" and apply the row. A row
         that activates an attack already prepared on the Time Track is
         ignored and the dice are rolled again (rules note B1)."""
@@ -106,9 +126,9 @@ class BrolyRules(VillainRules):
                 VILLAIN,
             )
         g.log("activate", "{}: {}", VILLAIN, row.text)
-        g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", {"actor": VILLAIN})
+        g.push_ops(POWER_CARD, f"roll_table.0.rows.{index}.effects", EffectContext(VILLAIN))
 
-    def activate_card(self, g: Table, card_id: str) -> None:
+    def activate_card(self, g: Reach, card_id: str) -> None:
         """Prepare (or make) the attack a row of the table names. Furious Rage
         waits for the players when the Aggro token points elsewhere (the
         Controversy)."""
@@ -119,12 +139,12 @@ class BrolyRules(VillainRules):
 
     # --- attacks ----------------------------------------------------------------------
 
-    def power_damage(self, g: Table) -> int:
+    def power_damage(self, g: Reach) -> int:
         """Each attack adds the base damage of Broly's phase (1 / 3 / 5) and
         his Power ("When Broly attacks")."""
         return phase_info(g).base_damage + power(g)
 
-    def villain_action(self, g: Table, ch: CharacterState) -> tuple[str, str | None]:
+    def villain_action(self, g: Reach, ch: CharacterState) -> tuple[str, str | None]:
         """Calm Broly: the phase's Energy for one Power token less (B4)."""
         cost = phase_info(g).calm_cost
         if cost is None:
@@ -136,20 +156,20 @@ class BrolyRules(VillainRules):
             return words, f"calming {g.name(VILLAIN)} costs {cost} Energy; you have {ch.energy}"
         return words, None
 
-    def take_villain_action(self, g: Table, ch: CharacterState) -> None:
+    def take_villain_action(self, g: Reach, ch: CharacterState) -> None:
         """Calming Broly: one Power token less; the Aggro token is discarded
         when the calming Character or one of its Allies holds it (B4)."""
         cost = int(phase_info(g).calm_cost or 0)
         ch.energy -= cost
         g.log("calm", "{} spends {} Energy to calm {}.", CharacterRef(ch.id), cost, VILLAIN)
-        ctx = {"actor": CharacterRef(ch.id)}
+        ctx = EffectContext(CharacterRef(ch.id))
         self.tokens(g, VILLAIN, "power", -1, ctx)
-        aggro = g.state.villain.aggro
+        aggro = own(g).aggro
         if aggro in (CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)):
             self.tokens(g, aggro, "aggro", -1, ctx)
 
     def on_attacked(
-        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
+        self, g: Reach, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """An attack dealing more than Broly's Power (after Armor and Damage
         Reduction) enrages him: +1 Power, and the attacker takes the Aggro
@@ -160,7 +180,7 @@ class BrolyRules(VillainRules):
         if dealt > before:
             v = g.state.villain
             v.tokens["power"] = before + 1
-            v.aggro = source
+            own(g).aggro = source
             g.log(
                 "tokens",
                 "{} is enraged: Power {}; {} takes the Aggro token.",
@@ -179,17 +199,21 @@ class BrolyRules(VillainRules):
                 return
         self._update_phase(g)
 
-    def _rage_targets(self, g: Table) -> list[Holder]:
+    def aggro_holder(self, g: Reach) -> Holder | None:
+        """Who holds Broly's Aggro token."""
+        return own(g).aggro
+
+    def _rage_targets(self, g: Reach) -> list[Holder]:
         """Furious Rage's possible targets when the Aggro token and the card
         disagree: the Aggro holder and the enemies with the most Dragon Balls.
         One target (or none) when they agree."""
-        aggro = g.state.villain.aggro
+        aggro = own(g).aggro
         if aggro is None or not combat.alive(g, aggro):
             return []
-        most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, {"actor": VILLAIN})
+        most, _ = resolve_targets(g, g.card_as(FURIOUS_RAGE, Attack).target, EffectContext(VILLAIN))
         return [aggro] if aggro in most else [aggro, *most]
 
-    def _furious_rage(self, g: Table, task: FuriousRage) -> None:
+    def _furious_rage(self, g: Reach, task: FuriousRage) -> None:
         """The Controversy: the players choose Furious Rage's target between
         the Aggro holder and the enemy with the most Dragon Balls; the Grim
         Rule's option is marked (rules notes N43, B6)."""
@@ -198,7 +222,7 @@ class BrolyRules(VillainRules):
             super().activate_card(g, FURIOUS_RAGE)
             return
         if task.choice is None:
-            aggro = g.state.villain.aggro
+            aggro = own(g).aggro
             grim = self._grim_target(g, keys)
             options = []
             for key in keys:
@@ -233,7 +257,7 @@ class BrolyRules(VillainRules):
         )
         g.push(VillainAttack(uid, "", origin="chosen", stage="clash", targets=[target]))
 
-    def _grim_target(self, g: Table, keys: list[Holder]) -> Holder:
+    def _grim_target(self, g: Reach, keys: list[Holder]) -> Holder:
         """The target the Grim Rule picks: the hit that defeats a Character,
         else one that eliminates an Ally, else a Character over an Ally, else
         the most damage dealt, else the most Dragon Balls lost (rules note B6)."""
@@ -256,17 +280,20 @@ class BrolyRules(VillainRules):
 
     # --- tokens and phases ------------------------------------------------------------
 
-    def tokens(self, g: Table, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
-        """Power tokens move Broly's phase on; discarding the Aggro token is
-        told."""
-        v = g.state.villain
-        if counter == "aggro" and amount < 0 and v.aggro is not None:
-            g.log("tokens", "{}'s Aggro token is discarded.", v.aggro, counter="aggro")
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
+        """Power tokens move Broly's phase on; the Aggro token goes to whoever
+        gains it, and its discarding is told."""
+        if counter == "aggro":
+            state = own(g)
+            if amount < 0 and state.aggro is not None:
+                g.log("tokens", "{}'s Aggro token is discarded.", state.aggro, counter="aggro")
+            state.aggro = key if amount > 0 else None
+            return
         super().tokens(g, key, counter, amount, ctx)
         if counter == "power":
             self._update_phase(g)
 
-    def _update_phase(self, g: Table) -> None:
+    def _update_phase(self, g: Reach) -> None:
         """Broly transforms once his damage passes his phase's limit (30, 100)
         or his Power reaches its mark (5, 8); he never goes back, and may go
         through both at once (rules note B3)."""
@@ -290,19 +317,19 @@ class BrolyRules(VillainRules):
 
     # --- ends -------------------------------------------------------------------------
 
-    def check_victory(self, g: Table) -> None:
+    def check_victory(self, g: Reach) -> None:
         """Not a victory check for Broly: damage dealt outside an attack (a
         wish) moves his phase on too, and an Aggro token whose holder was
         defeated or eliminated is discarded (rules note B5)."""
         self._update_phase(g)
-        v = g.state.villain
-        if v.aggro is not None and not combat.alive(g, v.aggro):
-            holder = v.aggro
+        state = own(g)
+        if state.aggro is not None and not combat.alive(g, state.aggro):
+            holder = state.aggro
             inside = (
                 isinstance(holder, CharacterRef) and g.state.character(holder.id).room_tokens >= 0
             )
             if not inside:
-                v.aggro = None
+                state.aggro = None
                 g.log("tokens", "{} has left play: the Aggro token is discarded.", holder)
 
 
@@ -315,7 +342,7 @@ class FuriousRage(VillainTask, Asking):
     """The target chosen."""
     read_answer = staticmethod(read_choice)
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Ask, then make the attack."""
         rules = g.hooks
         assert isinstance(rules, BrolyRules)

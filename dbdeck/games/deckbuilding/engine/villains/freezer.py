@@ -3,14 +3,17 @@ the death effect on defeated Characters' turn cards, and the empty deck."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from dbdeck.games.deckbuilding.cards.plain import Transformation
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN
+from dbdeck.games.deckbuilding.engine.state import VillainOwnState
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 ARRIVES = "freezer-arrives"
 FINAL_FORM = "freezer-final-form"
@@ -18,10 +21,29 @@ GUARD = "freezer-guard"
 ARMY = "freezer-army"
 
 
+@dataclass(slots=True)
+class FreezerState(VillainOwnState):
+    """What Freezer's board keeps of its own."""
+
+    IN_EVERY_SNAPSHOT: ClassVar[bool] = True
+
+    arrived: bool = True
+    """Until "Freezer Arrives!!" he and his Minions cannot be attacked."""
+
+
+def own(g: Reach) -> FreezerState:
+    """Freezer's own state in a game of his."""
+    state = g.state.villain.own
+    assert isinstance(state, FreezerState), "a game against Freezer"
+    return state
+
+
 class FreezerRules(VillainRules):
     """Freezer's own rules (rulebook, "Freezer")."""
 
-    def setup(self, g: Table) -> None:
+    OWN_STATE = FreezerState
+
+    def setup(self, g: Reach) -> None:
         """ "Freezer Arrives!!" on top, then the shuffled Phase 1, 2 and 3
         piles, and "Final Form" at the bottom. One Guard starts in play."""
         board = g.villain_card()
@@ -38,33 +60,37 @@ class FreezerRules(VillainRules):
             deck += pile
         deck.append(g.new_uid(ARRIVES))
         g.state.villain.deck = deck
-        g.state.villain.arrived = False
+        own(g).arrived = False
 
-    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
+    def extreme_minions(self, g: Reach, starting: list[str]) -> list[str]:
         """Extreme Mode: Freezer's Army replaces the Guard in play."""
         return [ARMY if card == GUARD else card for card in starting]
 
-    def prologue(self, g: Table) -> list[str]:
+    def prologue(self, g: Reach) -> list[str]:
         """Each Character plays one turn before Freezer's ship arrives
         (rules note N18)."""
         return [c.id for c in sorted(g.state.characters, key=lambda c: c.order)]
 
-    def minions_present(self, g: Table) -> bool:
+    def minions_present(self, g: Reach) -> bool:
         """The Guard comes with Freezer's ship: before it lands, no Minion
         activates (rules note N18)."""
-        return g.state.villain.arrived
+        return own(g).arrived
 
-    def on_event(self, g: Table, card_id: str) -> None:
+    def arrived(self, g: Reach) -> bool:
+        """Freezer and his Minions can be attacked once his ship has landed."""
+        return own(g).arrived
+
+    def on_event(self, g: Reach, card_id: str) -> None:
         if card_id == ARRIVES:
-            g.state.villain.arrived = True
+            own(g).arrived = True
             g.log("arrive", "Freezer's ship lands: Freezer and his Minions can now be attacked.")
 
-    def defeated_card_revealed(self, g: Table, character: str) -> None:
+    def defeated_card_revealed(self, g: Reach, character: str) -> None:
         """The death effect also fires each time a defeated Character's
         turn-order card is revealed."""
         self.death_effect(g, character)
 
-    def activate(self, g: Table) -> None:
+    def activate(self, g: Reach) -> None:
         """When the deck runs out no new one is built: Freezer repeats the
         Final Form attack at each activation."""
         v = g.state.villain
@@ -78,4 +104,4 @@ class FreezerRules(VillainRules):
         assert isinstance(form, Transformation)
         g.log("activate", f"Freezer's deck is empty: he attacks with his {form.name} again.")
         if form.effects:
-            g.push_ops(form.id, "effects", {"actor": VILLAIN, "source": v.last_form})
+            g.push_ops(form.id, "effects", EffectContext(VILLAIN, v.last_form))

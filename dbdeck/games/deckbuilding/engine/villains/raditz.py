@@ -8,17 +8,16 @@ from typing import TYPE_CHECKING
 
 from dbdeck.games.deckbuilding.cards.plain import AttackBody
 from dbdeck.games.deckbuilding.engine import combat, rules
-from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
-from dbdeck.games.deckbuilding.engine.flow import OrderItem
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, Holder
-from dbdeck.games.deckbuilding.engine.state import Option
-from dbdeck.games.deckbuilding.engine.tasks import VillainTask, villain_task
+from dbdeck.games.deckbuilding.engine.state import Option, VillainAttackState
+from dbdeck.games.deckbuilding.engine.tasks import OrderItem, VillainTask, villain_task
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 from dbdeck.games.deckbuilding.engine.words import count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 VICTIM = "raditz-kidnapped-victim"
 """The Kidnapped Victim card; the side deck of that name holds the kidnapped
@@ -42,7 +41,7 @@ class RaditzRules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Table) -> None:
+    def setup(self, g: Reach) -> None:
         """Shuffle Raditz's cards and put Call for Help at the bottom, so it
         is the last card of the deck (the Saibamen form their own deck; the
         Kidnapped Victim and Raditz's Choice lie beside the board; rules
@@ -56,7 +55,7 @@ class RaditzRules(VillainRules):
         g.rng.shuffle(deck)
         g.state.villain.deck = bottom + deck  # the top is the end of the list
 
-    def markets_built(self, g: Table) -> None:
+    def markets_built(self, g: Reach) -> None:
         """Before the Ally Market is set up, an Ally at random becomes the
         Kidnapped Victim (rules note R1): the top card of the shuffled Ally
         deck, laid beside the board with no token on it."""
@@ -68,21 +67,21 @@ class RaditzRules(VillainRules):
             victim = s.villain.side_decks[VICTIM][0]
             g.log("victim", "Raditz holds {} as his Kidnapped Victim.", Name(victim))
 
-    def victim(self, g: Table) -> int | None:
+    def victim(self, g: Reach) -> int | None:
         """The kidnapped Ally (its uid), or ``None`` when there is none."""
         pile = g.state.villain.side_decks.get(VICTIM, [])
         return pile[0] if pile else None
 
     # --- the Kidnapped Victim ---------------------------------------------------------
 
-    def turn_start(self, g: Table) -> list[OrderItem]:
+    def turn_start(self, g: Reach) -> list[OrderItem]:
         """The 2D6 roll for the Kidnapped Victim, at the start of each of
         Raditz's turns."""
         if self.victim(g) is None:
             return []
         return [OrderItem("Kidnapped Victim", VictimRoll())]
 
-    def victim_roll(self, g: Table) -> None:
+    def victim_roll(self, g: Reach) -> None:
         """Roll 2D6: below the number of Victim tokens, Raditz kills the
         Kidnapped Victim and wins the game (rules note R2)."""
         victim = self.victim(g)
@@ -107,15 +106,15 @@ class RaditzRules(VillainRules):
         combat.end(g, "villain", "Raditz kills the Kidnapped Victim.")
 
     def on_attacked(
-        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
+        self, g: Reach, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """An attack that deals Raditz 3 or more damage puts a token on the
         Kidnapped Victim (rules note R3)."""
         if target is VILLAIN and dealt >= ATTACK_TOKEN_DAMAGE and self.victim(g) is not None:
             g.log("victim", f"Raditz takes {dealt} damage and turns on his hostage.")
-            self.tokens(g, VILLAIN, VICTIM_TOKENS, 1, {})
+            self.tokens(g, VILLAIN, VICTIM_TOKENS, 1, EffectContext(VILLAIN))
 
-    def special_targets(self, g: Table, name: str) -> list[Holder]:
+    def special_targets(self, g: Reach, name: str) -> list[Holder]:
         """``kidnapped-victim``: the Kidnapped Victim card, where the death
         effect and Threaten the Hostage put their tokens. It holds no Dragon
         Ball and takes no damage; its tokens lie on the Villain's board (the
@@ -126,7 +125,7 @@ class RaditzRules(VillainRules):
 
     # --- Call for Help ----------------------------------------------------------------
 
-    def on_event(self, g: Table, card_id: str) -> None:
+    def on_event(self, g: Reach, card_id: str) -> None:
         """A card the board names in a ``card-revealed`` victory (Call for
         Help) wins the game for Raditz when it is revealed (rules note R5)."""
         board = g.villain_card()
@@ -136,7 +135,7 @@ class RaditzRules(VillainRules):
     # --- Extreme Mode: Raditz's Choice ------------------------------------------------
 
     def attack_targets(
-        self, g: Table, body: AttackBody, task: VillainAttack
+        self, g: Reach, body: AttackBody, task: VillainAttackState
     ) -> tuple[list[Holder], bool]:
         """Raditz's Choice (Extreme Mode): Raditz's attack hits the enemy who
         controls the most Dragon Balls; the card's own target only breaks a
@@ -161,7 +160,7 @@ class RaditzRules(VillainRules):
         return pool, len(pool) > 1
 
     def _controversy(
-        self, g: Table, body: AttackBody, task: VillainAttack, richest: list[Holder]
+        self, g: Reach, body: AttackBody, task: VillainAttackState, richest: list[Holder]
     ) -> tuple[list[Holder], bool]:
         """Raditz's Choice names Allies, the attack card a Character: the
         players choose which card decides the target."""
@@ -208,7 +207,7 @@ class RaditzRules(VillainRules):
 _NO_HARM = (False, False, 0, 0, False)
 
 
-def _harm(g: Table, key: Holder, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
+def _harm(g: Reach, key: Holder, amount: int, kind: str) -> tuple[bool, bool, int, int, bool]:
     """How badly an attack of ``amount`` hurts the players when it hits
     ``key``, worst first: a Character defeated, an Ally eliminated, Dragon
     Balls passing to Raditz, the damage dealt, a Character hit."""
@@ -225,7 +224,7 @@ def _harm(g: Table, key: Holder, amount: int, kind: str) -> tuple[bool, bool, in
 class VictimRoll(VillainTask):
     """The 2D6 roll for the Kidnapped Victim, at the start of Raditz's turn."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Roll for the Victim."""
         rules = g.hooks
         assert isinstance(rules, RaditzRules)

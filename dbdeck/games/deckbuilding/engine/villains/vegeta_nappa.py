@@ -16,6 +16,7 @@ from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.plain import AttackBody, Event, Reference, SplitCard
 from dbdeck.games.deckbuilding.engine import attacks, combat, rules
 from dbdeck.games.deckbuilding.engine.attacks import VillainAttack
+from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Agree, Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
 from dbdeck.games.deckbuilding.engine.state import CharacterState, Prepared, Unit
@@ -24,7 +25,7 @@ from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 from dbdeck.games.deckbuilding.engine.words import count, sentence
 
 if TYPE_CHECKING:
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
 VEGETA = "vegeta-nappa-vegeta"
 NAPPA = "vegeta-nappa-nappa"
@@ -54,12 +55,12 @@ OZARU_TOKEN = "ozaru"
 """A Saiyan's own counter marking him as the one who wears the Ozaru Form card."""
 
 
-def _own(g: Table, enemy: str) -> dict[str, int]:
+def _own(g: Reach, enemy: str) -> dict[str, int]:
     """One Saiyan's own token counters (read only: an empty dict when none)."""
     return g.state.villain.enemy_tokens.get(enemy, {})
 
 
-def _set_own(g: Table, enemy: str, counter: str, value: int) -> None:
+def _set_own(g: Reach, enemy: str, counter: str, value: int) -> None:
     g.state.villain.enemy_tokens.setdefault(enemy, {})[counter] = value
 
 
@@ -69,14 +70,14 @@ class VegetaNappaRules(VillainRules):
 
     # --- setup ------------------------------------------------------------------------
 
-    def setup(self, g: Table) -> None:
+    def setup(self, g: Reach) -> None:
         """The shuffled deck, and each Saiyan's Armor tokens: one from the
         board plus what the difficulty adds (his card's Armor)."""
         super().setup(g)
         for enemy in g.villain_card().enemies:
             _set_own(g, enemy, ARMOR, self._starting_armor(g, enemy))
 
-    def extreme_minions(self, g: Table, starting: list[str]) -> list[str]:
+    def extreme_minions(self, g: Reach, starting: list[str]) -> list[str]:
         """Extreme Mode: the Saibamen come out of the Saibaman deck, so no
         more than its 4 cards are ever in play."""
         v = g.state.villain
@@ -91,7 +92,7 @@ class VegetaNappaRules(VillainRules):
 
     # --- who acts ---------------------------------------------------------------------
 
-    def reveal(self, g: Table, uid: int) -> None:
+    def reveal(self, g: Reach, uid: int) -> None:
         """A card a Saiyan uses: Nappa's part first; Vegeta gains Coldness
         before his part (rulebook: "Nappa's activation, Vegeta gains Coldness,
         Vegeta eliminates Nappa, and then Vegeta performs his card's
@@ -121,9 +122,9 @@ class VegetaNappaRules(VillainRules):
             else:
                 g.push(SaiyanActs(uid, enemy, half))
             if enemy == VEGETA:
-                g.push_ops(COLDNESS, "effects", {"actor": EnemyRef(VEGETA)})
+                g.push_ops(COLDNESS, "effects", EffectContext(EnemyRef(VEGETA)))
 
-    def _parts(self, g: Table, card: Any) -> list[tuple[str, int | None]] | None:
+    def _parts(self, g: Reach, card: Any) -> list[tuple[str, int | None]] | None:
         """Who acts on a card, in order, with the half each uses; ``None`` for
         a card of the Villain as a whole (Saibaman Seeds, Scouter Reading)."""
         if isinstance(card, SplitCard):
@@ -147,7 +148,7 @@ class VegetaNappaRules(VillainRules):
             return card.halves[half].attack  # type: ignore[no-any-return]
         return card if isinstance(card, AttackBody) else None
 
-    def _act_task(self, g: Table, task: SaiyanActs) -> None:
+    def _act_task(self, g: Reach, task: SaiyanActs) -> None:
         """A Saiyan acts, after the Coldness or the part that came before."""
         uid, enemy, half = task.uid, task.enemy, task.half
         v = g.state.villain
@@ -160,24 +161,24 @@ class VegetaNappaRules(VillainRules):
             if card.id == POWER_BALL:
                 self._power_ball(g, enemy)
             elif card.effects:
-                g.push_ops(card.id, "effects", {"actor": EnemyRef(enemy), "source": uid})
+                g.push_ops(card.id, "effects", EffectContext(EnemyRef(enemy), uid))
         elif body is not None and not body.damage:
             # A part that deals no damage is no attack: its effects happen.
             path = "effects" if half is None else f"halves.{half}.attack.effects"
-            g.push_ops(card.id, path, {"actor": EnemyRef(enemy), "source": uid})
+            g.push_ops(card.id, path, EffectContext(EnemyRef(enemy), uid))
             attacks.discard_attack(g, uid)  # unless its other part is prepared
         elif body is not None:
             self.play_attack(g, uid, body, enemy, half)
         else:
             attacks.discard_attack(g, uid)
 
-    def _standing(self, g: Table) -> list[str]:
+    def _standing(self, g: Reach) -> list[str]:
         """The Saiyans still in play."""
         v = g.state.villain
         return [e for e in g.villain_card().enemies if e not in v.defeated_enemies]
 
     def play_attack(
-        self, g: Table, uid: int, body: AttackBody, owner: str, half: int | None = None
+        self, g: Reach, uid: int, body: AttackBody, owner: str, half: int | None = None
     ) -> None:
         """One Time Track for both Saiyans: an Energy attack takes its slot, or
         the first free one after it; only the two parts of one double
@@ -197,11 +198,11 @@ class VegetaNappaRules(VillainRules):
 
     # --- Coldness ---------------------------------------------------------------------
 
-    def tokens(self, g: Table, key: Holder, counter: str, amount: int, ctx: dict[str, Any]) -> None:
+    def tokens(self, g: Reach, key: Holder, counter: str, amount: int, ctx: EffectContext) -> None:
         """Armor tokens are each Saiyan's own; gaining Coldness may make
         Vegeta eliminate Nappa."""
         if counter == "armor":
-            actor = ctx.get("actor")
+            actor = ctx.actor
             enemies = [actor.id] if isinstance(actor, EnemyRef) else self._standing(g)
             for enemy in enemies:
                 self._change_armor(g, enemy, amount)
@@ -222,7 +223,7 @@ class VegetaNappaRules(VillainRules):
             return
         super().tokens(g, key, counter, amount, ctx)
 
-    def _cold_blood(self, g: Table) -> None:
+    def _cold_blood(self, g: Reach) -> None:
         """ "A Saiyan who can't fight is useless": gaining Coldness, Vegeta
         eliminates Nappa when Nappa has 10 or less Remaining Health (V3)."""
         nappa = EnemyRef(NAPPA)
@@ -237,7 +238,7 @@ class VegetaNappaRules(VillainRules):
         )
         combat.kill(g, nappa, killer=None)
 
-    def attack_bonus(self, g: Table, source: Holder) -> int:
+    def attack_bonus(self, g: Reach, source: Holder) -> int:
         """Ozaru Form's damage bonus, and Coldness once Nappa is gone: +1
         damage for every 2 Coldness tokens on Vegeta."""
         enemy = self._saiyan(g, source)
@@ -251,7 +252,7 @@ class VegetaNappaRules(VillainRules):
             bonus += v.tokens.get("coldness", 0) // COLDNESS_PER_DAMAGE
         return bonus
 
-    def _saiyan(self, g: Table, source: Holder) -> str | None:
+    def _saiyan(self, g: Reach, source: Holder) -> str | None:
         """The Saiyan behind an attack: its enemy, or for the Villain as a
         whole (an attack whose Saiyan is gone) the one still standing."""
         if isinstance(source, EnemyRef):
@@ -263,11 +264,11 @@ class VegetaNappaRules(VillainRules):
 
     # --- Ozaru Form -------------------------------------------------------------------
 
-    def _power_ball(self, g: Table, enemy: str) -> None:
+    def _power_ball(self, g: Reach, enemy: str) -> None:
         """The Saiyan takes Ozaru Form, or stomps if he already has it."""
         if _own(g, enemy).get(OZARU_TOKEN):
             g.log("ozaru", "{} is already an Ozaru: he stomps.", EnemyRef(enemy))
-            g.push_ops(POWER_BALL, "effects", {"actor": EnemyRef(enemy)})
+            g.push_ops(POWER_BALL, "effects", EffectContext(EnemyRef(enemy)))
             return
         _set_own(g, enemy, OZARU_TOKEN, 1)
         g.log(
@@ -277,13 +278,13 @@ class VegetaNappaRules(VillainRules):
             f"+{_ozaru_bonus(g, fx.DamageBonus)} damage).",
         )
 
-    def max_health_bonus(self, g: Table, key: EnemyRef) -> int:
+    def max_health_bonus(self, g: Reach, key: EnemyRef) -> int:
         """Ozaru Form's Maximum Health bonus."""
         if _own(g, key.id).get(OZARU_TOKEN):
             return _ozaru_bonus(g, fx.MaxHealthBonus)
         return 0
 
-    def villain_action(self, g: Table, ch: CharacterState) -> tuple[str, str | None]:
+    def villain_action(self, g: Reach, ch: CharacterState) -> tuple[str, str | None]:
         """Cut the tail: pay 5 Energy to end Ozaru Form."""
         ozaru = self._ozaru_saiyan(g)
         if ozaru is None:
@@ -296,7 +297,7 @@ class VegetaNappaRules(VillainRules):
             return words, f"cutting the tail costs {CUT_THE_TAIL} Energy; you have {ch.energy}"
         return words, None
 
-    def take_villain_action(self, g: Table, ch: CharacterState) -> None:
+    def take_villain_action(self, g: Reach, ch: CharacterState) -> None:
         ozaru = self._ozaru_saiyan(g)
         assert ozaru is not None
         ch.energy -= CUT_THE_TAIL
@@ -307,24 +308,24 @@ class VegetaNappaRules(VillainRules):
         # the hit then defeats him ("Health Bonuses").
         combat.hit(g, CharacterRef(ch.id), key, TAIL_DAMAGE, "unavoidable", is_attack=False)
 
-    def _ozaru_saiyan(self, g: Table) -> str | None:
+    def _ozaru_saiyan(self, g: Reach) -> str | None:
         """The Saiyan in play who wears the Ozaru Form card."""
         return next((e for e in self._standing(g) if _own(g, e).get(OZARU_TOKEN)), None)
 
     # --- Saiyan Armor and the single hit -----------------------------------------------
 
     @staticmethod
-    def _starting_armor(g: Table, enemy: str) -> int:
+    def _starting_armor(g: Reach, enemy: str) -> int:
         return int(g.enemy_card(enemy).armor.at(g.state.difficulty))
 
-    def break_armor(self, g: Table, key: Holder) -> None:
+    def break_armor(self, g: Reach, key: Holder) -> None:
         """Remove one of a Saiyan's own Armor tokens."""
         if isinstance(key, EnemyRef):
             self._change_armor(g, key.id, -1)
         else:
             super().break_armor(g, key)
 
-    def _change_armor(self, g: Table, enemy: str, amount: int) -> None:
+    def _change_armor(self, g: Reach, enemy: str, amount: int) -> None:
         """Give back (or take) Armor tokens: never below 0 nor above the
         starting number."""
         start = self._starting_armor(g, enemy)
@@ -337,7 +338,7 @@ class VegetaNappaRules(VillainRules):
             g.log("tokens", "{} gets an Armor token back ({}).", EnemyRef(enemy), new)
 
     def on_attacked(
-        self, g: Table, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
+        self, g: Reach, source: Holder, target: Holder, amount: int, dealt: int, technique: bool
     ) -> None:
         """Vegeta falls to one hit of the difficulty's size (after Armor);
         an attack of 4 or more (before Armor) cracks an Armor token (V5, V6)."""
@@ -362,13 +363,13 @@ class VegetaNappaRules(VillainRules):
 
     # --- ends -------------------------------------------------------------------------
 
-    def on_enemy_defeated(self, g: Table, enemy: str) -> None:
+    def on_enemy_defeated(self, g: Reach, enemy: str) -> None:
         """A defeated Saiyan's Ozaru Form card is set aside."""
         _own(g, enemy).pop(OZARU_TOKEN, None)
         super().on_enemy_defeated(g, enemy)
 
 
-def _ozaru_bonus(g: Table, op_type: type) -> int:
+def _ozaru_bonus(g: Reach, op_type: type) -> int:
     """A bonus the Ozaru Form card gives, read from its effects."""
     return sum(
         int(getattr(op, "amount", 0))
@@ -390,7 +391,7 @@ class SaiyanActs(Task):
     """The half of a double activation card that is theirs (``None``: the
     whole card)."""
 
-    def run(self, g: Table) -> None:
+    def run(self, g: Reach) -> None:
         """Let the Saiyan act."""
         rules = g.hooks
         assert isinstance(rules, VegetaNappaRules)

@@ -1,7 +1,7 @@
-"""The rules' handlers work on the narrow ``Table`` protocol, never on the
-whole ``Game``: no handler module imports the game facade, not even for an
-annotation (import-linter contracts skip those, so this test reads the
-sources)."""
+"""The rules' handlers work on the narrow ``Reach`` protocol, and the action
+rules on ``Playing``, never on the whole ``Game``: no such module imports the
+game facade, not even for an annotation (import-linter contracts skip those,
+so this test reads the sources)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,26 @@ HANDLERS = sorted(
         "rules.py",
         "audit.py",
         "tasks.py",
+        "state.py",
+        "context.py",
+        "reach.py",
         *(f"villains/{p.name}" for p in (ENGINE / "villains").glob("*.py")),
     ]
 )
+BELOW_THE_GAME = sorted(
+    [
+        "playing.py",
+        "why.py",
+        "preview.py",
+        "waste.py",
+        "undone.py",
+        "labels.py",
+        "tally.py",
+        *(f"actions/{p.name}" for p in (ENGINE / "actions").glob("*.py")),
+    ]
+)
+"""The action types, the listing, the reasons and the previews: they work
+on the ``Playing`` protocol, below the game facade that imports them."""
 
 
 def _imported(path: Path) -> set[str]:
@@ -40,23 +57,23 @@ def _imported(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", HANDLERS)
+@pytest.mark.parametrize("module", HANDLERS + BELOW_THE_GAME)
 def test_a_handler_module_never_names_the_game_facade(module: str) -> None:
     imported = _imported(ENGINE / module)
     assert "dbdeck.games.deckbuilding.engine.game" not in imported
     assert "dbdeck.games.deckbuilding.engine.game.Game" not in imported
 
 
-def test_a_game_has_every_member_of_the_table() -> None:
+def test_a_game_has_every_member_of_the_reach() -> None:
     from dbdeck.games.deckbuilding.cards.catalog import load_catalog
     from dbdeck.games.deckbuilding.engine.game import Game, Setup
-    from dbdeck.games.deckbuilding.engine.table import Table
+    from dbdeck.games.deckbuilding.engine.reach import Reach
 
     game = Game.new(
         load_catalog(include_env_packs=False),
         Setup(characters=["goku", "krillin"], villain="freezer", seed=1),
     )
-    members = {name for name in vars(Table) if not name.startswith("_")}
-    members |= set(Table.__annotations__)
+    members = {name for name in vars(Reach) if not name.startswith("_")}
+    members |= set(Reach.__annotations__)
     assert len(members) > 20
     assert sorted(name for name in members if not hasattr(game, name)) == []
