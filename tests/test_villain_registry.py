@@ -75,14 +75,18 @@ def test_every_villain_module_is_registered_once() -> None:
         assert issubclass(rules, VillainRules) and rules is not VillainRules, villain_id
 
 
-def test_no_other_engine_module_names_a_villain_module() -> None:
+def test_no_other_module_names_a_villain_module() -> None:
+    """Only the registry names a Villain's module: not the rest of the
+    engine, nor the bots, the scenario runner, the screens or the commands
+    (a Villain's habits for the bots are its own typed hooks)."""
+    root = Path(dbdeck.__file__).parent
     named = {
-        str(path.relative_to(ENGINE)): sorted(
+        str(path.relative_to(root)): sorted(
             name
             for name in _names_of_imports(path)
             if any(name == f"{PACKAGE}.{m}" or name.startswith(f"{PACKAGE}.{m}.") for m in MODULES)
         )
-        for path in ENGINE.rglob("*.py")
+        for path in root.rglob("*.py")
         if path.parent != ENGINE / "villains"
     }
     assert {path: found for path, found in named.items() if found} == {}

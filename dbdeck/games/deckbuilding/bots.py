@@ -28,7 +28,6 @@ from dbdeck.games.deckbuilding.engine.holders import (
     parse,
 )
 from dbdeck.games.deckbuilding.engine.state import Option
-from dbdeck.games.deckbuilding.engine.villains.broly import phase_info, power
 
 __all__ = ["BOTS", "greedy", "random_bot"]
 
@@ -185,7 +184,8 @@ def _score(game: Game, a: Action, villain_balls: int) -> float:
     if t == "avoid":
         return 40
     if t == "villain-action":
-        return _calm_score(game, ch) if game.state.villain_id == "broly" else 45
+        worth = game.hooks.villain_action_worth(game, ch)
+        return 45 if worth is None else worth
     if t == "play-energy":
         return 30
     if t == "buy-dragon-ball":
@@ -226,23 +226,6 @@ def _beats_rows(game: Game, score: float) -> bool:
             if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
                 return False
     return True
-
-
-def _calm_score(game: Game, ch: Any) -> float:
-    """Calming Broly is worth its Energy when his next attack would defeat
-    the calmer (or its Ally) holding the Aggro token, or when his Power is
-    about to move him to a worse phase or already makes every attack heavy."""
-    aggro = game.hooks.aggro_holder(game)
-    info = phase_info(game)
-    hit = info.base_damage + power(game) + 2  # a typical card prints 0 to 3 more
-    own: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
-    if aggro is not None and aggro in own and rules.remaining(game, aggro) <= hit:
-        return 65  # before buying: survive the next attack
-    if info.power_at is not None and power(game) >= info.power_at - 1:
-        return 45
-    if power(game) >= 4:
-        return 40
-    return -1
 
 
 def _best_target_bonus(game: Game, key: Holder) -> float:

@@ -270,6 +270,11 @@ class VillainHooks(Protocol):
         """``ch`` takes the Villain's own action."""
         ...
 
+    def villain_action_worth(self, g: Reach, ch: CharacterState) -> float | None:
+        """How much a sensible player wants the Villain's own action now, on
+        the bots' scale (``None``: nothing to tell about it)."""
+        ...
+
     def special_targets(self, g: Reach, name: str) -> list[Holder]:
         """Targets outside the table: Ally Market cards, the Kidnapped Victim."""
         ...

@@ -292,6 +292,13 @@ class VillainRules:
 
     # --- the Characters' actions ------------------------------------------------------
 
+    def villain_action_worth(self, g: Reach, ch: CharacterState) -> float | None:
+        """How much a sensible player wants this Villain's own action now, on
+        the bots' scale (``bots.greedy``: a buy scores 10 and more, an
+        attack 70 and more; below 0, never): the bots' habit for this
+        board. ``None``: nothing to tell, the bots' usual worth."""
+        return None
+
     def villain_action(self, g: Reach, ch: CharacterState) -> tuple[str, str | None]:
         """The Villain's own action a Character may take in the Actions phase
         (the ``villain-action`` action: cut Ozaru's tail …): the action in

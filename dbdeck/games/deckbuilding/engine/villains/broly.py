@@ -144,6 +144,23 @@ class BrolyRules(VillainRules):
         his Power ("When Broly attacks")."""
         return phase_info(g).base_damage + power(g)
 
+    def villain_action_worth(self, g: Reach, ch: CharacterState) -> float | None:
+        """Calming Broly is worth its Energy when his next attack would
+        defeat the calmer (or its Ally) holding the Aggro token, or when his
+        Power is about to move him to a worse phase or already makes every
+        attack heavy."""
+        aggro = self.aggro_holder(g)
+        info = phase_info(g)
+        hit = info.base_damage + power(g) + 2  # a typical card prints 0 to 3 more
+        own: set[Holder] = {CharacterRef(ch.id), *(AllyRef(u.uid) for u in ch.allies)}
+        if aggro is not None and aggro in own and rules.remaining(g, aggro) <= hit:
+            return 65  # before buying: survive the next attack
+        if info.power_at is not None and power(g) >= info.power_at - 1:
+            return 45
+        if power(g) >= 4:
+            return 40
+        return -1
+
     def villain_action(self, g: Reach, ch: CharacterState) -> tuple[str, str | None]:
         """Calm Broly: the phase's Energy for one Power token less (B4)."""
         cost = phase_info(g).calm_cost
