@@ -45,8 +45,8 @@ from textual.screen import Screen
 import dbdeck
 from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
-from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.play import Seating
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.play import Seating
 
 PEER_APP = """
 from textual.app import App

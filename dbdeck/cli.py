@@ -346,6 +346,14 @@ def _setup(args: argparse.Namespace, **extra: Any) -> Setup:
     )
 
 
+def _joined_app(rules: GameRules[Any], **where: Any) -> Any:
+    """The app of a joined table (the first game's; Textual is loaded only
+    once there is a table to open)."""
+    from dbdeck.games.deckbuilding.tui.remote import JoinApp
+
+    return JoinApp(rules, **where)
+
+
 def _host_rules(game: str) -> GameRules[Any] | None:
     """The rules of the game a table plays, or ``None`` after printing why
     they cannot be opened."""
@@ -364,7 +372,7 @@ def _host_rules(game: str) -> GameRules[Any] | None:
 
 
 def _host_setup(args: argparse.Namespace, rules: GameRules[Any]) -> Setup:
-    from dbdeck.tui.app import seats_of
+    from dbdeck.games.deckbuilding.tui.app import seats_of
 
     if rules.game_id != "deckbuilding":
         raise ValueError(f"a new table of {rules.title} cannot be set up from the command line yet")
@@ -438,7 +446,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             return net_commands.cmd_host(args, _host_rules, _host_setup)
         if args.command == "join":
             # The joined table's screen is the first game's.
-            return net_commands.cmd_join(args, lambda: _host_rules("deckbuilding"))
+            return net_commands.cmd_join(args, lambda: _host_rules("deckbuilding"), _joined_app)
         return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
@@ -451,8 +459,8 @@ def _run_app(args: argparse.Namespace) -> int:
     catalog = card_set()
     if catalog is None:
         return 1
+    from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.saves import saves_dir
-    from dbdeck.tui.app import DbdeckApp
 
     DbdeckApp(catalog, saves=saves_dir(args.saves)).run()
     return 0
@@ -478,8 +486,8 @@ def _run_play(args: argparse.Namespace) -> int:
         if not args.villain or not args.characters:
             print("give --villain and --characters, or --resume ID", file=sys.stderr)
             return 2
+        from dbdeck.games.deckbuilding.tui.app import seats_of
         from dbdeck.seating import Seating
-        from dbdeck.tui.app import seats_of
 
         characters = _names(args.characters)
         players = _names(args.players) or [f"Player {i}" for i in range(1, len(characters) + 1)]

@@ -52,8 +52,8 @@ def play_session(
     """Open the table on a saved session; the game is saved after every
     action. The table is run as the game was (its players, hidden hands,
     pace); ``hide_hands`` or ``pace`` change that, and the save keeps it."""
+    from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.saves import SaveFailed
-    from dbdeck.tui.app import DbdeckApp
 
     seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
     if seating != session.seating:

@@ -133,9 +133,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     catalog, data = opened
-    from dbdeck.tui.app import DbdeckApp
+    from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+    from dbdeck.games.deckbuilding.tui.replay import ReplayScreen
     from dbdeck.tui.local import ReplayBackend
-    from dbdeck.tui.replay import ReplayScreen
 
     DbdeckApp(catalog, start=ReplayScreen(ReplayBackend(DeckbuildingRules(catalog), data))).run()
     return 0

@@ -31,12 +31,12 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.games.deckbuilding.scenario import lay_table
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, SetupWizard
+from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen, TurnBanner
+from dbdeck.games.deckbuilding.tui.howto import HowToPlay
+from dbdeck.games.deckbuilding.tui.play import Seating
+from dbdeck.games.deckbuilding.tui.widgets import glyphs
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
-from dbdeck.tui.howto import HowToPlay
-from dbdeck.tui.play import Seating
-from dbdeck.tui.widgets import glyphs
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the test tables the snapshots sit at

@@ -20,11 +20,11 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.dialogs import HandoffScreen, TurnBanner
-from dbdeck.tui.play import Seating, TableScreen
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen, TurnBanner
+from dbdeck.games.deckbuilding.tui.play import Seating, TableScreen
+from dbdeck.games.deckbuilding.tui.widgets import ActionPanel
 from dbdeck.tui.settings import SETTINGS_ENV
-from dbdeck.tui.widgets import ActionPanel
 
 __all__ = [
     "app_for",

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, OptionList, Static
 from dbdeck.games.ccg.library import Library, load_library
 from dbdeck.games.ccg.screen import AddCard, ConfirmDiscard, DeckApp, DeckScreen
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -37,8 +37,8 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
 from dbdeck.saves import SaveError, Session, read_save
-from dbdeck.tui.app import DbdeckApp
 
 FUZZ = fuzz_settings(150, HealthCheck.function_scoped_fixture)
 

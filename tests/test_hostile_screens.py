@@ -22,13 +22,13 @@ from textual.widgets import Button, DataTable, OptionList, RichLog, Static
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, SetupWizard
+from dbdeck.games.deckbuilding.tui.howto import HowToPlay
+from dbdeck.games.deckbuilding.tui.reference import CardBrowser, RulesScreen
+from dbdeck.games.deckbuilding.tui.remote import JoinApp
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp, SetupWizard
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.howto import HowToPlay
-from dbdeck.tui.reference import CardBrowser, RulesScreen
-from dbdeck.tui.remote import JoinApp
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -287,7 +287,7 @@ async def test_the_hand_off_screen(hostile: Catalog) -> None:
     app = DbdeckApp(hostile, game, seating)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        from dbdeck.tui.dialogs import HandoffScreen
+        from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen
 
         assert isinstance(app.screen, HandoffScreen)
         assert_literal(app, "hand-off")
@@ -297,9 +297,9 @@ async def test_the_replay(hostile: Catalog, tmp_path: Path) -> None:
     import random
 
     from dbdeck.games.deckbuilding.bots import greedy
+    from dbdeck.games.deckbuilding.tui.replay import ReplayScreen
     from dbdeck.saves import read_save
     from dbdeck.tui.local import ReplayBackend
-    from dbdeck.tui.replay import ReplayScreen
 
     session = Session.start(DeckbuildingRules(hostile), SETUP, tmp_path)
     rng = random.Random(5)

@@ -16,10 +16,10 @@ from dbdeck.games.deckbuilding.engine.actions import EndTurn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.dialogs import HandoffScreen
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen
+from dbdeck.games.deckbuilding.tui.play import Seating, TableScreen
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.play import Seating, TableScreen
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
 

@@ -33,11 +33,11 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, seats_of
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog, HandoffScreen, TurnBanner
+from dbdeck.games.deckbuilding.tui.summary import SummaryScreen
 from dbdeck.seating import Seating
-from dbdeck.tui.app import DbdeckApp, seats_of
-from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, TurnBanner
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.summary import SummaryScreen
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
 

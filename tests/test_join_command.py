@@ -32,6 +32,7 @@ from table_clients import SETUP
 from dbdeck.cli import build_parser, main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.remote import JoinApp
 from dbdeck.net import commands
 from dbdeck.net.commands import TOKEN_ENV, join_token
 from dbdeck.net.listing import (
@@ -46,7 +47,6 @@ from dbdeck.net.listing import (
 )
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
-from dbdeck.tui.remote import JoinApp
 
 STRANGER = 4242
 """A uid with no account on the box: "another user"."""

@@ -386,7 +386,7 @@ async def test_join_app_plays_its_seat_and_sees_only_its_hand(
 ) -> None:
     from screen_text import plain
 
-    from dbdeck.tui.remote import JoinApp
+    from dbdeck.games.deckbuilding.tui.remote import JoinApp
 
     server, users = table
     users.next += ["alice", "bob"]

@@ -27,9 +27,9 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import PlayEnergy
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.play import Seating, TableScreen
 from dbdeck.saves import SaveError, SaveFailed, Session, read_save, write_private
-from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.play import Seating, TableScreen
 
 DISK_FULL = "the disk is full: the last action was not applied; free space and retry"
 

@@ -18,13 +18,13 @@ from dbdeck.games.deckbuilding.engine.actions import Choose, EndTurn
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
 from dbdeck.games.deckbuilding.scenario import lay_table
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, MainMenu
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog, HandoffScreen, HelpScreen
+from dbdeck.games.deckbuilding.tui.play import TableScreen
+from dbdeck.games.deckbuilding.tui.widgets import KeyBar
 from dbdeck.saves import SaveError, Session
 from dbdeck.seating import MAX_PACE, Seating
-from dbdeck.tui.app import DbdeckApp, MainMenu
-from dbdeck.tui.dialogs import DecisionDialog, HandoffScreen, HelpScreen
 from dbdeck.tui.local import LocalBackend
-from dbdeck.tui.play import TableScreen
-from dbdeck.tui.widgets import KeyBar
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
 

@@ -16,11 +16,11 @@ from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+from dbdeck.games.deckbuilding.tui.remote import JoinApp
+from dbdeck.games.deckbuilding.tui.shared_table import _seat_words
+from dbdeck.games.deckbuilding.tui.widgets import CharacterBoard
 from dbdeck.net.protocol import SeatInfo
-from dbdeck.tui.dialogs import DecisionDialog
-from dbdeck.tui.joined import _seat_words
-from dbdeck.tui.remote import JoinApp
-from dbdeck.tui.widgets import CharacterBoard
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +105,7 @@ def test_a_seat_says_who_holds_it() -> None:
 async def test_a_closed_table_is_said_once_and_its_state_shows_in_the_prompt(
     catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("dbdeck.tui.remote.RETRY_SECONDS", 0.1)
+    monkeypatch.setattr("dbdeck.games.deckbuilding.tui.remote.RETRY_SECONDS", 0.1)
     users = Users()
     server = await start(catalog, tmp_path, users)
     app = JoinApp(DeckbuildingRules(catalog), socket_path=server.socket_path, seat=0)

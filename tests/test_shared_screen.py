@@ -19,14 +19,15 @@ from dbdeck.games.deckbuilding.engine.panels import TableView
 from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.play import TableScreen
+from dbdeck.games.deckbuilding.tui.remote import JoinApp
+from dbdeck.games.deckbuilding.tui.shared_table import shared_keys
+from dbdeck.games.deckbuilding.tui.widgets import KeyBar
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.joined import RemoteBackend, shared_keys
-from dbdeck.tui.play import TableScreen
-from dbdeck.tui.remote import JoinApp
-from dbdeck.tui.widgets import KeyBar
+from dbdeck.tui.joined import RemoteBackend
 
 SETUP = Setup(characters=["goku", "krillin"], villain="freezer", difficulty="easy", seed=11)
 

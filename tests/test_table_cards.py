@@ -26,12 +26,12 @@ from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, Mini
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.games.deckbuilding.scenario import lay_table
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.dialogs import ComboDialog, DecisionDialog
+from dbdeck.games.deckbuilding.tui.play import Seating, TableScreen
+from dbdeck.games.deckbuilding.tui.summary import SummaryScreen
+from dbdeck.games.deckbuilding.tui.widgets import HandBoard, MarketRows, TableLog
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp
-from dbdeck.tui.dialogs import ComboDialog, DecisionDialog
-from dbdeck.tui.play import Seating, TableScreen
-from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.widgets import HandBoard, MarketRows, TableLog
 
 __all__ = ["quiet_table"]
 
@@ -289,7 +289,7 @@ async def test_a_finished_game_shows_its_summary(catalog: Catalog, tmp_path: Pat
         assert isinstance(app.screen, SummaryScreen)
         await pilot.press("down", "down", "down", "enter")  # Main menu
         await pilot.pause()
-        from dbdeck.tui.app import MainMenu
+        from dbdeck.games.deckbuilding.tui.app import MainMenu
 
         assert isinstance(app.screen, MainMenu)
 

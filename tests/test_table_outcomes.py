@@ -25,11 +25,11 @@ from dbdeck.games.deckbuilding.engine.villains import freezer
 from dbdeck.games.deckbuilding.engine.waste import waste_of
 from dbdeck.games.deckbuilding.match import DeckbuildingRules, replay_games, tally_of
 from dbdeck.games.deckbuilding.scenario import lay_table
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+from dbdeck.games.deckbuilding.tui.play import TableScreen, outcome_of
+from dbdeck.games.deckbuilding.tui.widgets import MarketRows, VillainBoard, glyphs
 from dbdeck.saves import Session, read_save
-from dbdeck.tui.dialogs import DecisionDialog
 from dbdeck.tui.local import ReplayBackend
-from dbdeck.tui.play import TableScreen, outcome_of
-from dbdeck.tui.widgets import MarketRows, VillainBoard, glyphs
 
 __all__ = ["quiet_table"]  # the fixture, used by every test here
 

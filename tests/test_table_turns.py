@@ -20,8 +20,8 @@ from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.preview import moot_answer
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.dialogs import DecisionDialog, TurnBanner
-from dbdeck.tui.play import TableScreen
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog, TurnBanner
+from dbdeck.games.deckbuilding.tui.play import TableScreen
 from dbdeck.tui.settings import load_settings
 
 __all__ = ["quiet_table"]

@@ -26,10 +26,10 @@ from dbdeck.games.deckbuilding.engine.panels import Offer
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
-from dbdeck.tui.play import Seating, TableScreen
-from dbdeck.tui.widgets import ActionPanel, TableLog
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, SetupWizard
+from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog, InspectorScreen, TurnBanner
+from dbdeck.games.deckbuilding.tui.play import Seating, TableScreen
+from dbdeck.games.deckbuilding.tui.widgets import ActionPanel, TableLog
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -337,7 +337,7 @@ async def test_a_whole_game_against_freezer_by_keys(catalog: Catalog) -> None:
         await pilot.pause()
         prompt = str(table_of(app).query_one("#prompt").render())
         assert "win" in prompt
-        from dbdeck.tui.summary import SummaryScreen
+        from dbdeck.games.deckbuilding.tui.summary import SummaryScreen
 
         summary = app.screen
         assert isinstance(summary, SummaryScreen)  # the game ends on its summary
@@ -408,9 +408,9 @@ async def test_an_unexpected_error_never_shows_a_traceback(
 
 async def test_replay_steps_through_turns(catalog: Catalog, tmp_path: Path) -> None:
     from dbdeck.games.deckbuilding.bots import greedy
+    from dbdeck.games.deckbuilding.tui.replay import ReplayScreen
     from dbdeck.saves import Session, read_save
     from dbdeck.tui.local import ReplayBackend
-    from dbdeck.tui.replay import ReplayScreen
 
     session = Session.start(
         DeckbuildingRules(catalog), Setup(characters=["goku"], villain="freezer", seed=5), tmp_path

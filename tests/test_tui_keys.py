@@ -14,10 +14,10 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.holders import CharacterRef
 from dbdeck.games.deckbuilding.engine.villains import freezer
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
-from dbdeck.tui.play import TableScreen
-from dbdeck.tui.widgets import KeyBar, glyphs
-from dbdeck.tui.widgets.choices import ChoiceList, marker
+from dbdeck.games.deckbuilding.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
+from dbdeck.games.deckbuilding.tui.play import TableScreen
+from dbdeck.games.deckbuilding.tui.widgets import KeyBar, glyphs
+from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList, marker
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

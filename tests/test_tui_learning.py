@@ -18,10 +18,10 @@ from dbdeck.games.deckbuilding import bots
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.view import log_lines
-from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
-from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay
-from dbdeck.tui.reference import RulesScreen
-from dbdeck.tui.widgets.card import card_picture
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, MainMenu, SetupWizard
+from dbdeck.games.deckbuilding.tui.howto import HOW_TO_PLAY, HowToPlay
+from dbdeck.games.deckbuilding.tui.reference import RulesScreen
+from dbdeck.games.deckbuilding.tui.widgets.card import card_picture
 
 __all__ = ["quiet_table"]
 

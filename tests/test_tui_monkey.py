@@ -29,8 +29,8 @@ from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingMatch, DeckbuildingRules
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp
 from dbdeck.tui.backend import Outcome, Seating
 from dbdeck.tui.local import LocalBackend
 

@@ -21,14 +21,14 @@ from dbdeck.games.deckbuilding.engine.panels import BallView
 from dbdeck.games.deckbuilding.engine.tally import CharacterTally, Tally
 from dbdeck.games.deckbuilding.engine.view import seat_view
 from dbdeck.games.deckbuilding.scenario import lay_table
-from dbdeck.tui.app import DbdeckApp, MainMenu, SetupWizard
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, MainMenu, SetupWizard
+from dbdeck.games.deckbuilding.tui.howto import HOW_TO_PLAY, HowToPlay
+from dbdeck.games.deckbuilding.tui.reference import CardBrowser, RulesScreen
+from dbdeck.games.deckbuilding.tui.summary import SummaryScreen
+from dbdeck.games.deckbuilding.tui.widgets import MarketRows, StatusBar, VillainBoard, glyphs
+from dbdeck.games.deckbuilding.tui.widgets.status import status_line
+from dbdeck.games.deckbuilding.tui.widgets.tickbox import TickBox
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.howto import HOW_TO_PLAY, HowToPlay
-from dbdeck.tui.reference import CardBrowser, RulesScreen
-from dbdeck.tui.summary import SummaryScreen
-from dbdeck.tui.widgets import MarketRows, StatusBar, VillainBoard, glyphs
-from dbdeck.tui.widgets.status import status_line
-from dbdeck.tui.widgets.tickbox import TickBox
 
 __all__ = ["quiet_table"]
 

@@ -20,10 +20,10 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.games.deckbuilding.scenario import lay_table
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp, SetupWizard
+from dbdeck.games.deckbuilding.tui.play import Seating
+from dbdeck.games.deckbuilding.tui.widgets import glyphs
 from dbdeck.saves import Session
-from dbdeck.tui.app import DbdeckApp, SetupWizard
-from dbdeck.tui.play import Seating
-from dbdeck.tui.widgets import glyphs
 
 __all__ = ["quiet_table"]
 

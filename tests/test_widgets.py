@@ -30,7 +30,7 @@ from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.panels import Health, MarketCard, TableView, VillainPanel
 from dbdeck.games.deckbuilding.engine.view import seat_view
-from dbdeck.tui.widgets import (
+from dbdeck.games.deckbuilding.tui.widgets import (
     CardChosen,
     CardFocused,
     CharacterBoard,
@@ -46,9 +46,9 @@ from dbdeck.tui.widgets import (
     glyphs,
     health_bar,
 )
-from dbdeck.tui.widgets.board import Board, Items
-from dbdeck.tui.widgets.glyphs import pack
-from dbdeck.tui.widgets.time_track import slot_widths, track_line
+from dbdeck.games.deckbuilding.tui.widgets.board import Board, Items
+from dbdeck.games.deckbuilding.tui.widgets.glyphs import pack
+from dbdeck.games.deckbuilding.tui.widgets.time_track import slot_widths, track_line
 
 CHARACTERS = ("goku", "krillin")
 """Two Level 0 Characters: a legal party against every Villain."""

@@ -12,3 +12,10 @@ SCENARIO_RUNNERS: dict[str, str] = {
 }
 """Each game's scenario runner by id: the module and function that make it
 (``dbdeck.scenarios`` imports it only when a file of that game is run)."""
+
+SCREENS: dict[str, list[tuple[str, str, str]]] = {
+    "ccg": [("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen")],
+}
+"""The screens each game offers in another game's main menu, by game id: the
+entry's id and words, and the function that opens it on the app
+(``dbdeck.tabletop.registry.menu_screens`` imports it only when chosen)."""

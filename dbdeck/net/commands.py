@@ -339,10 +339,15 @@ def _label(table: TableEntry, tables: list[TableEntry]) -> str:
     return table.name if same == 1 else f"{table.owner}/{table.name}"
 
 
-def cmd_join(args: argparse.Namespace, load: Callable[[], GameRules[Any] | None]) -> int:
+def cmd_join(
+    args: argparse.Namespace,
+    load: Callable[[], GameRules[Any] | None],
+    joined_app: Callable[..., Any],
+) -> int:
     """Open the table of a shared game in this terminal; ``load`` opens the
     rules of its game, whose views the screen draws (``None`` after saying
-    why not)."""
+    why not), and ``joined_app`` makes that game's app of a joined table
+    (its rules first, then where the table is and who asks)."""
     if args.token is not None:
         return _err(TOKEN_GONE)
     socket_path: Path | None = None
@@ -387,10 +392,7 @@ def cmd_join(args: argparse.Namespace, load: Callable[[], GameRules[Any] | None]
     rules = load()
     if rules is None:
         return 1
-    # Textual is loaded only once there is a table to open.
-    from dbdeck.tui.remote import JoinApp
-
-    app = JoinApp(
+    app = joined_app(
         rules,
         socket_path=socket_path,
         tcp=tcp,

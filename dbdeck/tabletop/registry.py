@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dbdeck.tabletop.game import GameRules
 
-__all__ = ["DEFAULT_GAME", "UnknownGame", "game_ids", "open_rules", "register"]
+__all__ = [
+    "DEFAULT_GAME",
+    "MenuScreen",
+    "UnknownGame",
+    "game_ids",
+    "menu_screens",
+    "open_rules",
+    "register",
+]
 
 DEFAULT_GAME = "deckbuilding"
 """The game a save, a table or a command that names none is of (all of them
@@ -64,3 +73,34 @@ def open_rules(game_id: str, packs: Sequence[Path] = ()) -> GameRules[Any]:
     """The rules of ``game_id`` on the shipped cards and ``packs``; raises
     ``UnknownGame``, or the game's own error when its cards do not load."""
     return _opener(game_id)(packs)
+
+
+@dataclass(frozen=True, slots=True)
+class MenuScreen:
+    """A screen a game offers in the main menu of the app."""
+
+    game: str
+    """The game it belongs to."""
+    id: str
+    """The menu entry's id."""
+    label: str
+    """The menu entry's words."""
+    where: str
+    """The module and function that open it on an app (``module:function``)."""
+
+    def open(self, app: Any) -> None:
+        """Open the screen on ``app`` (its game is imported only now)."""
+        module, _, name = self.where.partition(":")
+        getattr(importlib.import_module(module), name)(app)
+
+
+def menu_screens(*, besides: str = "") -> list[MenuScreen]:
+    """The screens the games offer in the main menu (those of the game
+    ``besides`` left out: an app lists its own game's screens itself)."""
+    listed: dict[str, list[tuple[str, str, str]]] = importlib.import_module(_GAMES_PACKAGE).SCREENS
+    return [
+        MenuScreen(game, entry, label, where)
+        for game, entries in listed.items()
+        if game != besides
+        for entry, label, where in entries
+    ]

@@ -1,0 +1,418 @@
+"""The table in one terminal of a shared table: ``dbdeck join``.
+
+The same table screen as a local game, behind a ``RemoteBackend``: it draws
+the ``TableView`` the server sent this seat, offers the server's offers,
+and sends actions back; the server answers with a new view (or a refusal,
+shown with its reason). A dropped connection is retried; the seat is held by
+the server meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import select
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from rich.text import Text
+
+from dbdeck.games.deckbuilding.engine.panels import LogLine
+from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+from dbdeck.games.deckbuilding.tui.shared_table import SharedTableScreen
+from dbdeck.net.client import JoinRefused, TableClient
+from dbdeck.net.listing import check_server, read_seat_token, store_seat_token, user_name
+from dbdeck.net.protocol import (
+    ChatMessage,
+    EventsMessage,
+    RefusalMessage,
+    SeatInfo,
+    SeatsMessage,
+    ViewMessage,
+    WelcomeMessage,
+)
+from dbdeck.saves import SaveFailed
+from dbdeck.tabletop.game import GameRules
+from dbdeck.tui.backend import Seating
+from dbdeck.tui.joined import RemoteBackend, WaitingScreen
+
+__all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
+
+RETRY_SECONDS = 1.0
+
+WATCH_SECONDS = 0.5
+"""How often a joined table checks that its terminal is still there."""
+
+TERMINAL_GONE = "the terminal closed: left the table (your seat is held; dbdeck join to come back)"
+
+
+def lost_words(exc: OSError) -> str:
+    """Why a table that was open cannot be reached now, in words: a socket
+    gone or refusing connections is a table whose host closed it (or whose
+    host process ended)."""
+    if isinstance(exc, (FileNotFoundError, ConnectionRefusedError)):
+        return "The host closed the table; waiting for it to come back"
+    return f"Connection lost — reconnecting… ({exc.strerror or exc})"
+
+
+def terminal_gone() -> bool:
+    """Whether this process's terminal went away: stdin is no longer a
+    terminal, or hangs up (a closed pty reads as end of file for ever, and
+    Textual's input thread would spin on it)."""
+    stream = sys.__stdin__
+    try:
+        fd = stream.fileno() if stream is not None else -1
+        if fd < 0 or not os.isatty(fd):
+            return True
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        hung = select.POLLHUP | select.POLLERR | select.POLLNVAL
+        return any(events & hung for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return True
+
+
+class JoinApp(DbdeckApp):
+    """dbdeck connected to a shared table."""
+
+    def __init__(
+        self,
+        rules: GameRules[Any],
+        *,
+        socket_path: Path | None = None,
+        tcp: tuple[str, int] | None = None,
+        seat: int | None = None,
+        spectate: bool = False,
+        join_token: str | None = None,
+        user: str | None = None,
+        server_owner: tuple[str, int] | None = None,
+    ) -> None:
+        """``server_owner`` is the host's name and uid, whose server the
+        socket must be before a seat token is sent; by default the owner of
+        ``socket_path`` as it is found at the first connection."""
+        super().__init__(rules.content, start=WaitingScreen("Connecting to the table…"))
+        self.rules = rules
+        """The game the table plays, as this terminal reads its views."""
+        self.socket_path = socket_path
+        self.tcp = tcp
+        self.wanted_seat = seat
+        self.spectate = spectate
+        self.join_token = join_token
+        self.user = user
+        self.server_owner = server_owner
+        self.client: TableClient | None = None
+        self.seat: int | None = None
+        self.host = False
+        self.table_name = ""
+        self.seats: list[SeatInfo] = []
+        self.table: SharedTableScreen | None = None
+        self.backend: RemoteBackend | None = None
+        self.failure = ""
+        """Why the app stopped, when it stopped on its own."""
+        self._ask_again = False
+        """A reconnected table: reopen an open decision's dialog at the next view."""
+        self._tries = 0
+        """Tries to reconnect since the connection was lost."""
+
+    def where(self) -> str:
+        """This terminal's place at the table, in words."""
+        place = "spectator" if self.seat is None else f"seat {self.seat}"
+        return f"{self.table_name} · {place}"
+
+    def seats_text(self) -> str:
+        """The seats in plain words."""
+        lines = []
+        for s in self.seats:
+            if s.bot and not s.characters:
+                continue
+            who = "the bot" if s.bot else (s.user or "free")
+            state = "" if s.bot or not s.user else (" (here)" if s.present else " (away)")
+            names = ", ".join(self.catalog[c].name for c in s.characters) or "-"
+            seat = "bot" if s.bot else f"seat {s.seat}"
+            you = "  ← you" if s.seat == self.seat and not s.bot else ""
+            lines.append(f"{seat}: {who}{state} — {names}{you}")
+        return "\n".join(lines)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if not self.is_headless:
+            # A terminal that goes away must end the app: by SIGHUP, or (no
+            # SIGHUP when the pty is not our controlling terminal) by stdin
+            # hanging up.
+            self.set_interval(WATCH_SECONDS, self._watch_terminal, name="terminal watch")
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signal.SIGHUP, self.stop, TERMINAL_GONE)
+        self.run_worker(self._run(), exclusive=True, name="connection")
+
+    def _watch_terminal(self) -> None:
+        if terminal_gone():
+            self.stop(TERMINAL_GONE)
+
+    def send(self, message: Any) -> None:
+        """Send a message to the server (in the background)."""
+        client = self.client
+        if client is None:
+            self.notify("Not connected: the message was not sent.", severity="warning")
+            return
+
+        async def go() -> None:
+            try:
+                await client.send(message)
+            except (ConnectionError, RuntimeError):
+                self.notify("Not connected: the message was not sent.", severity="warning")
+
+        self.run_worker(go(), group="send")
+
+    def stop(self, why: str) -> None:
+        """Leave with a reason printed after the app closes."""
+        self.failure = why
+        self.exit(return_code=1)
+
+    async def _retry(self, why: str) -> None:
+        """Say why the table is out of reach, then wait before the next try."""
+        self._tries += 1
+        self._waiting(f"{why} (tried {self._tries}×; q quits)")
+        await asyncio.sleep(RETRY_SECONDS)
+
+    def _expect_owner(self) -> str:
+        """Settle whose server the socket must be (``--socket PATH``: the
+        socket file's owner now, before connecting); why not, or ``""``."""
+        if self.socket_path is None or self.server_owner is not None:
+            return ""
+        try:
+            uid = os.lstat(self.socket_path).st_uid
+        except OSError as exc:
+            return f"cannot reach the table: {exc.strerror or exc} ({self.socket_path})"
+        self.server_owner = (user_name(uid), uid)
+        return ""
+
+    def _check_server(self, client: TableClient) -> str:
+        """Why this connection must not get the hello (which carries the seat
+        token): its server is not the host's. ``""`` when it is, or over TCP,
+        where the join token vouches for the table instead."""
+        if self.socket_path is None or self.server_owner is None:
+            return ""
+        owner, uid = self.server_owner
+        try:
+            served_by = client.server_uid()
+        except OSError:
+            served_by = None
+        return check_server(self.socket_path, owner, uid, served_by)
+
+    async def _run(self) -> None:
+        connected_once = False
+        problem = self._expect_owner()
+        if problem:
+            self.stop(problem)
+            return
+        while True:
+            try:
+                client = await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
+            except OSError as exc:
+                if not connected_once:
+                    self.stop(f"cannot reach the table: {exc}")
+                    return
+                await self._retry(lost_words(exc))
+                continue
+            problem = self._check_server(client)
+            if problem:
+                # Checked at every connection: a socket swapped while the
+                # host was away gets nothing either.
+                await client.close()
+                self.stop(problem)
+                return
+            try:
+                welcome = await client.hello(**self._hello())
+            except JoinRefused as exc:
+                await client.close()
+                if not connected_once:
+                    self.stop(f"the table refused: {exc}")
+                    return
+                await self._retry(f"Reconnecting… ({exc})")
+                continue
+            # An open decision's dialog reopens at the first view after a
+            # reconnection: the answer may have been lost with the connection.
+            self._ask_again = connected_once
+            if connected_once:
+                self._back()
+            connected_once = True
+            self.client = client
+            self._welcomed(welcome)
+            reason = await self._listen(client)
+            self.client = None
+            await client.close()
+            if reason:
+                self.stop(reason)
+                return
+            self._lost()
+            await asyncio.sleep(RETRY_SECONDS)
+
+    def _hello(self) -> dict[str, Any]:
+        key = self._token_key()
+        held_seat, token = read_seat_token(key)
+        seat = self.wanted_seat if self.wanted_seat is not None else held_seat
+        if seat is not None and held_seat is not None and seat != held_seat:
+            token = None
+        return {
+            "game": self.rules.game_id,
+            "seat": None if self.spectate else seat,
+            "spectate": self.spectate,
+            "seat_token": None if self.spectate else token,
+            "join_token": self.join_token,
+            "user": self.user,
+        }
+
+    def _token_key(self) -> str:
+        if self.tcp is not None:
+            return f"tcp:{self.tcp[0]}:{self.tcp[1]}"
+        return f"unix:{self.socket_path}"
+
+    def _welcomed(self, welcome: WelcomeMessage) -> None:
+        self.seat = welcome.seat
+        self.wanted_seat = welcome.seat
+        self.host = welcome.host
+        self.table_name = welcome.table
+        if welcome.seat is not None and welcome.seat_token:
+            try:
+                store_seat_token(self._token_key(), welcome.seat, welcome.seat_token)
+            except SaveFailed as exc:
+                self.notify(
+                    f"Your seat token could not be kept ({exc}): another terminal of yours "
+                    "can still take the seat back.",
+                    severity="warning",
+                )
+
+    def _waiting(self, text: str) -> None:
+        """Say how the connection stands, in one place: the waiting screen
+        while connecting, the table's prompt once it is open."""
+        if isinstance(self.screen, WaitingScreen):
+            self.screen.say(text)
+        elif self.table is not None and self.table.is_mounted:
+            self.table.show_connection(text)
+
+    def _lost(self) -> None:
+        """The connection ended: said once; the table waits, acting on nothing."""
+        self._tries = 0
+        if self.backend is not None:
+            self.backend.online = False
+        if self.table is not None and self.table.is_mounted:
+            self.table.notify(
+                "The connection to the table ended; reconnecting (the prompt shows how it goes).",
+                title="Connection",
+                severity="warning",
+            )
+        self._waiting("Connection lost — reconnecting…")
+
+    def _back(self) -> None:
+        """Connected again: the table acts again (its next view follows)."""
+        self._tries = 0
+        if self.backend is not None:
+            self.backend.online = True
+        if self.table is not None and self.table.is_mounted:
+            self.table.show_connection("")
+            self.table.notify("Back at the table.", title="Connection")
+
+    async def _listen(self, client: TableClient) -> str:
+        """Handle the server's messages until the connection ends; returns a
+        reason to stop, or ``""`` to reconnect."""
+        while True:
+            message = await client.receive()
+            if message is None:
+                return ""
+            if isinstance(message, ViewMessage):
+                self._view(message)
+            elif isinstance(message, EventsMessage):
+                self._events(message)
+            elif isinstance(message, SeatsMessage):
+                self._seats(message.seats)
+            elif isinstance(message, ChatMessage) and self.table is not None:
+                self.table.say(Text(f"<{message.sender}> {message.text}", style="magenta"))
+            elif isinstance(message, RefusalMessage):
+                if message.fatal:
+                    return message.reason
+                if self.table is not None:
+                    self.table.notify(message.reason, title="Not allowed", severity="warning")
+
+    def _view(self, message: ViewMessage) -> None:
+        try:
+            view = self.rules.read_view(message.view)
+            offers = [self.rules.read_offer(o) for o in message.legal]
+        except (ValidationError, ValueError) as exc:
+            self.stop(f"the table sent a view this dbdeck cannot read: {exc}")
+            return
+        try:
+            tally = self.rules.read_story(message.tally) if message.tally else None
+        except ValueError:
+            tally = None  # the counts are a comfort: the summary shows "?" then
+        if self.backend is None:
+            self.backend = RemoteBackend(self.rules, Seating(players=self._players()), self)
+        self.backend.update(message.version, view, offers, tally)
+        if self.table is None:
+            self.table = SharedTableScreen(self.backend)
+            self.table.sub_title = self.where()
+            self.switch_screen(self.table)
+            return
+        if not self.table.is_mounted:
+            return
+        if isinstance(self.screen, WaitingScreen):
+            self.pop_screen()
+        self.table.sub_title = self.where()
+        if self._ask_again:
+            self._ask_again = False
+            self.table.ask_again()  # redraws the table too
+        else:
+            self.table.refresh_table()
+
+    def _events(self, message: EventsMessage) -> None:
+        lines = []
+        for event in message.events:
+            kind, text = event.get("kind"), event.get("text")
+            if isinstance(kind, str) and isinstance(text, str):
+                lines.append(LogLine(kind, text))
+        if self.backend is not None:
+            self.backend.add_lines(lines)
+        if self.table is not None and self.table.is_mounted:
+            self.table.write_lines(self.backend.events() if self.backend else [])
+
+    def _seats(self, seats: list[SeatInfo]) -> None:
+        before = {s.seat: s for s in self.seats}
+        self.seats = seats
+        if self.backend is not None:
+            self.backend.seating.players = self._players()
+            self.backend.seating.away = self._away()
+        if self.table is None:
+            return
+        for s in seats:
+            was = before.get(s.seat)
+            if was is not None and s.user and was.present != s.present and not s.bot:
+                names = ", ".join(self.catalog[c].name for c in s.characters)
+                if s.present:
+                    said = f"{s.user} (seat {s.seat}) is back."
+                else:
+                    plays = f" {names} waits; " if names else " "
+                    said = f"{s.user} (seat {s.seat}) left the table:{plays}the seat is held."
+                self.table.say(Text(said, style="italic"))
+                if s.seat != self.seat:
+                    self.table.notify(
+                        said, title="Seats", severity="information" if s.present else "warning"
+                    )
+        if self.table.is_mounted:
+            self.table.refresh_table()
+
+    def _away(self) -> frozenset[str]:
+        """The Characters whose player has left the table."""
+        return frozenset(
+            c for s in self.seats if s.user and not s.present and not s.bot for c in s.characters
+        )
+
+    def _players(self) -> dict[str, str]:
+        players = {}
+        for s in self.seats:
+            for c in s.characters:
+                players[c] = "the bot" if s.bot else (s.user or f"seat {s.seat}")
+        return players
