@@ -17,7 +17,7 @@ from dbdeck.games.deckbuilding.scenario import lay_table
 from dbdeck.games.deckbuilding.tui.dialogs import ComboDialog, DecisionDialog, HelpScreen
 from dbdeck.games.deckbuilding.tui.play import TableScreen
 from dbdeck.games.deckbuilding.tui.widgets import KeyBar, glyphs
-from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList, marker
+from dbdeck.games.deckbuilding.tui.widgets.choices import GUTTER, ChoiceList, TickList, marker
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -110,6 +110,28 @@ async def test_down_on_targets_before_a_tick_says_to_tick_first(catalog: Catalog
         await pilot.press("shift+tab", "down", "space", "tab", "down")
         await pilot.pause()
         assert targets.highlighted == 0  # ticked: the targets can be chosen
+
+
+async def test_a_techniques_box_shows_a_tick_only_once_ticked(catalog: Catalog) -> None:
+    """Read as text (NO_COLOR, ASCII mode, a screen reader), an unticked
+    Technique's box is empty: the mark is no colour alone."""
+    game = turn_game(catalog)
+    async with app_for(game).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ComboDialog)
+        ticks = dialog.query_one(TickList)
+
+        def boxes() -> list[str]:
+            lines = [ticks.render_line(y).text for y in range(ticks.option_count)]
+            return [line[GUTTER : GUTTER + 3] for line in lines]
+
+        assert boxes() and all(box == "▐ ▌" for box in boxes())
+        await pilot.press("down", "space")
+        await pilot.pause()
+        assert boxes()[0] == "▐X▌" and all(box == "▐ ▌" for box in boxes()[1:])
 
 
 async def test_tab_then_enter_in_the_combo_dialog_attacks_nobody(catalog: Catalog) -> None:

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from textual.strip import Strip
-from textual.widgets import OptionList, SelectionList
-from textual.widgets.option_list import Option
+from textual.widgets import Checkbox, OptionList, SelectionList
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from dbdeck.games.deckbuilding.tui.widgets import glyphs
 
@@ -138,6 +138,25 @@ class ChoiceList(_OneRule, OptionList):
 
 class TickList(_OneRule, SelectionList[int]):
     """A ``SelectionList`` that follows the table's one rule for lists:
-    Space ticks the highlighted item."""
+    Space ticks the highlighted item. Its box holds a mark only when ticked
+    (``▐X▌``, else ``▐ ▌``), like ``TickBox``: Textual's own box shows an
+    ``X`` either way, told apart by its colour alone, so under ``NO_COLOR``,
+    in ASCII mode or read as text every item would look ticked."""
 
     NOTHING = "Nothing is highlighted: press Down to highlight the first item, then Space."
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, its box empty unless its item is ticked."""
+        strip = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        if selection.value in self._selected:
+            return strip
+        segments = list(strip)
+        for n, segment in enumerate(segments):
+            if segment.text == Checkbox.BUTTON_INNER:
+                segments[n] = Segment(" ", segment.style, segment.control)
+                break
+        return Strip(segments, strip.cell_length)
