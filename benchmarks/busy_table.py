@@ -45,6 +45,7 @@ import asyncio, itertools, json, sys
 from pathlib import Path
 from dbdeck.games.deckbuilding.cards.catalog import load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
+from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 
