@@ -5,10 +5,10 @@ so this test reads the sources)."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+from imported_names import imported_names
 
 import dbdeck.games.deckbuilding.engine
 
@@ -46,20 +46,9 @@ BELOW_THE_GAME = sorted(
 on the ``Playing`` protocol, below the game facade that imports them."""
 
 
-def _imported(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-    return names
-
-
 @pytest.mark.parametrize("module", HANDLERS + BELOW_THE_GAME)
 def test_a_handler_module_never_names_the_game_facade(module: str) -> None:
-    imported = _imported(ENGINE / module)
+    imported = imported_names(ENGINE / module)
     assert "dbdeck.games.deckbuilding.engine.game" not in imported
     assert "dbdeck.games.deckbuilding.engine.game.Game" not in imported
 

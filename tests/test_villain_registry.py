@@ -8,9 +8,10 @@ class, not in the shared ``VillainState``.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import fields
 from pathlib import Path
+
+from imported_names import imported_names
 
 import dbdeck.games.deckbuilding.engine
 from dbdeck.games.deckbuilding.engine import villains
@@ -57,17 +58,6 @@ SHARED_FIELDS = {
 its module's own state (``OWN_STATE``), not here."""
 
 
-def _names_of_imports(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-    return names
-
-
 def test_every_villain_module_is_registered_once() -> None:
     registered = [rules.__module__.rpartition(".")[2] for rules in villains._RULES.values()]
     assert sorted(registered) == MODULES
@@ -83,7 +73,7 @@ def test_no_other_module_names_a_villain_module() -> None:
     named = {
         str(path.relative_to(root)): sorted(
             name
-            for name in _names_of_imports(path)
+            for name in imported_names(path)
             if any(name == f"{PACKAGE}.{m}" or name.startswith(f"{PACKAGE}.{m}.") for m in MODULES)
         )
         for path in root.rglob("*.py")
