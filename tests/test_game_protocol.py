@@ -131,3 +131,16 @@ def test_undo_stops_where_hidden_information_came_to_light(catalog: Catalog) -> 
     events = match.apply(end.action)
     assert match.reveals(events) is not None
     assert match.reveals([]) is None
+
+
+def test_each_game_registers_its_screens_by_id() -> None:
+    """A game's table screen and its entries in another game's menu come
+    from the registry, by game id."""
+    from dbdeck.games.deckbuilding.tui.play import TableScreen
+
+    assert registry.table_screen("deckbuilding") is TableScreen
+    with pytest.raises(registry.UnknownGame, match="no table screen"):
+        registry.table_screen("chess")
+    entries = registry.menu_screens(besides="deckbuilding")
+    assert [(s.game, s.id) for s in entries] == [("ccg", "ccg-decks")]
+    assert registry.menu_screens(besides="ccg") == []

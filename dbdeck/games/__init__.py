@@ -13,6 +13,12 @@ SCENARIO_RUNNERS: dict[str, str] = {
 """Each game's scenario runner by id: the module and function that make it
 (``dbdeck.scenarios`` imports it only when a file of that game is run)."""
 
+TABLE_SCREENS: dict[str, str] = {
+    "deckbuilding": "dbdeck.games.deckbuilding.tui.play:TableScreen",
+}
+"""Each game's table screen by id, made on a backend of that game
+(``dbdeck.tui.shell.TableApp.table_screen``)."""
+
 SCREENS: dict[str, list[tuple[str, str, str]]] = {
     "ccg": [("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen")],
 }

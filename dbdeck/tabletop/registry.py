@@ -24,6 +24,7 @@ __all__ = [
     "menu_screens",
     "open_rules",
     "register",
+    "table_screen",
 ]
 
 DEFAULT_GAME = "deckbuilding"
@@ -92,6 +93,17 @@ class MenuScreen:
         """Open the screen on ``app`` (its game is imported only now)."""
         module, _, name = self.where.partition(":")
         getattr(importlib.import_module(module), name)(app)
+
+
+def table_screen(game_id: str) -> Any:
+    """The table screen class of ``game_id`` (``TABLE_SCREENS``: made on a
+    backend of that game); ``UnknownGame`` when the game has none."""
+    listed: dict[str, str] = importlib.import_module(_GAMES_PACKAGE).TABLE_SCREENS
+    where = listed.get(game_id)
+    if where is None:
+        raise UnknownGame(f"no table screen for the game {game_id!r}")
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def menu_screens(*, besides: str = "") -> list[MenuScreen]:
