@@ -215,6 +215,16 @@ async def test_hello_refusals(catalog: Catalog, table: tuple[TableServer, Users]
         users.next.append("bob")
         client = await TableClient.connect(socket_path=server.socket_path)
         await client.hello(protocol=99)
+    # A client of the previous protocol is told to use the host's version.
+    with pytest.raises(JoinRefused, match="use the same dbdeck version as the host"):
+        users.next.append("bob")
+        client = await TableClient.connect(socket_path=server.socket_path)
+        await client.hello(protocol=PROTOCOL_VERSION - 1)
+    # A client of another game is told which game the table plays.
+    with pytest.raises(JoinRefused, match=r"this table plays .*\(deckbuilding\), not ccg"):
+        users.next.append("bob")
+        client = await TableClient.connect(socket_path=server.socket_path)
+        await client.hello(game="ccg")
     await Seat.join(server, users, "bob")  # the first free seat
     with pytest.raises(JoinRefused, match="every seat is taken"):
         await Seat.join(server, users, "carol")
