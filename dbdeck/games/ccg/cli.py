@@ -42,7 +42,7 @@ def _with_rules(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def add_commands(commands: Any) -> None:
     """Add ``ccg`` and its sub-commands to ``dbdeck``'s sub-parsers."""
     ccg = commands.add_parser(
-        "ccg", help="the Dragon Ball Z CCG: check decks, browse card identities"
+        "ccg", help="the Dragon Ball Z CCG: check decks, browse card identities, play"
     )
     sub = ccg.add_subparsers(dest="ccg_command", metavar="CCG_COMMAND")
     sub.required = True
@@ -70,6 +70,63 @@ def add_commands(commands: Any) -> None:
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     edit = _with_rules(_with_packs(sub.add_parser("edit", help="open a deck in the deck screen")))
     edit.add_argument("deck", nargs="?", type=Path, metavar="DECK")
+    _add_play(sub)
+
+
+def _add_play(sub: Any) -> None:
+    """``dbdeck ccg play``."""
+    play = sub.add_parser("play", help="play a two-seat game at this terminal")
+    play.add_argument(
+        "decks",
+        nargs="*",
+        type=Path,
+        metavar="DECK",
+        help="two deck files (default: the shipped Goku and Raditz decks)",
+    )
+    play.add_argument(
+        "--players",
+        default="",
+        metavar="A,B",
+        help="the two players' names (default: Player 1,Player 2)",
+    )
+    play.add_argument(
+        "--rules",
+        choices=("errata-2001", "saiyan-2000", "digest"),
+        default="errata-2001",
+        metavar="PROFILE",
+        help="the rules: errata-2001 (default), saiyan-2000 or digest",
+    )
+    play.add_argument(
+        "--adjudication",
+        choices=("apply", "suggest", "off"),
+        default="apply",
+        help="apply the rules (default), only suggest them, or only keep the turn",
+    )
+    play.add_argument("--seed", type=int, default=None, help="the seed of the table's chance")
+    play.add_argument(
+        "--hide-hands", action="store_true", help="hot-seat: hide both hands between players"
+    )
+    play.add_argument(
+        "--allow-illegal",
+        action="store_true",
+        help="seat a deck the checker finds illegal (a casual game)",
+    )
+    play.add_argument(
+        "--pack",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a folder of CCG card packs (repeatable)",
+    )
+    play.add_argument(
+        "--saves",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where games are saved (default: the user's data folder)",
+    )
+    play.add_argument("--resume", default=None, metavar="ID", help="resume a saved CCG game")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,6 +142,10 @@ def run(args: argparse.Namespace) -> int:
         return commands.cmd_show(args.pack, args.title)
     if command == "rules":
         return commands.cmd_rules(args.rules)
+    if command == "play":
+        from dbdeck.games.ccg.play import run_play
+
+        return run_play(args)
     if command == "schema":
         return commands.cmd_schema(args.output)
     return commands.cmd_edit(args.deck, args.rules, args.pack)
