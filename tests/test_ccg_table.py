@@ -493,3 +493,55 @@ def test_an_action_naming_an_unseen_card_is_caught(library: Library) -> None:
     assert match.names_unseen(0, frozenset({"p1"}), a.MoveCard(seat=0, card=hidden, to="hand"))
     own = match.state.side(JOHN).life_deck[0]
     assert match.names_unseen(0, frozenset({"p1"}), a.MoveCard(seat=0, card=own, to="hand"))
+
+
+def test_a_capturing_ally_in_control_captures_instead_of_damage(library: Library) -> None:
+    """Seed 003, Allies in Combat 2 (control at 0 or 1 stage above 0) and
+    Capturing Dragon Balls 2 (Krillin captures instead of the life cards)."""
+    match = _match(library)
+    state = match.state
+    sandra = state.side(SANDRA)
+    ball = next(u for u in sandra.life_deck if state.cards[u].dragon_ball is not None)
+    sandra.life_deck.remove(ball)
+    sandra.dragon_balls.append(ball)
+    _top(state, JOHN, "Krillin Level 1")
+    _do(match, a.DrawThree(seat=JOHN))
+    krillin = _hand(state, JOHN, "Krillin Level 1")
+    _do(
+        match,
+        a.PlayCard(seat=JOHN, card=krillin),
+        a.EndNonCombat(seat=JOHN),
+        a.PowerUp(seat=JOHN, stages=0),
+        a.DeclareCombat(seat=JOHN),
+    )
+    assert state.cards[krillin].stages == 5
+    problem = match.check(a.TakeControl(seat=JOHN, personality=krillin))
+    assert problem is not None and "0 or 1 stage" in problem
+    _do(match, a.Counter(seat=JOHN, counter="stages", delta=-4))
+    _do(match, a.TakeControl(seat=JOHN, personality=krillin))
+    sandra.stages = 0
+    deck = len(sandra.life_deck)
+    _do(match, a.Attack(seat=JOHN, attack="physical", stages=2), a.AllowAttack(seat=SANDRA))
+    assert state.combat is not None and state.combat.phase == "capture"
+    _do(match, a.Capture(seat=JOHN, ball=ball))
+    assert locate(state, ball) == (JOHN, "dragon-balls")
+    assert len(sandra.life_deck) == deck, "the capture replaces the life cards of damage"
+
+
+def test_an_ally_shares_the_main_personality_alignment(library: Library) -> None:
+    """Seed 003, Allies 3: Hero Main Personalities have only Hero Allies."""
+    match = _match(library)
+    state = match.state
+    _top(state, JOHN, "Krillin Level 1")
+    _do(match, a.DrawThree(seat=JOHN))
+    krillin = _hand(state, JOHN, "Krillin Level 1")
+    vegeta = next(
+        u for u in state.side(SANDRA).life_deck if state.cards[u].title.startswith("Vegeta Level 1")
+    )
+    state.side(SANDRA).life_deck.remove(vegeta)
+    state.side(JOHN).hand.append(vegeta)
+    state.cards[vegeta].owner = JOHN
+    problem = match.check(a.PlayCard(seat=JOHN, card=vegeta))
+    assert problem is not None and "villain" in problem
+    _do(match, a.PlayCard(seat=JOHN, card=krillin))
+    assert locate(state, krillin) == (JOHN, "allies")
