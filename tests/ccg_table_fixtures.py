@@ -51,7 +51,13 @@ __all__ = [
 BOB_SECRETS = ("Bob's Hidden Flash", "Bob's Secret Guard", "Bob's Final Trick")
 """Titles only Bob holds in his hand: never on Alice's screen."""
 
-ALICE_HAND = ("Kamehameha Drive", "Solar Block", "Orange Ki Stance", "Four Star Ball", "Senzu Pouch")
+ALICE_HAND = (
+    "Kamehameha Drive",
+    "Solar Block",
+    "Orange Ki Stance",
+    "Four Star Ball",
+    "Senzu Pouch",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +142,7 @@ def _alice(*, hand_shown: bool, searching: bool = False, search_shown: bool = Fa
         mastery=None,
         sensei=_card(405, "Master Roshi Sensei", "sensei", 0),
         sensei_deck=(
-            (_card(406, "Gotenks Level 1", "personality", 0),)
-            if hand_shown
-            else _hidden(0, 1)
+            (_card(406, "Gotenks Level 1", "personality", 0),) if hand_shown else _hidden(0, 1)
         ),
         set_aside=(),
         tokui_waza="Orange style",
@@ -229,7 +233,11 @@ def _manual(seat: int, cards: Sequence[CardFace]) -> list[Offer]:
     for face in cards:
         for zone in ("discard", "life-deck", "removed"):
             offers.append(
-                _o(act.MoveCard(seat=seat, card=face.uid, to=zone), f"Move {face.title} to {zone}", "manual")
+                _o(
+                    act.MoveCard(seat=seat, card=face.uid, to=zone),
+                    f"Move {face.title} to {zone}",
+                    "manual",
+                )
             )
         offers.append(
             _o(
@@ -315,7 +323,11 @@ def combat_defender() -> Table:
             "Defend with Bob's Secret Guard",
             "combat",
         ),
-        _o(act.Defend(seat=seat, source=None, stops="energy"), "Defend with Vegeta's power", "combat"),
+        _o(
+            act.Defend(seat=seat, source=None, stops="energy"),
+            "Defend with Vegeta's power",
+            "combat",
+        ),
         _o(act.AllowAttack(seat=seat), "Take the attack on Vegeta", "combat"),
         _o(act.AllowAttack(seat=seat, recipient=604), "Take the attack on Nappa", "combat"),
         _o(act.TakeControl(seat=seat, personality=604), "Nappa takes control of Combat", "combat"),
@@ -371,7 +383,11 @@ def search_own() -> Table:
     seat = 0
     offers = [
         _o(act.SearchTake(seat=seat, cards=(uid,)), f"Take {title} to the hand", "manual")
-        for uid, title in ((201, "Earth Dragon Ball 2"), (202, "Goku Level 2"), (203, "Krillin's Guard"))
+        for uid, title in (
+            (201, "Earth Dragon Ball 2"),
+            (202, "Goku Level 2"),
+            (203, "Krillin's Guard"),
+        )
     ]
     offers.append(_o(act.FinishSearch(seat=seat), "Finish search & shuffle", "manual"))
     return Table(view, tuple(offers), "search")

@@ -149,7 +149,9 @@ class ActionsDialog(CcgDialog[Entry | None]):
         for index, entry in enumerate(self.shown):
             if entry.group != group:
                 group = entry.group
-                options.append(Option(Text(group or "other", style="bold underline"), disabled=True))
+                options.append(
+                    Option(Text(group or "other", style="bold underline"), disabled=True)
+                )
             label = entry.label + ("" if entry.single else f" {glyphs.ellipsis()}")
             options.append(Option(Text(label), id=str(index)))
         if not options:
@@ -406,7 +408,10 @@ class HandoffScreen(CcgDialog[None]):
 class GameOverDialog(CcgDialog[None]):
     """The end of the game: who won and how."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "close", "Close"),
+        Binding("q", "app.quit", "Quit"),
+    ]
 
     def __init__(self, title: str, result: str) -> None:
         super().__init__()
@@ -423,7 +428,6 @@ class GameOverDialog(CcgDialog[None]):
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(None)
-
 
 
 class LogScreen(CcgDialog[None]):

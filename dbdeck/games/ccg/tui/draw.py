@@ -195,7 +195,9 @@ def level_words(main: PersonalityPanel) -> str:
     return f"Lv {main.level} of {top}"
 
 
-def _heading(view: TableView, seat: SeatPanel, items: Items, *, own: bool, compact: bool) -> list[Text]:
+def _heading(
+    view: TableView, seat: SeatPanel, items: Items, *, own: bool, compact: bool
+) -> list[Text]:
     """The seat's first parts: the player, the Main Personality's card and
     level, PUR and power (and, with room, alignment and style). The card is
     an item: its menu, its inspector."""
@@ -449,18 +451,17 @@ def middle_picture(view: TableView, width: int, items: Items, *, compact: bool) 
     prompt says it on a small screen), the Location or Battleground,
     Combat, and a finished game's result."""
     lines: list[Text] = []
-    strip = steps_strip(view.step, short=width < 84)
-    if not compact:
-        strip = styled(f"Turn {view.turn}  ", "bold") + strip
-    lines.append(pack([strip], width, indent=0))
-    if view.step == "over" or view.result:
-        over = styled("GAME OVER", "bold reverse")
-        over.append(" ")
+    over = view.step == "over" or bool(view.result)
+    if not over:
+        lines.append(pack([steps_strip(view.step, short=width < 84)], width, indent=0))
+    if over:
+        ended = styled(f"GAME OVER (turn {view.turn})", "bold reverse")
+        ended.append(" ")
         if view.winner is not None:
-            over.append(whose(view, view.winner), style="bold")
-            over.append(" wins. ")
-        over.append(view.result)
-        lines.append(pack([over], width))
+            ended.append(whose(view, view.winner), style="bold")
+            ended.append(" wins. ")
+        ended.append(view.result)
+        lines.append(pack([ended], width))
     elif view.step_words and not compact:
         lines.append(pack([Text(view.step_words, style="italic")], width))
     parts: list[Text] = []
@@ -475,9 +476,18 @@ def middle_picture(view: TableView, width: int, items: Items, *, compact: bool) 
             location.append(whose(view, view.location.owner))
             location.append("'s)")
         parts.append(location)
+    if view.combat is not None and not compact:
+        if parts:
+            lines.append(pack(parts, width))
+        combat = combat_line(view, view.combat)
+        attack = [p for p in combat if p.plain.startswith("Attack: ")]
+        lines.append(pack([p for p in combat if p not in attack], width, between=f" {sep()} "))
+        if attack:
+            lines.append(pack(attack, width))
+        return Text("\n").join(lines)
     if view.combat is not None:
         parts += combat_line(view, view.combat)
-    elif not compact and view.step != "over":
+    elif not compact and not over:
         parts.append(styled("No Combat", "dim"))
     if parts:
         lines.append(pack(parts, width, between="  "))

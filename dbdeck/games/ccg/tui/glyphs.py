@@ -107,19 +107,28 @@ def pack(
     """Lay ``parts`` after ``lead`` on lines of ``width`` cells, ``between``
     apart (a space, or a separator), never cutting one in two: a part that
     does not fit starts a new line (indented by ``indent``); a part wider
-    than a line is cut."""
+    than a line stands on lines of its own (wrapped where it is drawn)."""
     width = max(width, indent + 4)
     lines: list[Text] = []
     line = lead.copy() if lead is not None else Text()
     bare = not line.plain.strip()
     for part in parts:
-        gap = "" if bare or line.plain.endswith(" ") and between == " " else between
+        if part.cell_len > width - indent:
+            # Words longer than a line (a result, an attack) are never cut:
+            # they stand on lines of their own, wrapped where they are drawn.
+            if not bare:
+                lines.append(line)
+            lines.append(part)
+            line, bare = Text(" " * indent), True
+            continue
+        gap = "" if bare or (line.plain.endswith(" ") and between == " ") else between
         if not bare and line.cell_len + len(gap) + part.cell_len > width:
             lines.append(line)
             line, bare, gap = Text(" " * indent), True, ""
         if gap:
             line.append(gap, style="dim")
-        line.append_text(fit(part, max(1, width - line.cell_len)))
+        line.append_text(part)
         bare = False
-    lines.append(line)
+    if not bare or not lines:
+        lines.append(line)
     return Text("\n").join(lines)

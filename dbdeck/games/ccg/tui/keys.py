@@ -18,9 +18,11 @@ __all__ = [
     "HELP",
     "KEYS",
     "OVER_KEYS",
+    "PLAY_KEYS",
     "WAITING_KEYS",
     "HelpScreen",
     "Keys",
+    "play_keys",
 ]
 
 Keys = tuple[tuple[str, str], ...]
@@ -58,22 +60,45 @@ BINDINGS: list[BindingType] = [
     Binding("q", "app.quit", "Quit"),
 ]
 
-KEYS: Keys = (
-    ("1-9", "Take"),
-    ("Enter", "Card"),
-    ("a", "Actions"),
-    ("e", "End turn"),
-    ("p", "Pass"),
-    ("d", "Draw"),
-    ("s", "Search"),
-    ("i", "Inspect"),
-    ("u", "Undo"),
-    ("+/-", "Stages"),
-    ("m", "Move"),
-    ("Tab", "Panels"),
-    ("q", "Quit"),
+SWITCH_KEY = ("w", "Switch seat")
+"""Solo practice: switch to the other seat (shown only where the table can)."""
+
+PLAY_KEYS: tuple[tuple[str, str, frozenset[str]], ...] = (
+    ("1-9", "Take", frozenset()),
+    ("Enter", "Card", frozenset()),
+    ("a", "Actions", frozenset()),
+    ("e", "End turn", frozenset({"end-turn"})),
+    ("p", "Pass", frozenset({"pass"})),
+    ("F", "Final attack", frozenset({"final-physical-attack"})),
+    ("d", "Draw", frozenset({"draw-three", "draw-cards"})),
+    ("s", "Search", frozenset({"start-search", "search-take", "finish-search"})),
+    ("+/-", "Stages", frozenset({"counter"})),
+    ("m", "Move", frozenset({"move-card"})),
+    ("i", "Inspect", frozenset()),
+    ("u", "Undo", frozenset()),
+    ("Tab", "Panels", frozenset()),
+    ("q", "Quit", frozenset()),
 )
-"""The key bar while the seat may act, most important first."""
+"""The key bar while the seat may act, most important first: each key with
+the action kinds it needs offered to show (none: it always shows)."""
+
+KEYS: Keys = tuple((key, what) for key, what, _ in PLAY_KEYS)
+"""Every key the bar may show while the seat may act."""
+
+
+def play_keys(kinds: set[str], *, numbered: bool, switch: bool) -> Keys:
+    """The key bar while the seat may act: the keys whose actions are
+    offered now (``kinds``), the number keys while a line is numbered, and
+    the seat switch of solo practice."""
+    bar = [
+        (key, what)
+        for key, what, needs in PLAY_KEYS
+        if (not needs or needs & kinds) and (key != "1-9" or numbered)
+    ]
+    if switch:
+        bar.insert(len(bar) - 1, SWITCH_KEY)
+    return tuple(bar)
+
 
 WAITING_KEYS: Keys = (
     ("Enter", "Card"),
@@ -86,9 +111,6 @@ WAITING_KEYS: Keys = (
 
 OVER_KEYS: Keys = (("i", "Inspect"), ("Tab", "Panels"), ("l", "Log"), ("u", "Undo"), ("q", "Quit"))
 """The key bar once the game is over."""
-
-SWITCH_KEY = ("w", "Switch seat")
-"""Solo practice: switch to the other seat (shown only where the table can)."""
 
 HELP = """\
 Keys on the CCG table

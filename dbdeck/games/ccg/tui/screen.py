@@ -125,7 +125,7 @@ class CcgTableScreen(Screen[None]):
     CcgTableScreen #own:focus { border: round $success; }
     CcgTableScreen #middle { border: round $warning-darken-2; }
     CcgTableScreen #middle:focus { border: round $warning; }
-    CcgTableScreen #aside { width: 40%; max-width: 72; height: 1fr; }
+    CcgTableScreen #aside { width: 35%; max-width: 64; height: 1fr; }
     CcgTableScreen #now { height: auto; max-height: 14; border: round $accent-darken-1;
                           padding: 0 1; }
     CcgTableScreen #log { height: 1fr; border: round $primary-darken-2; }
@@ -361,10 +361,13 @@ class CcgTableScreen(Screen[None]):
         view = self.view
         if view.result or view.step == "over":
             return keys.OVER_KEYS
-        bar = keys.KEYS if self.offers else keys.WAITING_KEYS
-        if isinstance(self.backend, SeatSwitching):
-            bar = (*bar[:-1], keys.SWITCH_KEY, bar[-1])
-        return bar
+        switch = isinstance(self.backend, SeatSwitching)
+        if not self.offers:
+            bar = keys.WAITING_KEYS
+            return (*bar[:-1], keys.SWITCH_KEY, bar[-1]) if switch else bar
+        numbered = bool(self.query_one(NowPanel).shown.numbered)
+        kinds = {kind_of(o) for o in self.offers}
+        return keys.play_keys(kinds, numbered=numbered, switch=switch)
 
     # --- what a thing of the table is and can do ----------------------------------------------
 
@@ -417,13 +420,15 @@ class CcgTableScreen(Screen[None]):
                 return ""
             face, where = found
             stages = f", {face.stages}/{face.max_stages} stages" if face.stages is not None else ""
-            return f"{face.title} ({face.type or 'card'}, {where}{stages}) {sep()} {does} {sep()} i: inspect"
+            what = f"{face.title} ({face.type or 'card'}, {where}{stages})"
+            return f"{what} {sep()} {does} {sep()} i: inspect"
         if kind == "main":
             seat = view.seats[int(rest)]
             main = seat.main
             return (
-                f"{main.title or main.name}: Main Personality, stage {main.stages}/{main.max_stages},"
-                f" anger {main.anger}/5 {sep()} {does} {sep()} i: inspect"
+                f"{main.title or main.name}: Main Personality,"
+                f" stage {main.stages}/{main.max_stages}, anger {main.anger}/5"
+                f" {sep()} {does} {sep()} i: inspect"
             )
         if kind == "pile":
             seat, pile = self._pile(key)
@@ -447,6 +452,7 @@ class CcgTableScreen(Screen[None]):
             self.outcome = None
         self._fill_now()
         self._say_line()
+        self.query_one(KeyBar).keys = self.keys_now()
 
     @on(ItemChosen)
     def _item_chosen(self, event: ItemChosen) -> None:
@@ -664,29 +670,29 @@ class CcgTableScreen(Screen[None]):
         if not three and not cards:
             self.nothing("draw-cards")
             return
-        choices: list[tuple[str, Callable[[], None]]] = [
-            (o.label, lambda o=o: self.take(o)) for o in three
-        ]
         by_count = {getattr(o.action, "count", 0): o for o in cards}
-        for count in (1, 3):
-            if count in by_count:
-                offer = by_count[count]
-                choices.append((offer.label, lambda o=offer: self.take(o)))
+        offered = [*three, *(by_count[n] for n in (1, 3) if n in by_count)]
+        labels = [o.label for o in offered]
         if cards:
-            choices.append(("Draw a number of cards …", self._draw_many))
+            labels.append("Draw a number of cards …")
 
         def done(index: int | None) -> None:
-            if index is not None:
-                choices[index][1]()
+            if index is None:
+                return
+            if index < len(offered):
+                self.take(offered[index])
+            else:
+                self._draw_many()
 
-        if len(choices) == 1:
-            choices[0][1]()
+        if len(labels) == 1:
+            done(0)
             return
-        self.app.push_screen(ChoiceDialog("Draw", "", [c[0] for c in choices]), done)
+        self.app.push_screen(ChoiceDialog("Draw", "", labels), done)
 
     def _draw_many(self) -> None:
         cards = of_kind(self.offers, "draw-cards")
-        life = self._own_panel().life_deck if self._own_panel() is not None else None
+        own = self._own_panel()
+        life = own.life_deck if own is not None else None
 
         def counted(number: int | None) -> None:
             if number is None:
@@ -816,7 +822,11 @@ class CcgTableScreen(Screen[None]):
         stages, else the Main Personality's), when the rules offer it."""
         offers = of_kind(self.offers, "counter")
         ally: int | None = None
-        if counter == "stages" and self.focus_key is not None and self.focus_key.startswith("card:"):
+        if (
+            counter == "stages"
+            and self.focus_key is not None
+            and self.focus_key.startswith("card:")
+        ):
             uid = int(self.focus_key.partition(":")[2])
             found = find_card(self.view, uid)
             if found is not None and found[0].stages is not None:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
@@ -273,12 +274,15 @@ class NowPanel(Static):
                 (chips if shown.compact else lines).append(head)
             (chips if shown.compact else lines).append(chip)
         rest = len(shown.focused) + len(shown.now) - len(numbered) + shown.more
-        if rest > 0:
+        if not numbered:
+            if rest > 0:
+                note = f"Nothing the turn asks now; {rest} more by hand: a for every action"
+            else:
+                note = shown.note or "Nothing is offered now."
+            (chips if shown.compact else lines).append(styled(note, "italic"))
+        elif rest > 0:
             tail = styled(f"+{rest} more: a for every action", "dim")
             (chips if shown.compact else lines).append(tail)
-        if not numbered:
-            note = shown.note or "Nothing to do now."
-            (chips if shown.compact else lines).append(styled(note, "italic"))
         if shown.compact:
             picture = pack(chips, width, indent=0)
         else:
@@ -359,7 +363,7 @@ class TableLog(RichLog):
             self.write(Text(line.text, style=LOG_STYLES.get(line.kind, "")))
         self.drawn = lines
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Re-wrap every line to the new width."""
         lines, self.drawn = self.drawn, ()
         self.clear()
