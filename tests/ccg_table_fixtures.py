@@ -35,6 +35,7 @@ from dbdeck.tabletop.game import LogLine as EventLine
 from dbdeck.tui.backend import Handoff, Outcome
 
 __all__ = [
+    "ALICE_HAND",
     "BOB_SECRETS",
     "FakeBackend",
     "SoloBackend",

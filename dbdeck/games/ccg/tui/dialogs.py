@@ -139,9 +139,11 @@ class ActionsDialog(CcgDialog[Entry | None]):
 
     def _fill(self, query: str) -> None:
         words = query.lower().split()
-        self.shown = [
-            e for e in self.entries if all(w in f"{e.label} {e.group}".lower() for w in words)
-        ]
+
+        def words_of(entry: Entry) -> str:
+            return " ".join([entry.label, entry.group, *(o.label for o in entry.offers)]).lower()
+
+        self.shown = [e for e in self.entries if all(w in words_of(e) for w in words)]
         listing = self.query_one(ChoiceList)
         listing.clear_options()
         group = None
@@ -316,11 +318,16 @@ class TickDialog(CcgDialog[tuple[tuple[int, ...], int] | None]):
                 *[Selection(Text(label), uid, False) for label, uid in self.cards], id="cards"
             )
             yield ChoiceList(*[Option(Text(a), id=str(i)) for i, a in enumerate(self.actions)])
-            yield _keys("Space: tick  Tab: to the choices  Enter: choose  Escape: cancel")
+            yield _keys(
+                "Down, then Space: tick  Tab: to the choices  Enter: choose  Escape: cancel"
+            )
 
     def on_mount(self) -> None:
         if self.cards:
-            self.query_one(SelectionList).focus()
+            cards = self.query_one(SelectionList)
+            # Nothing highlighted, as in every list: Down first, then Space.
+            cards.highlighted = None
+            cards.focus()
         else:
             self.query_one(ChoiceList).focus()
 

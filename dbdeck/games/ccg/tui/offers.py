@@ -239,7 +239,8 @@ def _primary(action: Any) -> int | None:
 def entries(offers: Sequence[Offer], view: TableView, *, collapse: bool = True) -> list[Entry]:
     """The lines of a list of offers, in order. With ``collapse``, several
     offers of one kind about one card (a card's moves to each zone, an
-    attack's ways) are one line whose choices come next."""
+    attack's ways) are one line whose choices come next; offers that name
+    no card are a line each."""
     if not collapse:
         return [Entry(o.label, o.group, (o,)) for o in offers]
     keyed: dict[tuple[str, int | None, str], list[Offer]] = {}
@@ -249,6 +250,10 @@ def entries(offers: Sequence[Offer], view: TableView, *, collapse: bool = True) 
         keyed.setdefault(key, []).append(offer)
     out: list[Entry] = []
     for (kind, uid, group), grouped in keyed.items():
+        if uid is None and len({o.label for o in grouped}) > 1:
+            # Without a card to gather them, each way is a line of its own.
+            out += [Entry(o.label, group, (o,)) for o in grouped]
+            continue
         if len(grouped) == 1 or len({o.label for o in grouped}) == 1:
             out.append(Entry(grouped[0].label, group, (grouped[0],)))
             continue

@@ -272,7 +272,8 @@ class CcgTableScreen(Screen[None]):
             view, self.bottom, own=own, hide_hand=self.passing, compact=self.compact
         )
         bottom.border_title = "Your side" if own else "Bottom side"
-        self.query_one(TableLog).show(view.log)
+        # The seat's log may name a card of its hand: not while the keyboard passes.
+        self.query_one(TableLog).show(() if self.passing else view.log)
         self.query_one("#status", Static).update(self._status())
         self.query_one("#prompt", Static).update(self._prompt())
         self._fill_now()
@@ -302,6 +303,7 @@ class CcgTableScreen(Screen[None]):
             text.append(view.result)
         elif self.passing:
             text.append("The keyboard passes: both hands are hidden.", style="bold")
+            return text  # the seat's words may name a card of its hand
         else:
             text.append(view.prompt or view.step_words, style="bold")
         if view.adjudication == "suggest" and view.suggestion:
@@ -347,7 +349,9 @@ class CcgTableScreen(Screen[None]):
 
     def _say_line(self) -> None:
         line = self.query_one("#line", Static)
-        if self.outcome is not None:
+        if self.passing:
+            line.update("")
+        elif self.outcome is not None:
             line.update(styled("> ", "bold") + self.outcome)
         elif self.focus_key is not None:
             line.update(Text(self.describe(self.focus_key), style="dim"))
