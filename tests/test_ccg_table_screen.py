@@ -67,8 +67,8 @@ SHOTS = os.environ.get("CCG_SHOTS", "")
 class TableTestApp(TableApp):
     """An app that opens the CCG table on a backend."""
 
-    def __init__(self, backend: FakeBackend) -> None:
-        super().__init__(ascii=False)
+    def __init__(self, backend: FakeBackend, *, ascii: bool = False) -> None:
+        super().__init__(ascii=ascii)
         self.backend = backend
 
     def on_mount(self) -> None:
@@ -476,7 +476,8 @@ async def test_the_inspector_shows_what_the_view_shows() -> None:
         await pilot.pause()
         text = widget_texts(pilot.app)
         assert "Earth Dragon Ball 6" in text
-        assert "Turned      yes" in text and "Owner       Alice" in text
+        rows = {line.split()[0]: line.split()[-1] for line in text.splitlines() if line.strip()}
+        assert rows["Turned"] == "yes" and rows["Owner"] == "Alice"
 
 
 async def test_solo_practice_switches_seats_and_a_table_without_it_hides_the_key() -> None:
@@ -521,6 +522,22 @@ async def test_waiting_for_the_other_seat_offers_nothing_and_says_who_acts() -> 
 
 def test_the_registry_names_the_ccg_table_screen() -> None:
     assert table_screen("ccg") is CcgTableScreen
+
+
+@pytest.mark.parametrize("make", [early_turn, combat_defender, search_own])
+async def test_an_ascii_table_draws_ascii_only(make: Callable[[], Table]) -> None:
+    app = TableTestApp(FakeBackend(make()), ascii=True)
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            shown = visible(app)
+            assert shown.isascii()
+            # No glyph without an ASCII twin (drawn as "?").
+            words = shown.replace("Combat?", "").replace("PUR ?", "").replace(" ?  Help", "")
+            assert "?" not in words
+            assert "[5]" in shown and "Anger ##" in shown
+    finally:
+        glyphs.set_ascii(False)
 
 
 def test_ascii_drawing_has_ascii_twins() -> None:

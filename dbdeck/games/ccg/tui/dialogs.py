@@ -22,7 +22,7 @@ from textual.widgets.selection_list import Selection
 from dbdeck.games.ccg.table.view import LogLine
 from dbdeck.games.ccg.tui import glyphs
 from dbdeck.games.ccg.tui.offers import Entry
-from dbdeck.games.ccg.tui.widgets import LOG_STYLES, ChoiceList
+from dbdeck.games.ccg.tui.widgets import LOG_STYLES, ChoiceList, TickList
 from dbdeck.tui.modal import Dialog, ResultT
 
 __all__ = [
@@ -314,7 +314,7 @@ class TickDialog(CcgDialog[tuple[tuple[int, ...], int] | None]):
             yield Label(Text(self.title_text, style="bold"))
             if self.prompt:
                 yield Static(Text(self.prompt))
-            yield SelectionList[int](
+            yield TickList(
                 *[Selection(Text(label), uid, False) for label, uid in self.cards], id="cards"
             )
             yield ChoiceList(*[Option(Text(a), id=str(i)) for i, a in enumerate(self.actions)])

@@ -19,14 +19,14 @@ from textual.widgets import Static
 
 from dbdeck.games.ccg.table.view import HIDDEN, CardFace, SeatPanel, TableView
 from dbdeck.games.ccg.tui.dialogs import CcgDialog
-from dbdeck.games.ccg.tui.draw import anger_gauge, level_words, scouter, whose
-from dbdeck.games.ccg.tui.glyphs import styled
+from dbdeck.games.ccg.tui.draw import ANGER_MAX, level_words, scouter, whose
+from dbdeck.games.ccg.tui.glyphs import bar, styled
 
 __all__ = ["InspectorScreen", "card_facts", "main_facts"]
 
 
 def _row(text: Text, name: str, value: str | Text) -> None:
-    text.append(f"\n{name:<12}", style="bold")
+    text.append(f"\n{name:<14}", style="bold")
     if isinstance(value, Text):
         text.append_text(value)
     else:
@@ -85,7 +85,9 @@ def main_facts(seat: SeatPanel, view: TableView) -> Text:
     if main.stage_values:
         values = ", ".join(f"{n}: {v:,}" for n, v in enumerate(main.stage_values))
         _row(text, "Ladder", values)
-    _row(text, "Warrior Sword", anger_gauge(main.anger))
+    sword = bar(main.anger, ANGER_MAX)
+    sword.append(f" anger {main.anger}/{ANGER_MAX}")
+    _row(text, "Warrior Sword", sword)
     _row(text, "PUR", str(main.pur) if main.pur is not None else "not given: say how many stages")
     _row(text, "Power", "used this turn" if main.power_used else "ready")
     _row(text, "Tokui-Waza", seat.tokui_waza or "none declared")

@@ -127,8 +127,8 @@ Keys on the CCG table
 The turn and Combat
   e          end the turn (asked first while cards can still be played)
   p          pass in Combat (two passes back to back end it)
-  F          the Final Physical Attack (asked first: once per Combat, and
-             you pass for the rest of it)
+  F          the Final Physical Attack (asked first: once per Combat,
+             and you pass for the rest of it)
 
 By hand, as at a real table
   d          draw: three, one, or a number of cards
@@ -152,13 +152,18 @@ Looking
   w          solo practice: switch to the other seat
   ?          this help; q quits
 
-Every list opens with nothing highlighted: Down highlights the first line,
-Enter chooses it. A key that can do nothing now says why.
+Every list opens with nothing highlighted: Down highlights the first
+line, Enter chooses it. A key that can do nothing now says why.
 """
 
 
 class HelpScreen(CcgDialog[None]):
-    """Every key of the CCG table."""
+    """Every key of the CCG table (its lines are at most 72 cells: whole at
+    80 columns)."""
+
+    DEFAULT_CSS = """
+    HelpScreen .ccg-dialog { width: 100%; max-width: 80; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,enter,q", "close", "Close")
@@ -166,7 +171,7 @@ class HelpScreen(CcgDialog[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="ccg-dialog"):
-            yield Static(Text(HELP))
+            yield Static(HELP, markup=False)
 
     def action_close(self) -> None:
         """Close."""

@@ -32,7 +32,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from dbdeck.games.ccg.table.view import HIDDEN, Offer, SeatPanel, TableView
-from dbdeck.games.ccg.tui import keys
+from dbdeck.games.ccg.tui import glyphs, keys
 from dbdeck.games.ccg.tui.dialogs import (
     ActionsDialog,
     ChoiceDialog,
@@ -72,6 +72,7 @@ from dbdeck.games.ccg.tui.widgets import (
     SeatBoard,
     TableLog,
 )
+from dbdeck.tui.ascii import AsciiFilter
 from dbdeck.tui.backend import Outcome, TableBackend
 
 __all__ = ["WIDE", "CcgTableScreen", "OfferCommands"]
@@ -201,6 +202,9 @@ class CcgTableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "dbdeck - Dragon Ball Z CCG"
+        # The app draws in ASCII (the terminal, or its caller, said so):
+        # the table's glyphs take their ASCII twins.
+        glyphs.set_ascii(any(isinstance(f, AsciiFilter) for f in self.app.get_line_filters()))
         self.refresh_table()
 
     def on_resize(self) -> None:

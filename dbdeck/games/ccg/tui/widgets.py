@@ -23,7 +23,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import Checkbox, OptionList, RichLog, SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 
 from dbdeck.games.ccg.table.view import LogLine, TableView
 from dbdeck.games.ccg.tui import glyphs
@@ -43,6 +44,7 @@ __all__ = [
     "NowShown",
     "SeatBoard",
     "TableLog",
+    "TickList",
 ]
 
 
@@ -432,3 +434,26 @@ class ChoiceList(OptionList):
             self.notify(self.NOTHING, title="Choose first", severity="warning")
             return
         super().action_select()
+
+
+class TickList(SelectionList[int]):
+    """Cards to tick with Space. A box holds a mark only when ticked:
+    Textual's own box shows an ``X`` either way, told apart by colour
+    alone, so under ``NO_COLOR``, in ASCII or read as text every card would
+    look ticked."""
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, its box empty unless its card is ticked."""
+        strip = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        if selection.value in self._selected:
+            return strip
+        segments = list(strip)
+        for n, segment in enumerate(segments):
+            if segment.text == Checkbox.BUTTON_INNER:
+                segments[n] = Segment(" ", segment.style, segment.control)
+                break
+        return Strip(segments, strip.cell_length)
