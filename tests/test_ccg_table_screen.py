@@ -573,3 +573,20 @@ async def test_input_in_the_action_filter_is_typed_not_taken_as_keys() -> None:
         await pilot.pause()
         assert pilot.app.screen.query_one(Input).value == "end"
         assert backend.sent == []
+
+
+async def test_the_command_palette_lists_the_offers() -> None:
+    backend = FakeBackend(combat_attacker())
+    async with opened(backend, LARGE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Pass")
+        for _ in range(40):  # the palette searches in the background
+            await pilot.pause(0.05)
+            if "combat action" in widget_texts(pilot.app):
+                break
+        assert "Pass\ncombat action" in widget_texts(pilot.app)
+        await pilot.press("enter")  # the best match is highlighted
+        await pilot.pause(0.1)
+        assert backend.sent == [act.Pass(seat=0)]

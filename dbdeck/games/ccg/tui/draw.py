@@ -476,6 +476,8 @@ def middle_picture(view: TableView, width: int, items: Items, *, compact: bool) 
             location.append(whose(view, view.location.owner))
             location.append("'s)")
         parts.append(location)
+    elif not compact and not over:
+        parts.append(styled("No Location in play", "dim"))
     if view.combat is not None and not compact:
         if parts:
             lines.append(pack(parts, width))

@@ -240,6 +240,9 @@ class CcgTableScreen(Screen[None]):
             self.outcome = Text(lines[-1].text)
         handoff = self.backend.handoff()
         self.passing = handoff is not None
+        if self.passing:
+            # What the last change did was said to the seat that made it.
+            self.outcome = None
         self._draw()
         if handoff is not None:
             if not self._handoff_open:
@@ -605,8 +608,10 @@ class CcgTableScreen(Screen[None]):
             return
         if not self.offers:
             reason = self._why_nothing()
-        else:
+        elif kind:
             reason = f"{KIND_WORDS.get(kind, kind)}: not offered now. {self.view.prompt}".strip()
+        else:
+            reason = self.view.prompt or "Nothing to do with that key now."
         self.notify(reason, title="Not possible", severity="warning")
 
     def _kind_key(self, kind: str) -> None:

@@ -285,11 +285,8 @@ class NowPanel(Static):
         elif rest > 0:
             tail = styled(f"+{rest} more: a for every action", "dim")
             (chips if shown.compact else lines).append(tail)
-        if shown.compact:
-            picture = pack(chips, width, indent=0)
-        else:
-            picture = Text("\n").join(glyphs.fit(line, width) for line in lines)
-        self.update(picture)
+        # A long label wraps (two offers may differ only at its end).
+        self.update(pack(chips, width, indent=0) if shown.compact else Text("\n").join(lines))
 
 
 HELP_CHIP = ("?", "Help")
