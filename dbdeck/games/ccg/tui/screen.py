@@ -61,7 +61,6 @@ from dbdeck.games.ccg.tui.offers import (
 )
 from dbdeck.games.ccg.tui.seats import SeatSwitching
 from dbdeck.games.ccg.tui.widgets import (
-    Board,
     ItemChosen,
     ItemFocused,
     KeyBar,
@@ -221,11 +220,6 @@ class CcgTableScreen(Screen[None]):
 
     # --- drawing ---------------------------------------------------------------------------
 
-    @property
-    def own_seat(self) -> int | None:
-        """The seat at the screen (``None``: a spectator, or the keyboard passes)."""
-        return self.view.viewer
-
     def refresh_table(self) -> None:
         """Draw the backend's view, list its offers, and open what waits: a
         hand-off, the end of the game."""
@@ -247,7 +241,8 @@ class CcgTableScreen(Screen[None]):
         if handoff is not None:
             if not self._handoff_open:
                 self._handoff_open = True
-                self.app.push_screen(HandoffScreen(handoff.player, ""), self._keyboard_taken)
+                passing = HandoffScreen(handoff.player, handoff.characters)
+                self.app.push_screen(passing, self._keyboard_taken)
             return
         if (self.view.step == "over" or self.view.result) and not self._over_told:
             self._over_told = True
@@ -938,8 +933,3 @@ class CcgTableScreen(Screen[None]):
     def action_help(self) -> None:
         """Every key of the table."""
         self.app.push_screen(keys.HelpScreen())
-
-    def focused_board(self) -> Board | None:
-        """The board that has the focus, if any."""
-        focused = self.focused
-        return focused if isinstance(focused, Board) else None
