@@ -65,18 +65,18 @@ STEPS: tuple[tuple[str, str], ...] = (
 """The turn's steps in the rulebook's order, each with its short name."""
 
 TYPE_STYLES = {
-    "personality": "magenta",
-    "ally": "magenta",
+    "personality": "orchid1",
+    "ally": "orchid1",
     "drill": "yellow",
     "non-combat": "green",
     "dragon-ball": "bold yellow",
-    "physical-combat": "red",
+    "physical-combat": "light_coral",
     "energy-combat": "cyan",
-    "combat": "red",
+    "combat": "light_coral",
     "mastery": "bright_cyan",
     "sensei": "bright_green",
-    "location": "bright_blue",
-    "battleground": "bright_blue",
+    "location": "sky_blue1",
+    "battleground": "sky_blue1",
 }
 """Each card type's colour (a help only: the zone's label says what it is)."""
 
@@ -205,7 +205,7 @@ def _heading(
     name = styled(seat.player or main.name, "bold")
     if own and view.viewer is not None:
         name.append(" (you)", style="bold")
-    mp = items.add(styled(main.title or main.name, "bold magenta"), main_key(seat.seat), 0)
+    mp = items.add(styled(main.title or main.name, "bold orchid1"), main_key(seat.seat), 0)
     mp.append(f" {level_words(main)}")
     parts = [name, mp, Text(f"PUR {main.pur if main.pur is not None else '?'}")]
     parts.append(styled("power used", "dim") if main.power_used else Text("power ready"))
@@ -428,7 +428,7 @@ def steps_strip(step: str, *, short: bool = False) -> Text:
 def combat_line(view: TableView, combat: CombatPanel) -> list[Text]:
     """Combat in parts: who attacks whom, the phase, who acts, the passes
     (``passes 1/2``: two back to back end it), the attack to answer."""
-    head = styled("COMBAT ", "bold reverse red")
+    head = styled("COMBAT ", "bold reverse light_coral")
     head.append(" ")
     head.append(whose(view, combat.attacker), style="bold")
     head.append(f" {glyphs.arrow()} ")
@@ -440,7 +440,7 @@ def combat_line(view: TableView, combat: CombatPanel) -> list[Text]:
     parts.append(acting)
     parts.append(styled(f"passes {combat.passes}/2", "bold"))
     if combat.attack:
-        attack = styled("Attack: ", "bold red")
+        attack = styled("Attack: ", "bold light_coral")
         attack.append(combat.attack)
         parts.append(attack)
     return parts

@@ -66,7 +66,9 @@ def mark() -> str:
     return ">" if ASCII else "▶"
 
 
-def bar(filled: int, width: int, *, full_style: str = "bold red", empty_style: str = "dim") -> Text:
+def bar(
+    filled: int, width: int, *, full_style: str = "bold light_coral", empty_style: str = "dim"
+) -> Text:
     """A gauge of ``width`` cells, ``filled`` of them full (``##---`` in ASCII)."""
     full, empty = ("#", "-") if ASCII else ("█", "░")
     filled = max(0, min(width, filled))

@@ -329,7 +329,7 @@ class KeyBar(Static):
 
 
 LOG_STYLES = {
-    "damage": "red",
+    "damage": "light_coral",
     "combat": "bold",
     "turn": "bold",
     "capture": "bold yellow",
