@@ -1,5 +1,5 @@
 """The CCG table screen played by keys over hand-made seat views: every
-fixture drawn at 80×24 and 160×50 with its key facts in sight, the other
+fixture drawn at 80×24, 120×40 and 160×50 with its key facts in sight, the other
 seat's hand never drawn face up, offers taken by their keys sending exactly
 their action, a card's menu holding only the offers that name it, the
 hand-off hiding both hands, undo, the questions before what cannot be taken
@@ -144,7 +144,7 @@ FIXTURES: list[tuple[Callable[[], Table], list[str]]] = [
 ]
 
 
-@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x50"])
+@pytest.mark.parametrize("size", [SMALL, (120, 40), LARGE], ids=["80x24", "120x40", "160x50"])
 @pytest.mark.parametrize("make,facts", FIXTURES, ids=[f[0]().name for f in FIXTURES])
 async def test_every_fixture_draws_its_key_facts(
     make: Callable[[], Table], facts: list[str], size: tuple[int, int]
