@@ -16,6 +16,7 @@ SCENARIO_RUNNERS: dict[str, str] = {
 
 TABLE_SCREENS: dict[str, str] = {
     "deckbuilding": "dbdeck.games.deckbuilding.tui.play:TableScreen",
+    "ccg": "dbdeck.games.ccg.tui.screen:CcgTableScreen",
 }
 """Each game's table screen by id, made on a backend of that game
 (``dbdeck.tui.shell.TableApp.table_screen``)."""

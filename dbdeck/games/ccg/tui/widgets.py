@@ -1,0 +1,456 @@
+"""The table's widgets: a board per side and one for the middle, the list
+of what the turn asks now, the log, the key bar, and the one list every
+dialog uses.
+
+Widgets render, they don't rule: each holds what it shows in one reactive
+(drawn in its watcher) and posts small messages up (``ItemFocused``,
+``ItemChosen``); the screen turns them into offers. A board is focusable:
+the arrows move its cursor over the cards it shows (Up and Down between
+groups), Enter opens the card's menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.segment import Segment
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widgets import Checkbox, OptionList, RichLog, SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
+
+from dbdeck.games.ccg.table.view import LogLine, TableView
+from dbdeck.games.ccg.tui import glyphs
+from dbdeck.games.ccg.tui.draw import Item, Items, SeatShown, middle_picture, seat_picture
+from dbdeck.games.ccg.tui.glyphs import pack, styled
+from dbdeck.games.ccg.tui.offers import Entry
+
+__all__ = [
+    "Board",
+    "ChoiceList",
+    "ItemChosen",
+    "ItemFocused",
+    "KeyBar",
+    "MiddleBoard",
+    "MiddleShown",
+    "NowPanel",
+    "NowShown",
+    "SeatBoard",
+    "TableLog",
+    "TickList",
+]
+
+
+class ItemFocused(Message):
+    """A board's cursor moved onto a thing (``key`` ``None``: off every one)."""
+
+    def __init__(self, key: str | None, *, by_key: bool = False) -> None:
+        super().__init__()
+        self.key = key
+        self.by_key = by_key
+        """The player moved the cursor (not a redraw)."""
+
+
+class ItemChosen(Message):
+    """Enter on a thing of a board: the screen opens its menu."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+class Board(Static, can_focus=True):
+    """A panel of the view drawn to its width, with a cursor over its things."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("right", "move(1)", "Next", show=False),
+        Binding("up", "row(-1)", "Group up", show=False),
+        Binding("down", "row(1)", "Group down", show=False),
+        Binding("enter", "choose", "Card menu", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.items: list[Item] = []
+        """The things shown, in cursor order (as last drawn)."""
+        self.cursor = 0
+        self._cursor_key: str | None = None
+        self._announced: str | None = "-"
+        self._by_key = False
+
+    def picture(self, width: int, items: Items) -> RenderableType:
+        """The board's picture at ``width`` cells, each thing added to ``items``."""
+        return Text()
+
+    def redraw(self, focused: bool | None = None) -> None:
+        """Draw again (a new panel, a resize, a move); the cursor shows
+        while the board has the focus, and stays on the same thing when the
+        panel changes under it."""
+        width = self.content_region.width or max(20, self.app.size.width - 4)
+        if focused is None:
+            focused = self.has_focus
+        items = Items(self.cursor if focused else None)
+        picture = self.picture(width, items)
+        keys = [i.key for i in items.items]
+        if focused and self._cursor_key in keys and keys.index(self._cursor_key) != self.cursor:
+            self.cursor = keys.index(self._cursor_key)
+            items = Items(self.cursor)
+            picture = self.picture(width, items)
+        self.items = items.items
+        if self.items:
+            self.cursor = max(0, min(self.cursor, len(self.items) - 1))
+        self.update(picture)
+        if focused:
+            item = self.current()
+            key = item.key if item is not None else None
+            if key != self._announced:
+                self._announced = key
+                self.post_message(ItemFocused(key, by_key=self._by_key))
+        self._by_key = False
+
+    def on_resize(self) -> None:
+        """A new width lays the tiles out again."""
+        self.redraw()
+
+    def current(self) -> Item | None:
+        """The thing under the cursor."""
+        if not self.items:
+            return None
+        return self.items[max(0, min(self.cursor, len(self.items) - 1))]
+
+    def _moved(self, *, by_key: bool = False) -> None:
+        self._by_key = by_key
+        item = self.current()
+        self._cursor_key = item.key if item is not None else None
+        self._announced = "-"
+        self.redraw(focused=True)
+
+    def on_focus(self) -> None:
+        """Show the cursor and say what it is on."""
+        self._moved()
+
+    def on_blur(self) -> None:
+        """Hide the cursor."""
+        self.redraw(focused=False)
+        self._announced = "-"
+        self.post_message(ItemFocused(None))
+
+    def action_move(self, delta: int) -> None:
+        """The previous or next thing."""
+        if self.items:
+            self.cursor = (self.cursor + delta) % len(self.items)
+            self._moved(by_key=True)
+
+    def action_row(self, delta: int) -> None:
+        """The group above or below (the next panel past the last one)."""
+        item = self.current()
+        if item is None:
+            self.screen.focus_next() if delta > 0 else self.screen.focus_previous()
+            return
+        rows = sorted({i.row for i in self.items})
+        at = rows.index(item.row) + delta
+        if not 0 <= at < len(rows):
+            self.screen.focus_next() if delta > 0 else self.screen.focus_previous()
+            return
+        self.cursor = next(n for n, i in enumerate(self.items) if i.row == rows[at])
+        self._moved(by_key=True)
+
+    def action_choose(self) -> None:
+        """Enter: the thing under the cursor is chosen."""
+        item = self.current()
+        if item is not None:
+            self.post_message(ItemChosen(item.key))
+
+    def go_to(self, key: str) -> bool:
+        """Put the cursor on ``key``, if the board shows it."""
+        keys = [i.key for i in self.items]
+        if key not in keys:
+            return False
+        self.cursor = keys.index(key)
+        self._moved(by_key=True)
+        return True
+
+
+class SeatBoard(Board):
+    """One player's side of the table."""
+
+    shown: reactive[SeatShown | None] = reactive(None, always_update=True)
+
+    def watch_shown(self) -> None:
+        """Redraw from the new view."""
+        self.redraw()
+
+    def picture(self, width: int, items: Items) -> RenderableType:
+        """The side's picture."""
+        if self.shown is None:
+            return Text()
+        return seat_picture(self.shown, width, items)
+
+
+@dataclass(frozen=True, slots=True)
+class MiddleShown:
+    """What the middle board draws."""
+
+    view: TableView
+    compact: bool = False
+
+
+class MiddleBoard(Board):
+    """The turn and its steps, the Location, Combat, a finished game's result."""
+
+    shown: reactive[MiddleShown | None] = reactive(None, always_update=True)
+
+    def watch_shown(self) -> None:
+        """Redraw from the new view."""
+        self.redraw()
+
+    def picture(self, width: int, items: Items) -> RenderableType:
+        """The middle's picture."""
+        if self.shown is None:
+            return Text()
+        return middle_picture(self.shown.view, width, items, compact=self.shown.compact)
+
+
+@dataclass(frozen=True, slots=True)
+class NowShown:
+    """What the list of the turn's offers shows: its lines (numbered 1-9
+    in order), the heading of those about the focused thing, and how many
+    more offers the action list holds."""
+
+    focused: tuple[Entry, ...] = ()
+    focused_title: str = ""
+    now: tuple[Entry, ...] = ()
+    more: int = 0
+    """Offers of the action list not shown here (the manual moves)."""
+    compact: bool = False
+    note: str = ""
+    """Said when nothing is offered (another seat acts, a hand-off waits)."""
+
+    @property
+    def numbered(self) -> tuple[Entry, ...]:
+        """The lines the number keys take, in order."""
+        return (*self.focused, *self.now)[:9]
+
+
+class NowPanel(Static):
+    """What the turn and Combat offer now, numbered: a number key takes it.
+    Those about the thing under the cursor come first."""
+
+    shown: reactive[NowShown] = reactive(NowShown, always_update=True)
+
+    def watch_shown(self) -> None:
+        """Redraw."""
+        self.redraw()
+
+    def on_resize(self) -> None:
+        """Fit the new width."""
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the lines, numbered."""
+        shown = self.shown
+        width = self.content_region.width or 40
+        numbered = shown.numbered
+        chips: list[Text] = []
+        lines: list[Text] = []
+        for number, entry in enumerate(numbered, 1):
+            chip = styled(f" {number} ", "bold reverse")
+            chip.append(" ")
+            label = entry.label + ("" if entry.single else f" {glyphs.ellipsis()}")
+            chip.append(label)
+            if number == 1 and shown.focused:
+                head = styled("For ", "bold")
+                head.append(shown.focused_title, style="bold")
+                head.append(":")
+                (chips if shown.compact else lines).append(head)
+            if number == len(shown.focused) + 1 and shown.focused and shown.now:
+                head = styled("Now:", "bold")
+                (chips if shown.compact else lines).append(head)
+            (chips if shown.compact else lines).append(chip)
+        rest = len(shown.focused) + len(shown.now) - len(numbered) + shown.more
+        if not numbered:
+            if rest > 0:
+                note = f"Nothing the turn asks now; {rest} more by hand: a for every action"
+            else:
+                note = shown.note or "Nothing is offered now."
+            (chips if shown.compact else lines).append(styled(note, "italic"))
+        elif rest > 0:
+            tail = styled(f"+{rest} more: a for every action", "dim")
+            (chips if shown.compact else lines).append(tail)
+        # A long label wraps (two offers may differ only at its end).
+        self.update(pack(chips, width, indent=0) if shown.compact else Text("\n").join(lines))
+
+
+HELP_CHIP = ("?", "Help")
+
+
+class KeyBar(Static):
+    """The keys that work now, most important first, as many as fit; help last."""
+
+    keys: reactive[tuple[tuple[str, str], ...]] = reactive(())
+
+    def watch_keys(self) -> None:
+        """Redraw."""
+        self.redraw()
+
+    def on_resize(self) -> None:
+        """Fit the new width."""
+        self.redraw()
+
+    @staticmethod
+    def chip(key: str, what: str) -> Text:
+        """One key and what it does."""
+        text = styled(f" {key} ", "bold reverse")
+        text.append(f" {what} ")
+        return text
+
+    def redraw(self) -> None:
+        """As many keys as fit the width, help last."""
+        width = self.content_region.width or 80
+        last = self.chip(*HELP_CHIP)
+        line = Text()
+        for key, what in self.keys:
+            if (key, what) == HELP_CHIP:
+                continue
+            chip = self.chip(key, what)
+            if line.cell_len + chip.cell_len + last.cell_len > width:
+                break
+            line.append_text(chip)
+        line.append_text(last)
+        self.update(line)
+
+
+LOG_STYLES = {
+    "damage": "light_coral",
+    "combat": "bold",
+    "turn": "bold",
+    "capture": "bold yellow",
+    "game-over": "bold reverse",
+    "undo": "italic",
+    "overrule": "bold italic",
+    "note": "dim italic",
+    "search": "italic",
+}
+"""How the log draws each kind of line."""
+
+
+class TableLog(RichLog):
+    """The log as the seat may read it, re-drawn whole when it changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(wrap=True, markup=False, min_width=20, **kwargs)
+        self.drawn: tuple[LogLine, ...] = ()
+        """The lines drawn, in order."""
+
+    def show(self, lines: Sequence[LogLine]) -> None:
+        """Draw ``lines``: only the new ones when the old ones lead them."""
+        lines = tuple(lines)
+        if lines == self.drawn:
+            return
+        start = len(self.drawn) if lines[: len(self.drawn)] == self.drawn else 0
+        if start == 0:
+            self.clear()
+        for line in lines[start:]:
+            self.write(Text(line.text, style=LOG_STYLES.get(line.kind, "")))
+        self.drawn = lines
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Re-wrap every line to the new width."""
+        lines, self.drawn = self.drawn, ()
+        self.clear()
+        self.show(lines)
+
+
+def _marker() -> str:
+    return glyphs.mark()
+
+
+class ChoiceList(OptionList):
+    """A list of the table's one kind: it opens with nothing highlighted (a
+    stray Enter chooses nothing), Down highlights the first item, Up and
+    Down stop at the ends, and the highlighted item is marked by a glyph,
+    not by colour alone. Its labels are plain text, never markup."""
+
+    NOTHING = "Nothing is highlighted: press Down to highlight the first item, then Enter."
+
+    ALLOW_MAXIMIZE: ClassVar[bool] = False
+
+    def __init__(self, *content: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("markup", False)
+        super().__init__(*content, **kwargs)
+
+    def on_mount(self) -> None:
+        """Nothing is highlighted when the list opens."""
+        self.highlighted = None
+
+    def _get_left_gutter_width(self) -> int:
+        return super()._get_left_gutter_width() + 2
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, the highlighted item marked."""
+        strip = super().render_line(y)
+        try:
+            index, offset = self._lines[self.scroll_offset.y + y]
+        except IndexError:
+            index, offset = -1, 0
+        on = offset == 0 and index == self.highlighted
+        style = self.get_visual_style("option-list--option").rich_style
+        mark = f"{_marker()} " if on else "  "
+        return Strip.join([Strip([Segment(mark, style)], 2), strip])
+
+    def _step(self, direction: int) -> None:
+        enabled = [i for i, option in enumerate(self.options) if not option.disabled]
+        if not enabled:
+            return
+        if self.highlighted is None:
+            self.highlighted = enabled[0]
+            return
+        ahead = [i for i in enabled if (i - self.highlighted) * direction > 0]
+        if ahead:
+            self.highlighted = min(ahead) if direction > 0 else max(ahead)
+
+    def action_cursor_down(self) -> None:
+        """Down: the first item, or the next (never wrapping)."""
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        """Up: the first item, or the one before (never wrapping)."""
+        self._step(-1)
+
+    def action_select(self) -> None:
+        """Choose the highlighted item; with none, say so."""
+        if self.highlighted is None:
+            self.notify(self.NOTHING, title="Choose first", severity="warning")
+            return
+        super().action_select()
+
+
+class TickList(SelectionList[int]):
+    """Cards to tick with Space. A box holds a mark only when ticked:
+    Textual's own box shows an ``X`` either way, told apart by colour
+    alone, so under ``NO_COLOR``, in ASCII or read as text every card would
+    look ticked."""
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the list, its box empty unless its card is ticked."""
+        strip = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        if selection.value in self._selected:
+            return strip
+        segments = list(strip)
+        for n, segment in enumerate(segments):
+            if segment.text == Checkbox.BUTTON_INNER:
+                segments[n] = Segment(" ", segment.style, segment.control)
+                break
+        return Strip(segments, strip.cell_length)
