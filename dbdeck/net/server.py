@@ -846,7 +846,7 @@ class TableServer:
                 f"this table speaks protocol {PROTOCOL_VERSION}, your dbdeck speaks "
                 f"{hello.protocol}: use the same dbdeck version as the host",
             )
-        if hello.game != self.session.rules.game_id:
+        if hello.game is not None and hello.game != self.session.rules.game_id:
             return await self._turn_away(
                 client,
                 f"this table plays {self.session.rules.title} ({self.session.rules.game_id}), "
