@@ -1249,7 +1249,10 @@ class TableServer:
                     EventsMessage(
                         type="events",
                         version=self.version,
-                        events=[asdict(e) for e in match.log(events, client.seat)],
+                        # Words only: a kind and a text.
+                        events=[
+                            {"kind": e.kind, "text": e.text} for e in match.log(events, client.seat)
+                        ],
                     )
                 )
             self._send_line(client, line)
