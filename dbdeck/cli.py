@@ -371,6 +371,14 @@ def _host_rules(game: str) -> GameRules[Any] | None:
     return game_rules(game, "host this game")
 
 
+def _join_rules(game: str) -> GameRules[Any] | None:
+    """The rules of the game a listed table plays, or ``None`` after
+    printing why they cannot be opened."""
+    from dbdeck.opening import game_rules
+
+    return game_rules(game, "join this table")
+
+
 MAX_SETUP_BYTES = 1 << 20
 """The largest setup file ``--setup`` reads."""
 
@@ -493,7 +501,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "join":
             # The game the table's entry names (or, by its address alone, the
             # one its welcome names) opens in its own screen.
-            return net_commands.cmd_join(args, _host_rules, _joined_app)
+            return net_commands.cmd_join(args, _join_rules, _joined_app)
         return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import socket
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -412,3 +413,64 @@ async def test_a_client_of_another_game_is_still_refused_at_hello(
         assert "this table plays Toy: Number Cards (toy), not deckbuilding" in app.failure
     finally:
         await server.close()
+
+
+class _Terminal:
+    """A stdin that is a terminal, for ``dbdeck join`` (which needs one)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("game", "opened"), [("toy", "toy"), ("chess", None)])
+def test_join_opens_the_game_its_tables_entry_names(
+    toy: ToyRules,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    game: str,
+    opened: str | None,
+) -> None:
+    import os
+
+    from dbdeck.cli import _join_rules
+    from dbdeck.net import commands
+    from dbdeck.net.listing import TableEntry, user_name, write_entry
+
+    monkeypatch.setenv("DBDECK_TABLES", str(tmp_path / "tables"))
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
+    monkeypatch.setattr("sys.stdin", _Terminal())
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # a table to reach
+    listening.bind(str(tmp_path / "toys.sock"))
+    listening.listen()
+    entry = TableEntry("toys", str(tmp_path / "toys.sock"), user_name(), os.getpid(), game=game)
+    write_entry(entry)
+    made: list[GameRules[Any] | None] = []
+
+    class App:
+        failure = ""
+
+        def run(self) -> None:
+            pass
+
+    def joined_app(rules: GameRules[Any] | None, **where: Any) -> App:
+        made.append(rules)
+        return App()
+
+    args = build_parser().parse_args(["join", "--table", "toys"])
+    code = commands.cmd_join(args, _join_rules, joined_app)
+    if opened is None:
+        assert code == 1 and made == []
+        said = capsys.readouterr().err
+        assert said.startswith("cannot join this table: the game 'chess', which this dbdeck")
+    else:
+        assert code == 0 and [r.game_id if r else None for r in made] == [opened]
+    # By its socket alone, the game is the one the welcome will name.
+    made.clear()
+    args = build_parser().parse_args(["join", "--socket", str(tmp_path / "toys.sock")])
+    monkeypatch.setattr(commands, "socket_refusal", lambda path: "")
+    assert commands.cmd_join(args, _join_rules, joined_app) == 0
+    assert made == [None]
+    listening.close()
