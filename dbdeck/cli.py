@@ -419,7 +419,9 @@ def _host_setup(args: argparse.Namespace, rules: GameRules[Any]) -> Any:
     """The setup of a new table: from ``--setup FILE`` for any game, else
     from the deckbuilding game's own options."""
     if args.setup is not None:
-        given = [f"--{o}" for o in ("villain", "characters", "players") if getattr(args, o)]
+        options = ("villain", "characters", "players", "location", "variant", "extreme")
+        given = [f"--{o}" for o in options if getattr(args, o)]
+        given += ["--seed"] if args.seed is not None else []
         if given:
             raise ValueError(f"--setup holds the whole setup: give it without {', '.join(given)}")
         return _setup_file(args.setup, rules)
