@@ -104,7 +104,12 @@ def play_session(
     change that, and the save keeps it."""
     from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.saves import SaveFailed
+    from dbdeck.tabletop.registry import has_table_screen, no_screen_words
 
+    if not has_table_screen(session.rules.game_id):
+        print(f"cannot open the table: {no_screen_words(session.rules.game_id)}", file=sys.stderr)
+        session.close()
+        return 1
     seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
     if seating != session.seating:
         try:

@@ -27,7 +27,13 @@ from dbdeck.saves import (
     scan_saves,
 )
 from dbdeck.tabletop.game import GameRules, LogLine
-from dbdeck.tabletop.registry import known, title_of, unknown_words
+from dbdeck.tabletop.registry import (
+    has_table_screen,
+    known,
+    no_screen_words,
+    title_of,
+    unknown_words,
+)
 
 __all__ = ["cmd_continue", "cmd_log", "cmd_replay", "cmd_saves"]
 
@@ -71,14 +77,16 @@ def cmd_continue(args: argparse.Namespace) -> int:
     folder = saves_dir(args.saves)
     saves, problems = scan_saves(folder)
     running = [s for s in saves if not s.winner]
-    playable = [s for s in running if known(s.game)]
+    playable = [s for s in running if known(s.game) and has_table_screen(s.game)]
     for save in running:
         if save is (playable[0] if playable else None):
             break
-        print(
-            f"note: {save.path} is a save of {unknown_words(save.game)}: passed over",
-            file=sys.stderr,
+        why = (
+            f"a save of {unknown_words(save.game)}"
+            if not known(save.game)
+            else no_screen_words(save.game)
         )
+        print(f"note: {save.path}: {why}: passed over", file=sys.stderr)
     if not playable:
         said = f"No game to continue in {folder}. Start one with `dbdeck`."
         if problems:  # on the same line: say which file was not a game
@@ -173,6 +181,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     rules, data = opened
+    if not has_table_screen(rules.game_id, "replay"):
+        print(f"cannot replay the save: {no_screen_words(rules.game_id)}", file=sys.stderr)
+        return 1
     from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.tabletop.registry import table_screen
     from dbdeck.tui.local import ReplayBackend

@@ -305,6 +305,25 @@ def test_a_save_of_an_unknown_game_is_refused_in_words_and_left_in_place(
     assert not list(tmp_path.glob("*.corrupt-*"))
 
 
+def test_a_game_without_a_table_screen_is_said_to_have_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game on its rules alone (served, logged) but with no table screen
+    listed yet: its saves are listed and logged, and a table of it is not
+    opened, in words."""
+    monkeypatch.setitem(dbdeck.games.GAMES, GAME_ID, OPENER)
+    registry.forget()
+    _toy_save(tmp_path)
+    assert main(["--saves", str(tmp_path), "log", "toy-game"]) == 0
+    assert main(["--saves", str(tmp_path), "saves"]) == 0
+    assert "(Toy: Number Cards)" in capsys.readouterr().out
+    for argv in (["play", "--resume", "toy-game"], ["replay", "toy-game"], ["continue"]):
+        assert main(["--saves", str(tmp_path), *argv]) == 1
+        said = capsys.readouterr().err
+        assert "no table screen for the game 'toy'" in said, (argv, said)
+    registry.forget()
+
+
 # --- a new table from a setup file ---------------------------------------------------------------
 
 

@@ -23,8 +23,10 @@ __all__ = [
     "UnknownGame",
     "forget",
     "game_ids",
+    "has_table_screen",
     "known",
     "menu_screens",
+    "no_screen_words",
     "open_rules",
     "register",
     "table_screen",
@@ -79,6 +81,11 @@ def known(game_id: str) -> bool:
     """Whether this dbdeck plays the game ``game_id`` (a save or a table of
     another game is refused in words, never taken for a broken one)."""
     return game_id in game_ids()
+
+
+def no_screen_words(game_id: str) -> str:
+    """A game without a table screen here, in words."""
+    return f"this dbdeck has no table screen for the game {game_id!r} yet"
 
 
 def unknown_words(game_id: str) -> str:
@@ -152,12 +159,8 @@ _SCREEN_LISTS: dict[str, str] = {
 }
 
 
-def table_screen(game_id: str, kind: ScreenKind = "table") -> Any:
-    """The table screen class of ``game_id`` (made on a backend of that
-    game): ``TABLE_SCREENS``, or for a shared table or a replay the game's
-    entry in ``SHARED_TABLE_SCREENS`` or ``REPLAY_SCREENS`` when it has one
-    (else its table screen draws those backends too). ``UnknownGame`` when
-    the game has none."""
+def _screen_entry(game_id: str, kind: ScreenKind) -> str | None:
+    """Where the screen of ``kind`` of a game is (``module:name``), if any."""
     package = importlib.import_module(_GAMES_PACKAGE)
     where: str | None = None
     if kind != "table":
@@ -166,6 +169,23 @@ def table_screen(game_id: str, kind: ScreenKind = "table") -> Any:
     if where is None:
         listed: dict[str, str] = package.TABLE_SCREENS
         where = listed.get(game_id)
+    return where
+
+
+def has_table_screen(game_id: str, kind: ScreenKind = "table") -> bool:
+    """Whether the game ``game_id`` has a screen of ``kind`` (a game may be
+    played on its rules, by the server or its own command, before its
+    screen is listed)."""
+    return _screen_entry(game_id, kind) is not None
+
+
+def table_screen(game_id: str, kind: ScreenKind = "table") -> Any:
+    """The table screen class of ``game_id`` (made on a backend of that
+    game): ``TABLE_SCREENS``, or for a shared table or a replay the game's
+    entry in ``SHARED_TABLE_SCREENS`` or ``REPLAY_SCREENS`` when it has one
+    (else its table screen draws those backends too). ``UnknownGame`` when
+    the game has none."""
+    where = _screen_entry(game_id, kind)
     if where is None:
         raise UnknownGame(f"no table screen for the game {game_id!r}")
     module, _, name = where.partition(":")

@@ -50,7 +50,7 @@ from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList
 from dbdeck.games.deckbuilding.tui.widgets.tickbox import TickBox
 from dbdeck.saves import SaveError, Session
 from dbdeck.tabletop.game import GameRules
-from dbdeck.tabletop.registry import known, menu_screens, open_rules, title_of
+from dbdeck.tabletop.registry import has_table_screen, known, menu_screens, open_rules, title_of
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.shell import TableApp
@@ -71,8 +71,13 @@ def _list_saves(folder: Path) -> list[SaveInfo]:
 
 def _running(folder: Path) -> list[SaveInfo]:
     """The games in ``folder`` that go on, of every game this dbdeck plays
-    (a save of another game is no game to continue here), latest first."""
-    return [s for s in _list_saves(folder) if not s.winner and known(s.game)]
+    at a table screen (a save of another game is no game to continue here),
+    latest first."""
+    return [
+        s
+        for s in _list_saves(folder)
+        if not s.winner and known(s.game) and has_table_screen(s.game)
+    ]
 
 
 class ActionCommands(Provider):

@@ -44,7 +44,13 @@ from dbdeck.net.protocol import (
 from dbdeck.packs.reading import CardSetError
 from dbdeck.saves import SaveFailed
 from dbdeck.tabletop.game import GameRules
-from dbdeck.tabletop.registry import known, open_rules, unknown_words
+from dbdeck.tabletop.registry import (
+    has_table_screen,
+    known,
+    no_screen_words,
+    open_rules,
+    unknown_words,
+)
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.joined import RemoteBackend, SharedTable, WaitingScreen
 
@@ -307,17 +313,20 @@ class JoinApp(DbdeckApp):
     def _open_game(self, game: str) -> str:
         """Open the rules of the game the welcome names, unless they are
         open already; why they cannot be, or ``""``."""
+        if not known(game):
+            return f"cannot join: this table plays {unknown_words(game)}"
+        if not has_table_screen(game, "shared"):
+            return f"cannot join: {no_screen_words(game)}"
         if self.rules is not None and self.rules.game_id == game:
             return ""
         if self.rules is not None:
             # Another game's table answers where this one was (a reconnection).
             return f"this table now plays {game!r}, not {self.rules.game_id!r}"
-        if not known(game):
-            return f"cannot join: this table plays {unknown_words(game)}"
         try:
             rules = open_rules(game)
         except CardSetError as exc:
-            return f"cannot join: the cards of {game!r} do not load ({exc.problems[0]})"
+            first = exc.problems[0] if exc.problems else exc
+            return f"cannot join: the cards of {game!r} do not load ({first})"
         except (ValueError, OSError) as exc:
             return f"cannot join: {exc}"
         self.rules = rules
