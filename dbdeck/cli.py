@@ -84,6 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
         "plays the game of its save)",
     )
     host.add_argument(
+        "--setup",
+        default=None,
+        type=Path,
+        metavar="FILE",
+        help="a JSON file of the new table's setup, for any game (for the deckbuilding "
+        "game, in place of --villain, --characters and the rest)",
+    )
+    host.add_argument(
         "--resume",
         default=None,
         metavar="ID",
@@ -346,9 +354,10 @@ def _setup(args: argparse.Namespace, **extra: Any) -> Setup:
     )
 
 
-def _joined_app(rules: GameRules[Any], **where: Any) -> Any:
-    """The app of a joined table (the first game's; Textual is loaded only
-    once there is a table to open)."""
+def _joined_app(rules: GameRules[Any] | None, **where: Any) -> Any:
+    """The app of a joined table, of the game its entry names (``rules``)
+    or, when only its address is known, of the game its welcome names
+    (Textual is loaded only once there is a table to open)."""
     from dbdeck.games.deckbuilding.tui.remote import JoinApp
 
     return JoinApp(rules, **where)
@@ -357,27 +366,74 @@ def _joined_app(rules: GameRules[Any], **where: Any) -> Any:
 def _host_rules(game: str) -> GameRules[Any] | None:
     """The rules of the game a table plays, or ``None`` after printing why
     they cannot be opened."""
-    if game != "deckbuilding":
-        from dbdeck.tabletop.registry import UnknownGame, open_rules
+    from dbdeck.opening import game_rules
 
-        try:
-            return open_rules(game)
-        except (UnknownGame, ValueError) as exc:
-            print(f"cannot host this game: {exc}", file=sys.stderr)
-            return None
-    from dbdeck.games.deckbuilding.match import DeckbuildingRules
-
-    catalog = card_set()
-    return None if catalog is None else DeckbuildingRules(catalog)
+    return game_rules(game, "host this game")
 
 
-def _host_setup(args: argparse.Namespace, rules: GameRules[Any]) -> Setup:
+def _join_rules(game: str) -> GameRules[Any] | None:
+    """The rules of the game a listed table plays, or ``None`` after
+    printing why they cannot be opened."""
+    from dbdeck.opening import game_rules
+
+    return game_rules(game, "join this table")
+
+
+MAX_SETUP_BYTES = 1 << 20
+"""The largest setup file ``--setup`` reads."""
+
+
+def _setup_file(path: Path, rules: GameRules[Any]) -> Any:
+    """The setup a JSON file holds, read by its game (``read_setup``);
+    ``SetupProblem`` naming the file and saying what is wrong."""
+    import json
+
+    from dbdeck.tabletop.game import SetupProblem
+
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_SETUP_BYTES + 1)
+    except OSError as exc:
+        raise SetupProblem(f"--setup {path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_SETUP_BYTES:
+        raise SetupProblem(f"--setup {path}: too large for a setup (over {MAX_SETUP_BYTES} bytes)")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SetupProblem(f"--setup {path}: not UTF-8 text (at byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise SetupProblem(
+            f"--setup {path}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except (ValueError, RecursionError):  # huge numbers, deep nesting
+        raise SetupProblem(f"--setup {path}: not JSON a setup can be read from") from None
+    if not isinstance(data, dict):
+        raise SetupProblem(f"--setup {path}: a setup is a JSON object, of {rules.title}")
+    try:
+        return rules.read_setup(data)
+    except SetupProblem as exc:
+        raise SetupProblem(f"--setup {path}: {exc}") from None
+
+
+def _host_setup(args: argparse.Namespace, rules: GameRules[Any]) -> Any:
+    """The setup of a new table: from ``--setup FILE`` for any game, else
+    from the deckbuilding game's own options."""
+    if args.setup is not None:
+        options = ("villain", "characters", "players", "location", "variant", "extreme")
+        given = [f"--{o}" for o in options if getattr(args, o)]
+        given += ["--seed"] if args.seed is not None else []
+        if given:
+            raise ValueError(f"--setup holds the whole setup: give it without {', '.join(given)}")
+        return _setup_file(args.setup, rules)
+    if rules.game_id != "deckbuilding":
+        raise ValueError(
+            f"a new table of {rules.title} is set up from a file: give --setup FILE "
+            "(a JSON object of the game's setup), or --resume ID"
+        )
     from dbdeck.games.deckbuilding.tui.app import seats_of
 
-    if rules.game_id != "deckbuilding":
-        raise ValueError(f"a new table of {rules.title} cannot be set up from the command line yet")
     if not args.villain or not args.characters:
-        raise ValueError("give --villain and --characters, or --resume ID")
+        raise ValueError("give --villain and --characters, --setup FILE, or --resume ID")
     characters = _names(args.characters)
     players = _names(args.players) or [str(i) for i in range(len(characters))]
     if len(players) != len(characters):
@@ -445,8 +501,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "host":
             return net_commands.cmd_host(args, _host_rules, _host_setup)
         if args.command == "join":
-            # The joined table's screen is the first game's.
-            return net_commands.cmd_join(args, lambda: _host_rules("deckbuilding"), _joined_app)
+            # The game the table's entry names (or, by its address alone, the
+            # one its welcome names) opens in its own screen.
+            return net_commands.cmd_join(args, _join_rules, _joined_app)
         return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
@@ -469,20 +526,23 @@ def _run_app(args: argparse.Namespace) -> int:
 def _run_play(args: argparse.Namespace) -> int:
     from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.games.deckbuilding.match import DeckbuildingRules
+    from dbdeck.opening import save_rules
     from dbdeck.saves import SaveError, Session, saves_dir
 
-    catalog = card_set()
-    if catalog is None:
-        return 1
     folder = saves_dir(args.saves)
     if args.resume:
+        # A save of any game, resumed in its game's rules and screen.
+        rules = save_rules(folder, args.resume, "resume")
+        if rules is None:
+            return 1
         try:
-            session = Session.resume(
-                DeckbuildingRules(catalog), folder, args.resume, from_backup=args.from_backup
-            )
+            session = Session.resume(rules, folder, args.resume, from_backup=args.from_backup)
         except SaveError as exc:
             return cannot_resume(args.resume, exc)
     else:
+        catalog = card_set()
+        if catalog is None:
+            return 1
         if not args.villain or not args.characters:
             print("give --villain and --characters, or --resume ID", file=sys.stderr)
             return 2

@@ -1,19 +1,21 @@
-"""Opening a game for the command line: the card set, a table on a saved
-session, and what to say when a save cannot be resumed. Both the play
-commands and the save commands use these, so they live below both."""
+"""Opening a game for the command line: a game's rules by its id or by its
+save's, the deckbuilding card set, a table on a saved session, and what to
+say when a save cannot be resumed. Both the play commands and the save
+commands use these, so they live below both."""
 
 from __future__ import annotations
 
 import gc
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
-    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
     from dbdeck.saves import Session
+    from dbdeck.tabletop.game import GameRules
 
-__all__ = ["cannot_resume", "card_set", "play_session"]
+__all__ = ["cannot_resume", "card_set", "game_rules", "play_session", "save_rules"]
 
 
 def card_set() -> Catalog | None:
@@ -26,11 +28,58 @@ def card_set() -> Catalog | None:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return None
-    # The card set lives as long as the process and never becomes garbage:
-    # frozen out of the collector's sight, the many small collections of play
-    # no longer walk it (a greedy game runs about a quarter faster).
-    gc.freeze()
+    _keep_for_good()
     return catalog
+
+
+def _keep_for_good() -> None:
+    # The card content lives as long as the process and never becomes
+    # garbage: frozen out of the collector's sight, the many small
+    # collections of play no longer walk it (a greedy game runs about a
+    # quarter faster).
+    gc.freeze()
+
+
+def game_rules(game_id: str, doing: str = "open this game") -> GameRules[Any] | None:
+    """The rules of the game ``game_id`` on its content (the shipped cards
+    and ``DBDECK_PACKS``), or ``None`` after printing why not: a game this
+    dbdeck does not know (``cannot DOING: …``), or content that does not
+    load (each of its problems on a line)."""
+    from dbdeck.packs.reading import CardSetError
+    from dbdeck.tabletop.registry import known, open_rules, unknown_words
+
+    if not known(game_id):
+        print(f"cannot {doing}: {unknown_words(game_id)}", file=sys.stderr)
+        return None
+    try:
+        rules = open_rules(game_id)
+    except CardSetError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return None
+    except (ValueError, OSError) as exc:  # the game's own word for content it cannot load
+        print(f"cannot {doing}: {exc}", file=sys.stderr)
+        return None
+    _keep_for_good()
+    return rules
+
+
+def save_rules(folder: Path, save_id: str, doing: str) -> GameRules[Any] | None:
+    """The rules of the game the save ``save_id`` is of, or ``None`` after
+    printing why not. A save of a game this dbdeck does not know is left
+    where it is (it is no broken save, only another dbdeck's), and said so."""
+    from dbdeck.saves import save_game
+    from dbdeck.tabletop.registry import known, unknown_words
+
+    game = save_game(folder, save_id)
+    if not known(game):
+        print(
+            f"cannot {doing}: {folder / (save_id + '.json')} is a save of "
+            f"{unknown_words(game)}; it is left as it is",
+            file=sys.stderr,
+        )
+        return None
+    return game_rules(game, doing)
 
 
 def cannot_resume(save_id: str, exc: Exception) -> int:
@@ -44,17 +93,23 @@ def cannot_resume(save_id: str, exc: Exception) -> int:
 
 
 def play_session(
-    session: Session[DeckbuildingMatch],
+    session: Session[Any],
     *,
     hide_hands: bool | None = None,
     pace: float | None = None,
 ) -> int:
-    """Open the table on a saved session; the game is saved after every
-    action. The table is run as the game was (its players, hidden hands,
-    pace); ``hide_hands`` or ``pace`` change that, and the save keeps it."""
+    """Open the table of a saved session, of any game, in its game's table
+    screen; the game is saved after every action. The table is run as the
+    game was (its players, hidden hands, pace); ``hide_hands`` or ``pace``
+    change that, and the save keeps it."""
     from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.saves import SaveFailed
+    from dbdeck.tabletop.registry import has_table_screen, no_screen_words
 
+    if not has_table_screen(session.rules.game_id):
+        print(f"cannot open the table: {no_screen_words(session.rules.game_id)}", file=sys.stderr)
+        session.close()
+        return 1
     seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
     if seating != session.seating:
         try:
@@ -64,12 +119,9 @@ def play_session(
             session.close()
             return 1
     try:
-        DbdeckApp(
-            session.match.game.catalog,
-            session=session,
-            seating=session.seating,
-            saves=session.folder,
-        ).run()
+        # The dbdeck app opens every game's table (its main menu is the
+        # first game's, and lists the others' screens).
+        DbdeckApp(None, session=session, seating=session.seating, saves=session.folder).run()
     finally:
         session.close()
     # True even after a failed write: an action counts only once it is saved.

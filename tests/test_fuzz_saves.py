@@ -32,13 +32,14 @@ from hypothesis import strategies as st
 from hypothesis.control import event
 from hypothesis.errors import InvalidArgument
 
-from dbdeck import cli, save_commands, saves
+from dbdeck import cli, saves
 from dbdeck.games.deckbuilding.bots import greedy
 from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.engine.game import Setup
 from dbdeck.games.deckbuilding.match import DeckbuildingRules
 from dbdeck.games.deckbuilding.tui.app import DbdeckApp
 from dbdeck.saves import SaveError, Session, read_save
+from dbdeck.tabletop import registry
 
 FUZZ = fuzz_settings(150, HealthCheck.function_scoped_fixture)
 
@@ -78,14 +79,18 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _quick_and_headless() -> Iterator[None]:
-    """The command line gets the card set loaded once, and opens no table
-    (a save that reads fine would otherwise start the interface)."""
-    with (
-        mock.patch.object(cli, "card_set", shared_catalog),
-        mock.patch.object(save_commands, "card_set", shared_catalog),
-        mock.patch.object(DbdeckApp, "run", lambda self, *a, **k: None),
-    ):
-        yield
+    """The command line gets the card set loaded once (the deckbuilding
+    game's rules on it, from the registry), and opens no table (a save that
+    reads fine would otherwise start the interface)."""
+    registry.register("deckbuilding", lambda packs: DeckbuildingRules(shared_catalog()))
+    try:
+        with (
+            mock.patch.object(cli, "card_set", shared_catalog),
+            mock.patch.object(DbdeckApp, "run", lambda self, *a, **k: None),
+        ):
+            yield
+    finally:
+        registry.forget()
 
 
 def watchdog(seconds: int = 20) -> contextlib.AbstractContextManager[None]:

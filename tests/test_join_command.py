@@ -316,7 +316,7 @@ async def test_a_resumed_table_keeps_its_name_and_socket_and_its_players_come_ba
             await _until(lambda: app.table is not None, pilot, "the table")
             assert app.table is not None
             asked: list[int] = []
-            app.table.ask_again = lambda: asked.append(1)  # type: ignore[method-assign]
+            app.table.ask_again = lambda: asked.append(1)
             await server.close()
             await _until(lambda: app.client is None, pilot, "the lost connection")
 

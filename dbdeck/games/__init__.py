@@ -21,6 +21,19 @@ TABLE_SCREENS: dict[str, str] = {
 """Each game's table screen by id, made on a backend of that game
 (``dbdeck.tui.shell.TableApp.table_screen``)."""
 
+SHARED_TABLE_SCREENS: dict[str, str] = {
+    "deckbuilding": "dbdeck.games.deckbuilding.tui.shared_table:SharedTableScreen",
+}
+"""A game's table screen for a seat at a shared table (``dbdeck join``), made
+on a ``RemoteBackend``, when it is not its table screen (a game left out
+here joins with its table screen)."""
+
+REPLAY_SCREENS: dict[str, str] = {
+    "deckbuilding": "dbdeck.games.deckbuilding.tui.replay:ReplayScreen",
+}
+"""A game's screen for a saved game stepped through (``dbdeck replay``), made
+on a ``ReplayBackend``, when it is not its table screen."""
+
 SCREENS: dict[str, list[tuple[str, str, str]]] = {
     "ccg": [("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen")],
 }

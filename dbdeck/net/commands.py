@@ -341,18 +341,22 @@ def _label(table: TableEntry, tables: list[TableEntry]) -> str:
 
 def cmd_join(
     args: argparse.Namespace,
-    load: Callable[[], GameRules[Any] | None],
+    load: Callable[[str], GameRules[Any] | None],
     joined_app: Callable[..., Any],
 ) -> int:
-    """Open the table of a shared game in this terminal; ``load`` opens the
-    rules of its game, whose views the screen draws (``None`` after saying
-    why not), and ``joined_app`` makes that game's app of a joined table
-    (its rules first, then where the table is and who asks)."""
+    """Open the table of a shared game in this terminal. ``load`` opens the
+    rules of a game by its id, whose views the screen draws (``None`` after
+    saying why not): the game a listed table's entry names. A table found
+    by its address alone (``--socket``, ``--tcp``) names its game in its
+    welcome, and the app opens it then. ``joined_app`` makes the app of a
+    joined table (the rules, or ``None`` for the welcome's game; then where
+    the table is and who asks)."""
     if args.token is not None:
         return _err(TOKEN_GONE)
     socket_path: Path | None = None
     host: tuple[str, int] | None = None
     token: str | None = None
+    game: str | None = None  # the game the table's entry names (else its welcome does)
     user = args.user
     try:
         tcp = parse_tcp(args.tcp) if args.tcp else None
@@ -385,13 +389,16 @@ def cmd_join(
         socket_path = Path(chosen.socket)
         # Whose server it must be: checked after connecting, before any token.
         host = (chosen.owner, uid)
+        game = chosen.game
     if sys.stdin is None or not sys.stdin.isatty():
         # Without a terminal the table cannot be drawn nor played (and the
         # input thread would spin on a closed stdin).
         return _err("dbdeck join needs a terminal: stdin is not one")
-    rules = load()
-    if rules is None:
-        return 1
+    rules = None
+    if game is not None:
+        rules = load(game)
+        if rules is None:
+            return 1
     app = joined_app(
         rules,
         socket_path=socket_path,

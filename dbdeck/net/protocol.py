@@ -8,7 +8,9 @@ closes), then sends a ``view`` after every change, ``events`` as they happen,
 and ``chat``.
 
 Any game is served (``dbdeck.tabletop.game``): the hello and the welcome
-name the game, and a client of another game is refused at hello. What
+name the game, and a client of another game is refused at hello (a client
+that found the table by its address alone names none, and opens the game
+the welcome names). What
 crosses the wire is only what the seat may see (protocol 3). A view is the
 game's ``Match.view(seat, plays).to_json()``; legal actions are
 ``Offer.to_json()`` of ``Match.offers(plays)``, what the seat may not see
@@ -204,8 +206,10 @@ class HelloMessage(_ClientMessage):
     type: Literal["hello"]
     protocol: _Count
     """The client's ``PROTOCOL_VERSION``."""
-    game: _Name = DEFAULT_GAME
-    """The game the client means to play (``dbdeck.tabletop.registry``)."""
+    game: _Name | None = DEFAULT_GAME
+    """The game the client means to play (``dbdeck.tabletop.registry``);
+    ``None``: the game the table plays, which the welcome names (a client
+    that found the table by its address alone opens that game then)."""
     seat: _Count | None = None
     """The seat to sit at (0-based); ``None`` with ``spectate`` false takes the
     seat this user already holds, else the first free one."""

@@ -846,7 +846,7 @@ class TableServer:
                 f"this table speaks protocol {PROTOCOL_VERSION}, your dbdeck speaks "
                 f"{hello.protocol}: use the same dbdeck version as the host",
             )
-        if hello.game != self.session.rules.game_id:
+        if hello.game is not None and hello.game != self.session.rules.game_id:
             return await self._turn_away(
                 client,
                 f"this table plays {self.session.rules.title} ({self.session.rules.game_id}), "
@@ -1249,7 +1249,10 @@ class TableServer:
                     EventsMessage(
                         type="events",
                         version=self.version,
-                        events=[asdict(e) for e in match.log(events, client.seat)],
+                        # Words only: a kind and a text.
+                        events=[
+                            {"kind": e.kind, "text": e.text} for e in match.log(events, client.seat)
+                        ],
                     )
                 )
             self._send_line(client, line)

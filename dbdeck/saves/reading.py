@@ -257,13 +257,16 @@ def _listing(path: Path) -> SaveInfo:
 
 
 def save_game(folder: Path, save_id: str) -> str:
-    """The id of the game a save is of, from its listing; the first game
-    when it cannot be told (opening the save then says what is wrong)."""
-    try:
-        _check_id(save_id)
-        return _listing(folder / f"{save_id}.json").game
-    except (SaveError, OSError):
-        return DEFAULT_GAME
+    """The id of the game a save is of, from its listing (or its backup's,
+    when the save itself cannot be listed); the first game when it cannot
+    be told (opening the save then says what is wrong)."""
+    for end in (".json", ".bak"):
+        try:
+            _check_id(save_id)
+            return _listing(folder / f"{save_id}{end}").game
+        except (SaveError, OSError):
+            continue
+    return DEFAULT_GAME
 
 
 def scan_saves(folder: Path) -> tuple[list[SaveInfo], list[str]]:

@@ -123,6 +123,10 @@ class LogLine:
     kind: str
     """The kind of event (``draw``, ``damage`` …)."""
     text: str
+    starts_turn: bool = False
+    """Whether this line begins a turn, as the game counts turns: a saved
+    game's log (``dbdeck log``) numbers its turns by these lines, or, for a
+    game that marks none, by its summary's turn after each step."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,8 @@ view and offers the server sent this seat (read by the game's rules), and
 sends actions back through a ``TableLink`` (the connection ``dbdeck join``
 keeps); ``WaitingScreen`` and ``ChatDialog`` are the joined table's own
 screens. Each game draws the table itself (the deckbuilding game's
-``SharedTableScreen``). Nothing here imports a game: an import-linter
-contract keeps it so.
+``SharedTableScreen``), in a screen that is a ``SharedTable``. Nothing here
+imports a game: an import-linter contract keeps it so.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dbdeck.tabletop.game import GameRules, LogLine
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.modal import Dialog
 
-__all__ = ["ChatDialog", "RemoteBackend", "TableLink", "WaitingScreen"]
+__all__ = ["ChatDialog", "RemoteBackend", "SharedTable", "TableLink", "WaitingScreen"]
 
 
 class TableLink(Protocol):
@@ -40,6 +40,28 @@ class TableLink(Protocol):
 
     def seats_text(self) -> str:
         """The seats in plain words."""
+
+
+class SharedTable(Protocol):
+    """What the app of a joined table asks of a game's table screen there
+    (``SHARED_TABLE_SCREENS``, else ``TABLE_SCREENS``, made on a
+    ``RemoteBackend``), besides being a screen."""
+
+    def refresh_table(self) -> None:
+        """Draw the backend's view and offers again (a new view came)."""
+
+    def write_lines(self, lines: list[LogLine]) -> None:
+        """Add log lines (words from the server) to the table's log."""
+
+    def say(self, text: Text) -> None:
+        """Add a line of table talk or a note of the seats to the log."""
+
+    def show_connection(self, state: str) -> None:
+        """Show how the connection stands (``""``: it is up again)."""
+
+    def ask_again(self) -> None:
+        """Reopen an open decision's dialog (the answer may have been lost
+        with the connection), and draw the table again."""
 
 
 class WaitingScreen(Screen[None]):

@@ -31,7 +31,7 @@ from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 
 from dbdeck.saves import Session
-from dbdeck.tabletop.registry import table_screen
+from dbdeck.tabletop.registry import ScreenKind, table_screen
 from dbdeck.tui.modal import Palette, PlainApp
 from dbdeck.tui.terminal import colour_system, wants_ascii
 
@@ -81,9 +81,10 @@ class TableApp(PlainApp):
         self._typed_on: dict[int, tuple[events.Key, Screen[Any]]] = {}
         """The screen in front when each key waiting to act was typed."""
 
-    def table_screen(self, game_id: str, backend: Any) -> Screen[None]:
-        """The table screen of the game ``game_id`` on ``backend``."""
-        screen: Screen[None] = table_screen(game_id)(backend)
+    def table_screen(self, game_id: str, backend: Any, kind: ScreenKind = "table") -> Screen[None]:
+        """The table screen of the game ``game_id`` on ``backend`` (of a
+        shared table, or of a replay, by ``kind``)."""
+        screen: Screen[None] = table_screen(game_id, kind)(backend)
         return screen
 
     async def on_event(self, event: events.Event) -> None:

@@ -28,7 +28,7 @@ from dbdeck.games.deckbuilding.cards.describe import describe_effects
 from dbdeck.games.deckbuilding.cards.facts import card_words
 from dbdeck.games.deckbuilding.engine import combat, labels, preview, rules, undone, waste, why
 from dbdeck.games.deckbuilding.engine.actions import Action, Buy
-from dbdeck.games.deckbuilding.engine.events import Event
+from dbdeck.games.deckbuilding.engine.events import Event, starts_turn
 from dbdeck.games.deckbuilding.engine.holders import (
     VILLAIN,
     AllyRef,
@@ -164,7 +164,7 @@ def log_lines(
     """Events as ``seat`` may read them: words only (an event's data can
     name cards of a hand or a deck, so it never leaves the engine)."""
     del game, seat, every_hand  # every event's text is written for the whole table
-    return tuple(LogLine(e.type, e.text) for e in events)
+    return tuple(LogLine(e.type, e.text, starts_turn(e)) for e in events)
 
 
 def _card(game: Playing, uid: int) -> CardView:

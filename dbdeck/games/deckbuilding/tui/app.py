@@ -29,7 +29,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.cards.catalog import Catalog, load_catalog
 from dbdeck.games.deckbuilding.cards.plain import Ally
 from dbdeck.games.deckbuilding.engine.game import (
     DIFFICULTIES,
@@ -49,7 +49,8 @@ from dbdeck.games.deckbuilding.tui.play import TableScreen
 from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList
 from dbdeck.games.deckbuilding.tui.widgets.tickbox import TickBox
 from dbdeck.saves import SaveError, Session
-from dbdeck.tabletop.registry import menu_screens
+from dbdeck.tabletop.game import GameRules
+from dbdeck.tabletop.registry import has_table_screen, known, menu_screens, open_rules, title_of
 from dbdeck.tui.backend import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.shell import TableApp
@@ -66,6 +67,17 @@ def _list_saves(folder: Path) -> list[SaveInfo]:
     from dbdeck.saves.reading import list_saves
 
     return list_saves(folder)
+
+
+def _running(folder: Path) -> list[SaveInfo]:
+    """The games in ``folder`` that go on, of every game this dbdeck plays
+    at a table screen (a save of another game is no game to continue here),
+    latest first."""
+    return [
+        s
+        for s in _list_saves(folder)
+        if not s.winner and known(s.game) and has_table_screen(s.game)
+    ]
 
 
 class ActionCommands(Provider):
@@ -117,27 +129,35 @@ class MainMenu(Screen[None]):
     def _continue_option(self) -> Option:
         app = self.app
         saves = getattr(app, "saves", None)
-        running = [s for s in _list_saves(saves) if not s.winner] if saves else []
+        running = _running(saves) if saves else []
         if not running:
             return Option("Continue (no game in progress)", id="continue", disabled=True)
         latest = running[0]
-        return Option(
-            f"Continue: {latest.villain} vs {', '.join(latest.characters)}, turn {latest.turn}",
-            id="continue",
+        # With its game's title: the saves of every game are continued here.
+        # Names from a file: plain text, never markup.
+        words = Text(
+            f"Continue: {latest.villain} vs {', '.join(latest.characters)}, turn {latest.turn}"
         )
+        words.append(f" ({title_of(latest.game)})", style="dim")
+        return Option(words, id="continue")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
 
     def _continue(self, app: DbdeckApp) -> None:
         assert app.saves is not None
-        running = [s for s in _list_saves(app.saves) if not s.winner]
+        running = _running(app.saves)
         if not running:  # it ended or went away since the menu was drawn
             self.notify("No game in progress.", title="Cannot continue", severity="error")
             return
-        save_id = running[0].id
+        save_id, game = running[0].id, running[0].game
         try:
-            session = Session.resume(DeckbuildingRules(app.catalog), app.saves, save_id)
+            rules = app.rules_of(game)
+        except Exception as exc:  # the game's content does not load: said, never raised
+            self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
+            return
+        try:
+            session = Session.resume(rules, app.saves, save_id)
         except SaveError as exc:
             if exc.backup is None:
                 self.notify(str(exc), title="Cannot continue", severity="error", timeout=20)
@@ -149,9 +169,7 @@ class MainMenu(Screen[None]):
                     return
                 assert app.saves is not None
                 try:
-                    backup = Session.resume(
-                        DeckbuildingRules(app.catalog), app.saves, save_id, from_backup=True
-                    )
+                    backup = Session.resume(rules, app.saves, save_id, from_backup=True)
                 except SaveError as again:
                     self.notify(str(again), title="Cannot continue", severity="error")
                     return
@@ -441,37 +459,62 @@ class DbdeckApp(TableApp):
 
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: Catalog | None,
         game: Game | None = None,
         seating: Seating | None = None,
         *,
-        session: Session[DeckbuildingMatch] | None = None,
+        session: Session[Any] | None = None,
         saves: Path | None = None,
         start: Screen[None] | None = None,
     ) -> None:
+        """``catalog``: the card set of the menus (``None``: the session's,
+        when it is of this game, else the shipped set once a menu needs it).
+        ``session``: a saved game of any game, opened in its game's table
+        screen."""
         from dbdeck.games.deckbuilding.tui.widgets import glyphs
 
         # The table's glyphs follow the terminal, and so does the rest.
         super().__init__(session=session, saves=saves, ascii=glyphs.ASCII)
-        self.catalog = catalog
-        self.start_game = session.match.game if session is not None else game
+        if catalog is None and session is not None and isinstance(session.rules.content, Catalog):
+            catalog = session.rules.content
+        self._catalog = catalog
+        self.start_game = game
         self.seating = seating
         self.start_screen = start
+
+    @property
+    def catalog(self) -> Catalog:
+        """The deckbuilding card set the menus, the wizard and the card
+        browser show (loaded once a menu needs it, at a table of another game)."""
+        if self._catalog is None:
+            self._catalog = load_catalog()
+        return self._catalog
+
+    @catalog.setter
+    def catalog(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+
+    def rules_of(self, game_id: str) -> GameRules[Any]:
+        """The rules of a save's game: this game's on the app's card set,
+        another's from the registry (its own error when they cannot open)."""
+        if game_id == GAME_ID:
+            return DeckbuildingRules(self.catalog)
+        return open_rules(game_id)
 
     def on_mount(self) -> None:
         if self.start_screen is not None:
             self.push_screen(self.start_screen)
+        elif self.session is not None:
+            backend = self._backend(self.session, self.seating)
+            # The table screen of the save's game, as the registry lists it.
+            self.push_screen(self.table_screen(self.session.rules.game_id, backend))
         elif self.start_game is not None:
-            if self.session is not None:
-                backend = self._backend(self.session, self.seating)
-            else:
-                backend = self._unsaved(self.start_game, self.seating)
-            self.push_screen(TableScreen(backend))
+            self.push_screen(TableScreen(self._unsaved(self.start_game, self.seating)))
         else:
             self.push_screen(MainMenu())
 
-    def open_session(self, session: Session[DeckbuildingMatch], seating: Seating) -> None:
-        """Show the table of a saved game (closing the previous one)."""
+    def open_session(self, session: Session[Any], seating: Seating) -> None:
+        """Show the table of a saved game of any game (closing the previous one)."""
         if self.session is not None and self.session is not session:
             self.session.close()
         self.session = session
@@ -489,9 +532,7 @@ class DbdeckApp(TableApp):
         """The backend of a game that is not saved; it keeps its own counts."""
         return LocalBackend(DeckbuildingMatch(game), seating, story=DeckbuildingStory())
 
-    def _backend(
-        self, session: Session[DeckbuildingMatch], seating: Seating | None
-    ) -> LocalBackend:
+    def _backend(self, session: Session[Any], seating: Seating | None) -> LocalBackend:
         def reloaded(session: Session[Any]) -> None:
             # After an unexpected error the backend reloads the save.
             self.session = session
@@ -507,11 +548,10 @@ class DbdeckApp(TableApp):
             if self.session is None:
                 self.notify("Only a saved game can be replayed.", severity="warning")
                 return
-            from dbdeck.games.deckbuilding.tui.replay import ReplayScreen
             from dbdeck.tui.local import ReplayBackend
 
-            rules = DeckbuildingRules(self.catalog)
-            self.push_screen(ReplayScreen(ReplayBackend(rules, self.session.data())))
+            replay = ReplayBackend(self.session.rules, self.session.data())
+            self.push_screen(self.table_screen(self.session.rules.game_id, replay, "replay"))
             return
         if self.session is not None:
             self.session.close()

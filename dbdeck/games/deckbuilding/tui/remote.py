@@ -1,10 +1,14 @@
-"""The table in one terminal of a shared table: ``dbdeck join``.
+"""The table in one terminal of a shared table: ``dbdeck join``, of any
+game.
 
-The same table screen as a local game, behind a ``RemoteBackend``: it draws
-the ``TableView`` the server sent this seat, offers the server's offers,
-and sends actions back; the server answers with a new view (or a refusal,
-shown with its reason). A dropped connection is retried; the seat is held by
-the server meanwhile.
+The app opens the game the table plays: the one its entry names, else the
+one its welcome names (its rules from the registry). Its table screen
+(``SHARED_TABLE_SCREENS``, else ``TABLE_SCREENS``: the deckbuilding game's
+``SharedTableScreen``) sits behind a ``RemoteBackend``: it draws the view
+the server sent this seat, offers the server's offers, and sends actions
+back; the server answers with a new view (or a refusal, shown with its
+reason). A dropped connection is retried; the seat is held by the server
+meanwhile.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import select
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 from rich.text import Text
+from textual.screen import Screen
 
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.panels import LogLine
 from dbdeck.games.deckbuilding.tui.app import DbdeckApp
 from dbdeck.games.deckbuilding.tui.shared_table import SharedTableScreen
@@ -35,10 +41,18 @@ from dbdeck.net.protocol import (
     ViewMessage,
     WelcomeMessage,
 )
+from dbdeck.packs.reading import CardSetError
 from dbdeck.saves import SaveFailed
 from dbdeck.tabletop.game import GameRules
+from dbdeck.tabletop.registry import (
+    has_table_screen,
+    known,
+    no_screen_words,
+    open_rules,
+    unknown_words,
+)
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.joined import RemoteBackend, WaitingScreen
+from dbdeck.tui.joined import RemoteBackend, SharedTable, WaitingScreen
 
 __all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
 
@@ -77,11 +91,11 @@ def terminal_gone() -> bool:
 
 
 class JoinApp(DbdeckApp):
-    """dbdeck connected to a shared table."""
+    """dbdeck connected to a shared table, of any game."""
 
     def __init__(
         self,
-        rules: GameRules[Any],
+        rules: GameRules[Any] | None,
         *,
         socket_path: Path | None = None,
         tcp: tuple[str, int] | None = None,
@@ -91,12 +105,20 @@ class JoinApp(DbdeckApp):
         user: str | None = None,
         server_owner: tuple[str, int] | None = None,
     ) -> None:
-        """``server_owner`` is the host's name and uid, whose server the
-        socket must be before a seat token is sent; by default the owner of
-        ``socket_path`` as it is found at the first connection."""
-        super().__init__(rules.content, start=WaitingScreen("Connecting to the table…"))
+        """``rules``: the game the table plays, as its entry names it;
+        ``None`` for a table found by its address alone, whose welcome
+        names its game (opened then, from the registry). ``server_owner``
+        is the host's name and uid, whose server the socket must be before
+        a seat token is sent; by default the owner of ``socket_path`` as it
+        is found at the first connection."""
+        content = rules.content if rules is not None else None
+        super().__init__(
+            content if isinstance(content, Catalog) else None,
+            start=WaitingScreen("Connecting to the table…"),
+        )
         self.rules = rules
-        """The game the table plays, as this terminal reads its views."""
+        """The game the table plays, as this terminal reads its views
+        (``None`` until the welcome names it)."""
         self.socket_path = socket_path
         self.tcp = tcp
         self.wanted_seat = seat
@@ -109,7 +131,9 @@ class JoinApp(DbdeckApp):
         self.host = False
         self.table_name = ""
         self.seats: list[SeatInfo] = []
-        self.table: SharedTableScreen | None = None
+        # Any: each game's own screen, which its tests reach into as such.
+        self.table: Any = None
+        """The game's table screen (a ``SharedTable``), once the first view came."""
         self.backend: RemoteBackend | None = None
         self.failure = ""
         """Why the app stopped, when it stopped on its own."""
@@ -131,11 +155,19 @@ class JoinApp(DbdeckApp):
                 continue
             who = "the bot" if s.bot else (s.user or "free")
             state = "" if s.bot or not s.user else (" (here)" if s.present else " (away)")
-            names = ", ".join(self.catalog[c].name for c in s.characters) or "-"
+            names = ", ".join(self.role_name(c) for c in s.characters) or "-"
             seat = "bot" if s.bot else f"seat {s.seat}"
             you = "  ← you" if s.seat == self.seat and not s.bot else ""
             lines.append(f"{seat}: {who}{state} — {names}{you}")
         return "\n".join(lines)
+
+    def role_name(self, role: str) -> str:
+        """A role of the table in words: a Character's name in this game,
+        the role's id in another (its screen names them)."""
+        content = self.rules.content if self.rules is not None else None
+        if isinstance(content, Catalog) and role in content.cards:
+            return str(content[role].name)
+        return role
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -241,6 +273,11 @@ class JoinApp(DbdeckApp):
             if connected_once:
                 self._back()
             connected_once = True
+            problem = self._open_game(welcome.game)
+            if problem:
+                await client.close()
+                self.stop(problem)
+                return
             self.client = client
             self._welcomed(welcome)
             reason = await self._listen(client)
@@ -259,7 +296,8 @@ class JoinApp(DbdeckApp):
         if seat is not None and held_seat is not None and seat != held_seat:
             token = None
         return {
-            "game": self.rules.game_id,
+            # None: the game the table plays (its welcome names it).
+            "game": self.rules.game_id if self.rules is not None else None,
             "seat": None if self.spectate else seat,
             "spectate": self.spectate,
             "seat_token": None if self.spectate else token,
@@ -271,6 +309,31 @@ class JoinApp(DbdeckApp):
         if self.tcp is not None:
             return f"tcp:{self.tcp[0]}:{self.tcp[1]}"
         return f"unix:{self.socket_path}"
+
+    def _open_game(self, game: str) -> str:
+        """Open the rules of the game the welcome names, unless they are
+        open already; why they cannot be, or ``""``."""
+        if not known(game):
+            return f"cannot join: this table plays {unknown_words(game)}"
+        if not has_table_screen(game, "shared"):
+            return f"cannot join: {no_screen_words(game)}"
+        if self.rules is not None and self.rules.game_id == game:
+            return ""
+        if self.rules is not None:
+            # Another game's table answers where this one was (a reconnection).
+            return f"this table now plays {game!r}, not {self.rules.game_id!r}"
+        try:
+            rules = open_rules(game)
+        except CardSetError as exc:
+            first = exc.problems[0] if exc.problems else exc
+            return f"cannot join: the cards of {game!r} do not load ({first})"
+        except (ValueError, OSError) as exc:
+            return f"cannot join: {exc}"
+        self.rules = rules
+        content = rules.content
+        if isinstance(content, Catalog):
+            self.catalog = content
+        return ""
 
     def _welcomed(self, welcome: WelcomeMessage) -> None:
         self.seat = welcome.seat
@@ -292,16 +355,16 @@ class JoinApp(DbdeckApp):
         while connecting, the table's prompt once it is open."""
         if isinstance(self.screen, WaitingScreen):
             self.screen.say(text)
-        elif self.table is not None and self.table.is_mounted:
-            self.table.show_connection(text)
+        elif (table := self._up()) is not None:
+            table.show_connection(text)
 
     def _lost(self) -> None:
         """The connection ended: said once; the table waits, acting on nothing."""
         self._tries = 0
         if self.backend is not None:
             self.backend.online = False
-        if self.table is not None and self.table.is_mounted:
-            self.table.notify(
+        if self._shown():
+            self._table_screen().notify(
                 "The connection to the table ended; reconnecting (the prompt shows how it goes).",
                 title="Connection",
                 severity="warning",
@@ -313,9 +376,9 @@ class JoinApp(DbdeckApp):
         self._tries = 0
         if self.backend is not None:
             self.backend.online = True
-        if self.table is not None and self.table.is_mounted:
-            self.table.show_connection("")
-            self.table.notify("Back at the table.", title="Connection")
+        if (table := self._up()) is not None:
+            table.show_connection("")
+            self._table_screen().notify("Back at the table.", title="Connection")
 
     async def _listen(self, client: TableClient) -> str:
         """Handle the server's messages until the connection ends; returns a
@@ -331,42 +394,69 @@ class JoinApp(DbdeckApp):
             elif isinstance(message, SeatsMessage):
                 self._seats(message.seats)
             elif isinstance(message, ChatMessage) and self.table is not None:
-                self.table.say(Text(f"<{message.sender}> {message.text}", style="magenta"))
+                self._shared().say(Text(f"<{message.sender}> {message.text}", style="magenta"))
             elif isinstance(message, RefusalMessage):
                 if message.fatal:
                     return message.reason
                 if self.table is not None:
-                    self.table.notify(message.reason, title="Not allowed", severity="warning")
+                    self._table_screen().notify(
+                        message.reason, title="Not allowed", severity="warning"
+                    )
 
     def _view(self, message: ViewMessage) -> None:
+        rules = self.rules
+        assert rules is not None, "a view comes after the welcome, which opens its game"
         try:
-            view = self.rules.read_view(message.view)
-            offers = [self.rules.read_offer(o) for o in message.legal]
+            view = rules.read_view(message.view)
+            offers = [rules.read_offer(o) for o in message.legal]
         except (ValidationError, ValueError) as exc:
             self.stop(f"the table sent a view this dbdeck cannot read: {exc}")
             return
         try:
-            tally = self.rules.read_story(message.tally) if message.tally else None
+            tally = rules.read_story(message.tally) if message.tally else None
         except ValueError:
             tally = None  # the counts are a comfort: the summary shows "?" then
         if self.backend is None:
-            self.backend = RemoteBackend(self.rules, Seating(players=self._players()), self)
+            self.backend = RemoteBackend(rules, Seating(players=self._players()), self)
         self.backend.update(message.version, view, offers, tally)
         if self.table is None:
-            self.table = SharedTableScreen(self.backend)
-            self.table.sub_title = self.where()
-            self.switch_screen(self.table)
+            # The game's own screen for a seat at a shared table.
+            screen = self.table_screen(rules.game_id, self.backend, "shared")
+            self.table = screen
+            screen.sub_title = self.where()
+            self.switch_screen(screen)
             return
-        if not self.table.is_mounted:
+        screen = self._table_screen()
+        if not screen.is_mounted:
             return
         if isinstance(self.screen, WaitingScreen):
             self.pop_screen()
-        self.table.sub_title = self.where()
+        screen.sub_title = self.where()
         if self._ask_again:
             self._ask_again = False
-            self.table.ask_again()  # redraws the table too
+            self._shared().ask_again()  # redraws the table too
         else:
-            self.table.refresh_table()
+            self._shared().refresh_table()
+
+    def _shown(self) -> bool:
+        """Whether the table screen is up (made and mounted)."""
+        return self._up() is not None
+
+    def _up(self) -> SharedTable | None:
+        """The table screen while it is up (made and mounted)."""
+        if self.table is None or not self._table_screen().is_mounted:
+            return None
+        return self._shared()
+
+    def _shared(self) -> SharedTable:
+        """The table, as what a joined table asks of its screen."""
+        assert self.table is not None
+        return cast(SharedTable, self.table)
+
+    def _table_screen(self) -> Screen[None]:
+        """The table, as the screen it is."""
+        assert self.table is not None
+        return cast(Screen[None], self.table)
 
     def _events(self, message: EventsMessage) -> None:
         lines = []
@@ -376,8 +466,8 @@ class JoinApp(DbdeckApp):
                 lines.append(LogLine(kind, text))
         if self.backend is not None:
             self.backend.add_lines(lines)
-        if self.table is not None and self.table.is_mounted:
-            self.table.write_lines(self.backend.events() if self.backend else [])
+        if (table := self._up()) is not None:
+            table.write_lines(self.backend.events() if self.backend else [])
 
     def _seats(self, seats: list[SeatInfo]) -> None:
         before = {s.seat: s for s in self.seats}
@@ -390,19 +480,19 @@ class JoinApp(DbdeckApp):
         for s in seats:
             was = before.get(s.seat)
             if was is not None and s.user and was.present != s.present and not s.bot:
-                names = ", ".join(self.catalog[c].name for c in s.characters)
+                names = ", ".join(self.role_name(c) for c in s.characters)
                 if s.present:
                     said = f"{s.user} (seat {s.seat}) is back."
                 else:
                     plays = f" {names} waits; " if names else " "
                     said = f"{s.user} (seat {s.seat}) left the table:{plays}the seat is held."
-                self.table.say(Text(said, style="italic"))
+                self._shared().say(Text(said, style="italic"))
                 if s.seat != self.seat:
-                    self.table.notify(
+                    self._table_screen().notify(
                         said, title="Seats", severity="information" if s.present else "warning"
                     )
-        if self.table.is_mounted:
-            self.table.refresh_table()
+        if self._shown():
+            self._shared().refresh_table()
 
     def _away(self) -> frozenset[str]:
         """The Characters whose player has left the table."""
