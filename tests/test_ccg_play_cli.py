@@ -39,3 +39,17 @@ def test_an_illegal_deck_is_refused_unless_allowed(
 def test_two_names_or_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ccg", "play", "--players", "Ann", "--saves", str(tmp_path)]) == 2
     assert "two player names" in capsys.readouterr().err
+
+
+def test_setup_writes_a_file_the_host_reads(tmp_path: Path) -> None:
+    import json
+
+    from dbdeck.tabletop import registry
+
+    out = tmp_path / "table.json"
+    assert main(["ccg", "setup", "--players", "ann,bob", "--seed", "7", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    rules = registry.open_rules("ccg")
+    setup = rules.read_setup(data)
+    match = rules.new(setup)
+    assert [r.name for r in match.roles()] == ["ann (Goku)", "bob (Raditz)"]

@@ -74,8 +74,31 @@ def add_commands(commands: Any) -> None:
 
 
 def _add_play(sub: Any) -> None:
-    """``dbdeck ccg play``."""
+    """``dbdeck ccg play`` and ``dbdeck ccg setup``."""
+    setup = sub.add_parser(
+        "setup", help="write a table's setup file for `dbdeck host --game ccg --setup FILE`"
+    )
+    _table_options(setup)
+    setup.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the setup file to write"
+    )
     play = sub.add_parser("play", help="play a two-seat game at this terminal")
+    _table_options(play)
+    play.add_argument(
+        "--hide-hands", action="store_true", help="hot-seat: hide both hands between players"
+    )
+    play.add_argument(
+        "--saves",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where games are saved (default: the user's data folder)",
+    )
+    play.add_argument("--resume", default=None, metavar="ID", help="resume a saved CCG game")
+
+
+def _table_options(play: Any) -> None:
+    """The options of a new table."""
     play.add_argument(
         "decks",
         nargs="*",
@@ -104,9 +127,6 @@ def _add_play(sub: Any) -> None:
     )
     play.add_argument("--seed", type=int, default=None, help="the seed of the table's chance")
     play.add_argument(
-        "--hide-hands", action="store_true", help="hot-seat: hide both hands between players"
-    )
-    play.add_argument(
         "--allow-illegal",
         action="store_true",
         help="seat a deck the checker finds illegal (a casual game)",
@@ -119,14 +139,6 @@ def _add_play(sub: Any) -> None:
         metavar="DIR",
         help="a folder of CCG card packs (repeatable)",
     )
-    play.add_argument(
-        "--saves",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="where games are saved (default: the user's data folder)",
-    )
-    play.add_argument("--resume", default=None, metavar="ID", help="resume a saved CCG game")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
         return commands.cmd_show(args.pack, args.title)
     if command == "rules":
         return commands.cmd_rules(args.rules)
+    if command == "setup":
+        from dbdeck.games.ccg.play import run_setup
+
+        return run_setup(args)
     if command == "play":
         from dbdeck.games.ccg.play import run_play
 

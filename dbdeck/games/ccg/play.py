@@ -10,6 +10,7 @@ Saiyan Saga rulebook's Example of Play, are the default.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from dbdeck.games.ccg.library import load_library, shipped_ccg_dir
 from dbdeck.games.ccg.match import CcgRules
+from dbdeck.games.ccg.table.setup import CcgSetup
 from dbdeck.packs.reading import CardSetError
 from dbdeck.saves import SaveError, Session, saves_dir
 from dbdeck.seating import Seating
@@ -47,12 +49,68 @@ def _decks(paths: list[Path]) -> list[str] | str:
     return texts
 
 
-def run_play(args: argparse.Namespace) -> int:
-    """Start (or resume) a CCG table and open it."""
+def _rules(packs: list[Path]) -> CcgRules | None:
     try:
-        rules = CcgRules(load_library(args.pack))
+        return CcgRules(load_library(packs))
     except CardSetError as exc:
         print(f"cannot load the CCG cards: {exc}", file=sys.stderr)
+        return None
+
+
+def _new_setup(rules: CcgRules, args: argparse.Namespace) -> CcgSetup | str:
+    """The setup the options give, checked by sitting it at a table; or
+    what is wrong, in words."""
+    decks = _decks(list(args.decks))
+    if isinstance(decks, str):
+        return decks
+    names = [n.strip() for n in args.players.split(",") if n.strip()] or ["Player 1", "Player 2"]
+    if len(names) != 2:
+        return "give two player names: --players A,B"
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        setup = rules.read_setup(
+            {
+                "players": names,
+                "decks": decks,
+                "profile": args.rules,
+                "adjudication": args.adjudication,
+                "seed": seed,
+                "allow_illegal": args.allow_illegal,
+            }
+        )
+        rules.new(setup)
+    except SetupProblem as exc:
+        return f"cannot set up this table: {exc}"
+    return setup
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    """Write a checked setup file for a shared table."""
+    rules = _rules(args.pack)
+    if rules is None:
+        return 1
+    setup = _new_setup(rules, args)
+    if isinstance(setup, str):
+        print(setup, file=sys.stderr)
+        return 2
+    text = json.dumps(rules.setup_json(setup), indent=1) + "\n"
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"cannot write {args.output}: {exc}", file=sys.stderr)
+        return 1
+    a, b = setup.players
+    print(
+        f"Wrote {args.output}: {a} and {b}, {setup.profile}, rules {setup.adjudication}. "
+        f"Host it: dbdeck host --game ccg --setup {args.output} --players USER1,USER2"
+    )
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Start (or resume) a CCG table and open it."""
+    rules = _rules(args.pack)
+    if rules is None:
         return 1
     folder = saves_dir(args.saves)
     if args.resume:
@@ -62,29 +120,12 @@ def run_play(args: argparse.Namespace) -> int:
             print(f"cannot resume {args.resume}: {exc}", file=sys.stderr)
             return 1
     else:
-        decks = _decks(list(args.decks))
-        if isinstance(decks, str):
-            print(decks, file=sys.stderr)
+        setup = _new_setup(rules, args)
+        if isinstance(setup, str):
+            print(setup, file=sys.stderr)
             return 2
-        names = [n.strip() for n in args.players.split(",") if n.strip()] or [
-            "Player 1",
-            "Player 2",
-        ]
-        if len(names) != 2:
-            print("give two player names: --players A,B", file=sys.stderr)
-            return 2
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        names = setup.players
         try:
-            setup = rules.read_setup(
-                {
-                    "players": names,
-                    "decks": decks,
-                    "profile": args.rules,
-                    "adjudication": args.adjudication,
-                    "seed": seed,
-                    "allow_illegal": args.allow_illegal,
-                }
-            )
             session = Session.start(
                 rules,
                 setup,

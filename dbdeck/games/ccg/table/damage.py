@@ -78,6 +78,8 @@ def deal_life(state: TableState, seat: int, count: int) -> int:
     """
     side = state.side(seat)
     dealt = 0
+    if count <= 0:
+        return 0
     balls_seen: set[int] = set()
     while dealt < count and side.life_deck:
         if all(state.cards[u].dragon_ball is not None for u in side.life_deck):

@@ -46,7 +46,7 @@ CARD_FIELDS = (
 """The fields of an action that name one card by its uid (a MoveCard's
 ``to`` is a zone's name, never an int, so it names none)."""
 
-MANUAL_GROUPS = frozenset({"manual", "counter", "correction", "corrections"})
+MANUAL_GROUPS = frozenset({"manual", "card", "counter", "correction", "corrections"})
 """The groups of offers made by hand (reached by their keys, a card's menu
 and the action list, not the list of what the turn asks now)."""
 
