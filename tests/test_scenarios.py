@@ -14,7 +14,11 @@ from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.scenario import clean_game, run_file
 from dbdeck.scenarios import ScenarioFailure
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
+SCENARIOS = sorted(
+    p for p in (Path(__file__).parent / "scenarios").rglob("*.toml") if "ccg" not in p.parts
+)
+"""The deckbuilding game's scenarios (the CCG's are in ``scenarios/ccg``:
+``tests/test_ccg_scenarios.py``)."""
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

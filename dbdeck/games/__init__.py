@@ -10,6 +10,7 @@ content (``dbdeck.tabletop.registry`` imports it only when asked)."""
 
 SCENARIO_RUNNERS: dict[str, str] = {
     "deckbuilding": "dbdeck.games.deckbuilding.scenario:scenario_runner",
+    "ccg": "dbdeck.games.ccg.scenario:scenario_runner",
 }
 """Each game's scenario runner by id: the module and function that make it
 (``dbdeck.scenarios`` imports it only when a file of that game is run)."""

@@ -47,7 +47,7 @@ class SetupModel(BaseModel):
     """Seat a deck the checker finds illegal."""
 
 
-_INT = Annotated[int, Field(ge=-1, le=1_000_000)]
+_INT = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]
 
 
 @cache

@@ -26,7 +26,7 @@ from dbdeck.games.ccg.table.state import (
     TableState,
 )
 
-__all__ = ["CcgSetup", "DeckProblem", "new_table"]
+__all__ = ["CcgSetup", "DeckProblem", "new_table", "table_card"]
 
 
 class DeckProblem(ValueError):
@@ -54,7 +54,8 @@ def _facts(title: str, library: Library, rules_profile: object) -> Facts:
     return unknown_facts(title, rules_profile, library)  # type: ignore[arg-type]
 
 
-def _card(uid: int, owner: int, facts: Facts, level: int | None = None) -> TableCard:
+def table_card(uid: int, owner: int, facts: Facts, level: int | None = None) -> TableCard:
+    """A card at the table with what the rules read of it."""
     record = facts.record
     return TableCard(
         uid=uid,
@@ -126,7 +127,7 @@ def _seat(
         facts = _facts(line.title, library, rules)
         for _ in range(line.count):
             uid = len(cards) + 1
-            card = _card(uid, seat, facts)
+            card = table_card(uid, seat, facts)
             cards[uid] = card
             if line.section == "Main Personality":
                 levels.append(card)

@@ -1,0 +1,329 @@
+"""The CCG's scenario files: a table set up from two decks, laid out by
+hand, then actions and what must hold after each.
+
+```toml
+game = "ccg"
+name = "An energy attack costs 2 stages and deals 4 life cards"
+rulebook = "seed 003, Energy Attacks 1"
+
+[setup]
+decks = ["goku", "raditz"]          # shipped decks (cards/ccg/decks), or deck texts
+players = ["John", "Sandra"]
+seed = 1                            # profile, adjudication: as the setup file
+packs = ["pack"]                    # CCG pack folders beside the scenario file
+
+[table.p1]                           # lay a side: p1 (seat 0) or p2 (seat 1)
+extra = ["Test Plateau"]             # cards added to the Life Deck (a pack's: setup.packs)
+top = ["Senzu Bean"]                 # these cards of the Life Deck go on top, in order
+hand = ["Mother's Touch"]            # from the Life Deck into the hand
+dragon_balls = ["Earth Dragon Ball 3"]   # from the Life Deck into play
+only_dragon_balls = true             # every other Life Deck card is removed from the game
+stages = 2                           # anger, level (the stack's index from 1)
+
+[[steps]]
+action = {kind = "attack", seat = 0, attack = "energy"}
+expect = {"p1.stages" = 0, "combat.phase" = "defend"}
+expect_log = ["makes an energy attack"]
+refused = "cannot be performed"      # instead: the action is refused, with these words
+```
+
+An action names cards by title: the acting seat's hand first, then its
+cards in play, then the other side's cards in play, then its Life Deck.
+The facts a step checks: ``turn``, ``active``, ``step``, ``winner``,
+``result``, ``suggestion``, ``combat.*`` (``phase``, ``passes``,
+``acting``) and for each of ``p1``, ``p2``: ``stages``, ``anger``,
+``level``, ``life_deck`` (its count), ``life_top``, ``life_bottom``, and the
+titles of ``hand``, ``discard``, ``removed``, ``non_combat``, ``drills``,
+``allies``, ``dragon_balls``, ``location`` (one title or ``""``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dbdeck.games.ccg.facts import facts_of
+from dbdeck.games.ccg.library import Library, load_library, shipped_ccg_dir
+from dbdeck.games.ccg.match import CcgMatch, CcgRules
+from dbdeck.games.ccg.profiles import profile as profile_named
+from dbdeck.games.ccg.table.setup import table_card
+from dbdeck.games.ccg.table.state import Side, TableState
+from dbdeck.games.ccg.table.zones import put, take
+from dbdeck.packs.reading import CardSetError, one_line
+from dbdeck.scenarios.expectations import check_facts, check_log
+from dbdeck.scenarios.outcome import GameUnavailable, Outcome, ScenarioFailure
+from dbdeck.tabletop.game import IllegalMove, SetupProblem
+
+__all__ = ["CcgScenarioRunner", "scenario_runner"]
+
+ROLES = ("p1", "p2")
+_CARD_FIELDS = ("card", "source", "discard", "keep", "ball", "over", "recipient", "personality")
+_LAYOUT_KEYS = {
+    "extra",
+    "top",
+    "hand",
+    "dragon_balls",
+    "only_dragon_balls",
+    "stages",
+    "anger",
+    "level",
+}
+_STEP_KEYS = {"action", "expect", "expect_log", "expect_log_order", "refused", "contains", "lacks"}
+
+
+def scenario_runner() -> CcgScenarioRunner:
+    """The runner ``dbdeck.games.SCENARIO_RUNNERS`` names."""
+    try:
+        return CcgScenarioRunner(load_library(include_env_packs=False))
+    except Exception as exc:  # the shipped data does not load: no scenario can run
+        raise GameUnavailable(f"the CCG's card data does not load: {exc}") from None
+
+
+class CcgScenarioRunner:
+    """Runs the CCG's scenario files."""
+
+    def __init__(self, library: Library) -> None:
+        self.rules = CcgRules(library)
+        self.shipped = self.rules
+        self._with_packs: dict[tuple[Path, ...], CcgRules] = {}
+
+    def run(self, data: dict[str, Any], file: str) -> Outcome:
+        """Set up, lay out, then play and check each step."""
+        unknown = set(data) - {"name", "rulebook", "setup", "table", "steps"}
+        if unknown:
+            raise ScenarioFailure(f"unknown key {sorted(unknown)[0]!r}")
+        if not isinstance(data.get("rulebook"), str):
+            raise ScenarioFailure("rulebook: say which passage the scenario pins")
+        self.rules = self._rules_for(data.get("setup"), file)
+        match = self._new(data.get("setup"))
+        self._lay(match.state, data.get("table", {}))
+        steps = data.get("steps", [])
+        if not isinstance(steps, list) or not steps:
+            raise ScenarioFailure("steps: a scenario has at least one step")
+        for number, step in enumerate(steps, 1):
+            self._step(match, step, f"step {number}")
+        return Outcome(file, str(data.get("name", file)), len(steps))
+
+    def _rules_for(self, setup: Any, file: str) -> CcgRules:
+        """The shipped data, with the packs a scenario names beside it."""
+        packs = setup.get("packs", []) if isinstance(setup, dict) else []
+        if not packs:
+            return self.shipped
+        if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
+            raise ScenarioFailure("setup.packs: folders beside the scenario file")
+        folders = tuple((Path(file).parent / p).resolve() for p in packs)
+        if folders not in self._with_packs:
+            try:
+                library = load_library(folders, include_env_packs=False)
+            except CardSetError as exc:
+                raise ScenarioFailure(f"setup.packs: {one_line(str(exc))}") from None
+            self._with_packs[folders] = CcgRules(library)
+        return self._with_packs[folders]
+
+    def _new(self, setup: Any) -> CcgMatch:
+        if not isinstance(setup, dict):
+            raise ScenarioFailure("setup: a table of decks, players, seed …")
+        fields = {k: v for k, v in setup.items() if k != "packs"}
+        decks = fields.get("decks", ["goku", "raditz"])
+        if not isinstance(decks, list) or len(decks) != 2:
+            raise ScenarioFailure("setup.decks: two decks")
+        fields["decks"] = [_deck_text(d) for d in decks]
+        fields.setdefault("players", ["John", "Sandra"])
+        try:
+            return self.rules.new(self.rules.read_setup(fields))
+        except SetupProblem as exc:
+            raise ScenarioFailure(str(exc)) from None
+
+    def _lay(self, state: TableState, table: Any) -> None:
+        if not isinstance(table, dict) or set(table) - set(ROLES):
+            raise ScenarioFailure("table: only p1 and p2 are laid out")
+        for role, layout in table.items():
+            side = state.side(ROLES.index(role))
+            if not isinstance(layout, dict) or set(layout) - _LAYOUT_KEYS:
+                bad = sorted(set(layout) - _LAYOUT_KEYS) if isinstance(layout, dict) else []
+                raise ScenarioFailure(f"table.{role}: unknown key {bad[0] if bad else layout!r}")
+            _lay_side(state, side, role, layout, self.rules)
+
+    def _step(self, match: CcgMatch, step: Any, where: str) -> None:
+        if not isinstance(step, dict) or set(step) - _STEP_KEYS:
+            bad = sorted(set(step) - _STEP_KEYS) if isinstance(step, dict) else ["?"]
+            raise ScenarioFailure(f"{where}: unknown key {bad[0]!r}")
+        start = len(match.state.log)
+        if "action" in step:
+            action = self._action(match.state, step["action"], where)
+            refused = step.get("refused")
+            if refused is not None:
+                reason = match.check(action)
+                if reason is None:
+                    raise ScenarioFailure(f"{where}: expected a refusal ({refused!r}); accepted")
+                if str(refused) not in reason:
+                    raise ScenarioFailure(f"{where}: refused, but for {reason!r}")
+            else:
+                try:
+                    match.apply(action)
+                except IllegalMove as exc:
+                    raise ScenarioFailure(f"{where}: refused: {exc.reason}") from None
+        lines = [entry.text for entry in match.state.log[start:]]
+        check_log(where, lines, step.get("expect_log", []), step.get("expect_log_order", []))
+        lists = {k: step[k] for k in ("contains", "lacks") if k in step}
+        check_facts(where, facts(match.state), step.get("expect", {}), lists)
+
+    def _action(self, state: TableState, data: Any, where: str) -> Any:
+        if not isinstance(data, dict):
+            raise ScenarioFailure(f"{where}: action: a table with kind and seat")
+        fields = dict(data)
+        seat = fields.get("seat")
+        if seat not in (0, 1):
+            raise ScenarioFailure(f"{where}: action.seat: 0 or 1")
+        for name in _CARD_FIELDS:
+            if isinstance(fields.get(name), str):
+                fields[name] = _find(state, seat, fields[name], where)
+        if fields.get("kind") == "attach" and isinstance(fields.get("to"), str):
+            fields["to"] = _find(state, seat, fields["to"], where)
+        if isinstance(fields.get("cards"), list):
+            fields["cards"] = [
+                _find(state, seat, c, where, but=fields["cards"][:i]) if isinstance(c, str) else c
+                for i, c in enumerate(fields["cards"])
+            ]
+        try:
+            return self.rules.read_action(fields)
+        except ValueError as exc:
+            raise ScenarioFailure(f"{where}: {exc}") from None
+
+
+def _deck_text(deck: Any) -> str:
+    if not isinstance(deck, str):
+        raise ScenarioFailure("setup.decks: a shipped deck's name or a deck's text")
+    if "\n" in deck:
+        return deck
+    path = shipped_ccg_dir() / "decks" / f"{deck}.txt"
+    if not path.is_file():
+        raise ScenarioFailure(f"setup.decks: no shipped deck {deck!r}")
+    return path.read_text(encoding="utf-8")
+
+
+def _add_card(state: TableState, side: Side, title: str, role: str, rules: CcgRules) -> None:
+    """A card added to the Life Deck, as the library knows it."""
+    found = rules.library.find(title)
+    if not found:
+        raise ScenarioFailure(f"table.{role}.extra: the library has no card {title!r}")
+    facts = facts_of(found[0], profile_named(state.profile), rules.library)
+    uid = max(state.cards) + 1
+    state.cards[uid] = table_card(uid, side.seat, facts)
+    state.cards[uid].face_up = False
+    side.life_deck.append(uid)
+
+
+def _pull(state: TableState, side: Side, title: str, role: str) -> int:
+    uid = next((u for u in side.life_deck if state.cards[u].title == title), None)
+    if uid is None:
+        raise ScenarioFailure(f"table.{role}: no {title!r} in the Life Deck")
+    return uid
+
+
+def _lay_side(
+    state: TableState, side: Side, role: str, layout: Mapping[str, Any], rules: CcgRules
+) -> None:
+    for title in layout.get("extra", []):
+        _add_card(state, side, title, role, rules)
+    for title in layout.get("hand", []):
+        uid = _pull(state, side, title, role)
+        take(state, uid)
+        put(state, uid, side.seat, "hand")
+    for title in layout.get("dragon_balls", []):
+        uid = _pull(state, side, title, role)
+        take(state, uid)
+        put(state, uid, side.seat, "dragon-balls")
+    top = [
+        _pull_distinct(state, side, t, role, i, layout["top"])
+        for i, t in enumerate(layout.get("top", []))
+    ]
+    side.life_deck[:] = top + [u for u in side.life_deck if u not in top]
+    if layout.get("only_dragon_balls"):
+        for uid in [u for u in side.life_deck if state.cards[u].dragon_ball is None]:
+            take(state, uid)
+            put(state, uid, side.seat, "removed")
+    if "level" in layout:
+        side.level_index = int(layout["level"]) - 1
+        if not 0 <= side.level_index < len(side.levels):
+            raise ScenarioFailure(f"table.{role}.level: 1 to {len(side.levels)}")
+    if "stages" in layout:
+        side.stages = int(layout["stages"])
+    if "anger" in layout:
+        side.anger = int(layout["anger"])
+
+
+def _pull_distinct(
+    state: TableState, side: Side, title: str, role: str, index: int, titles: list[str]
+) -> int:
+    """The ``index``-th card of ``titles``: copies of one title are
+    different cards."""
+    before = titles[:index].count(title)
+    found = [u for u in side.life_deck if state.cards[u].title == title]
+    if len(found) <= before:
+        raise ScenarioFailure(f"table.{role}.top: not {before + 1} {title!r} in the Life Deck")
+    return found[before]
+
+
+def _find(state: TableState, seat: int, title: str, where: str, but: Sequence[Any] = ()) -> int:
+    mine, theirs = state.side(seat), state.side(1 - seat)
+    for zone in (
+        mine.hand,
+        mine.allies,
+        mine.non_combat,
+        mine.drills,
+        mine.dragon_balls,
+        theirs.dragon_balls,
+        theirs.allies,
+        mine.levels,
+        mine.life_deck,
+        mine.discard,
+    ):
+        for uid in zone:
+            if state.cards[uid].title == title and uid not in but:
+                return uid
+    raise ScenarioFailure(f"{where}: no card {title!r} the action can name")
+
+
+def facts(state: TableState) -> dict[str, Any]:
+    """The facts a scenario's step checks."""
+    out: dict[str, Any] = {
+        "turn": state.turn,
+        "active": state.active,
+        "step": state.step,
+        "winner": state.winner,
+        "result": state.result,
+        "suggestion": state.suggestion,
+        "combat": {
+            "phase": state.combat.phase if state.combat else "",
+            "passes": state.combat.passes if state.combat else 0,
+            "acting": state.combat.acting if state.combat else None,
+        },
+    }
+
+    def titles(uids: list[int]) -> list[str]:
+        return [state.cards[u].title for u in uids]
+
+    for side in state.sides:
+        location = state.location
+        out[ROLES[side.seat]] = {
+            "stages": side.stages,
+            "anger": side.anger,
+            "level": state.cards[side.main].level,
+            "life_deck": len(side.life_deck),
+            "life_top": state.cards[side.life_deck[0]].title if side.life_deck else "",
+            "life_bottom": state.cards[side.life_deck[-1]].title if side.life_deck else "",
+            "hand": titles(side.hand),
+            "discard": titles(side.discard),
+            "removed": titles(side.removed),
+            "non_combat": titles(side.non_combat),
+            "drills": titles(side.drills),
+            "allies": titles(side.allies),
+            "ally_stages": [state.cards[u].stages for u in side.allies],
+            "dragon_balls": titles(side.dragon_balls),
+            "location": state.cards[location].title
+            if location is not None and state.cards[location].owner == side.seat
+            else "",
+        }
+    return out
