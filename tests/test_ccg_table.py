@@ -545,3 +545,69 @@ def test_an_ally_shares_the_main_personality_alignment(library: Library) -> None
     assert problem is not None and "villain" in problem
     _do(match, a.PlayCard(seat=JOHN, card=krillin))
     assert locate(state, krillin) == (JOHN, "allies")
+
+
+def _zones_of(state: TableState) -> list[int]:
+    every: list[int] = []
+    for side in state.sides:
+        for zone in (
+            side.life_deck,
+            side.hand,
+            side.discard,
+            side.removed,
+            side.non_combat,
+            side.drills,
+            side.allies,
+            side.dragon_balls,
+            side.set_aside,
+            side.sensei_deck,
+            side.levels,
+        ):
+            every.extend(zone)
+        every.extend(u for u in (side.mastery, side.sensei) if u is not None)
+    if state.location is not None:
+        every.append(state.location)
+    every.extend(u for u, c in state.cards.items() if c.attached_to is not None)
+    return every
+
+
+@pytest.mark.parametrize("profile", ["errata-2001", "saiyan-2000", "digest"])
+def test_bot_games_conserve_cards_keep_counters_in_range_and_end(
+    library: Library, profile: str
+) -> None:
+    """Seeded sparring-bot games against each other: every card is in
+    exactly one place after every action, stages and anger stay in range,
+    and every game ends."""
+    for seed in range(8):
+        match = _match(library, seed, profile=profile)
+        state = match.state
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if match.over:
+                break
+            match.apply(match.bot_move(rng))
+            places = _zones_of(state)
+            assert sorted(places) == sorted(state.cards), "a card is lost or in two places"
+            for side in state.sides:
+                top = state.cards[side.main].max_stages
+                assert 0 <= side.stages <= top and 0 <= side.anger <= 5
+                for uid in side.allies:
+                    stages = state.cards[uid].stages
+                    assert stages is not None and 0 <= stages <= state.cards[uid].max_stages
+        assert match.over, f"seed {seed}: the game did not end"
+        assert match.result() is not None
+
+
+def test_a_match_read_from_json_never_changes_the_json(library: Library) -> None:
+    """A save's undo floor is read again for every undo: playing on a match
+    read from it must leave it as it was."""
+    game = CcgRules(library)
+    match = _match(library, 4)
+    _do(match, a.DrawThree(seat=JOHN))
+    snapshot = json.loads(json.dumps(match.to_json()))
+    kept = json.dumps(snapshot, sort_keys=True)
+    again = game.match_from_json(snapshot)
+    again.apply(a.EndNonCombat(seat=JOHN))
+    again.apply(a.PowerUp(seat=JOHN, stages=1))
+    again.apply(a.DeclareCombat(seat=JOHN))
+    assert json.dumps(snapshot, sort_keys=True) == kept

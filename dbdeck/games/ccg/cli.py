@@ -95,6 +95,14 @@ def _add_play(sub: Any) -> None:
         help="where games are saved (default: the user's data folder)",
     )
     play.add_argument("--resume", default=None, metavar="ID", help="resume a saved CCG game")
+    play.add_argument(
+        "--bot",
+        nargs="?",
+        const="p2",
+        choices=("p1", "p2"),
+        default=None,
+        help="the sparring bot plays a seat (p2 unless p1 is given)",
+    )
 
 
 def _table_options(play: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from dbdeck.games.ccg.library import load_library, shipped_ccg_dir
 from dbdeck.games.ccg.match import CcgRules
+from dbdeck.games.ccg.sparring import BOT_NAME, SparringBackend
 from dbdeck.games.ccg.table.setup import CcgSetup
 from dbdeck.packs.reading import CardSetError
 from dbdeck.saves import SaveError, Session, saves_dir
@@ -120,18 +121,28 @@ def run_play(args: argparse.Namespace) -> int:
             print(f"cannot resume {args.resume}: {exc}", file=sys.stderr)
             return 1
     else:
+        if args.bot is None and BOT_NAME in args.players:
+            print(f"{BOT_NAME!r} is the sparring bot's name: --bot seats it", file=sys.stderr)
+            return 2
+        if args.bot is not None:
+            own = [n.strip() for n in args.players.split(",") if n.strip()] or ["Player 1"]
+            if len(own) > 1 or BOT_NAME in own:
+                print("with --bot, give your own name only: --players NAME", file=sys.stderr)
+                return 2
+            seats = [own[0], BOT_NAME] if args.bot == "p2" else [BOT_NAME, own[0]]
+            args.players = ",".join(seats)
         setup = _new_setup(rules, args)
         if isinstance(setup, str):
             print(setup, file=sys.stderr)
             return 2
-        names = setup.players
         try:
             session = Session.start(
                 rules,
                 setup,
                 folder,
                 seating=Seating(
-                    players={"p1": names[0], "p2": names[1]}, hide_hands=args.hide_hands
+                    players={"p1": setup.players[0], "p2": setup.players[1]},
+                    hide_hands=args.hide_hands,
                 ).changed(pace=0),
             )
         except SetupProblem as exc:
@@ -158,5 +169,12 @@ class CcgApp(TableApp):
         self.table_session = session
 
     def on_mount(self) -> None:
-        """Open the table."""
-        self.push_screen(self.table_screen("ccg", LocalBackend(self.table_session)))
+        """Open the table (with the sparring bot at its seat, if it has one)."""
+        session = self.table_session
+        players = [session.seating.player(role) for role in ("p1", "p2")]
+        backend: LocalBackend = (
+            SparringBackend(session, players.index(BOT_NAME))
+            if BOT_NAME in players
+            else LocalBackend(session)
+        )
+        self.push_screen(self.table_screen("ccg", backend))

@@ -57,7 +57,7 @@ def deal_stages(state: TableState, seat: int, recipient: int | None, stages: int
     rest = stages - lost
     state.log.append(
         Entry(
-            "damage",
+            "stage-damage",
             f"{name} takes {lost} stage{'s' * (lost != 1)} of damage"
             + (f"; {rest} more become{'s' * (rest == 1)} life cards." if rest else "."),
             seat,

@@ -3,6 +3,7 @@ Combat, the log and the random generator, so a save resumes exactly."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from collections.abc import Mapping
@@ -87,7 +88,10 @@ def _combat(data: Mapping[str, Any] | None) -> Combat | None:
 
 
 def state_from_json(data: Mapping[str, Any]) -> TableState:
-    """A table ``state_to_json`` wrote; ``ValueError`` when it is not one."""
+    """A table ``state_to_json`` wrote; ``ValueError`` when it is not one.
+    The table owns copies: playing on never changes ``data`` (a save's
+    undo floor is read again and again)."""
+    data = copy.deepcopy(data)
     try:
         if data["snapshot"] != SNAPSHOT_VERSION:
             raise ValueError(f"a CCG table snapshot of form {data['snapshot']!r}")

@@ -381,11 +381,22 @@ def do_take_control(state: TableState, x: a.TakeControl) -> None:
     )
 
 
-def _source_problem(state: TableState, seat: int, source: int | None) -> str | None:
+def _source_problem(
+    state: TableState, seat: int, source: int | None, strict: bool = False
+) -> str | None:
     if source is None:
         return None
     side = state.side(seat)
-    if source in side.hand or source in side.non_combat or source in side.drills:
+    if source in side.hand:
+        card = state.cards[source]
+        if strict and card.type not in (*COMBAT_TYPES, ""):
+            return (
+                f"{card.title} is not a Combat card: from the hand, Combat uses Physical "
+                "Combat, Energy Combat and Combat cards; a Non-Combat card is used once in "
+                "play (seed 003, Combat 3 and Non-Combat Cards 2)"
+            )
+        return None
+    if source in side.non_combat or source in side.drills:
         return None
     if source == state.location and state.cards[source].owner == seat:
         return None
@@ -399,7 +410,7 @@ def check_attack(state: TableState, x: a.Attack, strict: bool) -> str | None:
     side = state.side(x.seat)
     if side.final_physical_attack_used:
         return "you made a Final Physical Attack: you pass for the rest of Combat (seed 003)"
-    problem = _source_problem(state, x.seat, x.source)
+    problem = _source_problem(state, x.seat, x.source, strict)
     if problem:
         return problem
     for value, words in ((x.cost, "cost"), (x.stages, "stage damage"), (x.life, "life cards")):
@@ -495,7 +506,7 @@ def check_use_instead(state: TableState, x: a.UseInstead, strict: bool) -> str |
         return problem
     if state.side(x.seat).final_physical_attack_used:
         return "you made a Final Physical Attack: you pass for the rest of Combat (seed 003)"
-    return _source_problem(state, x.seat, x.source)
+    return _source_problem(state, x.seat, x.source, strict)
 
 
 def do_use_instead(state: TableState, x: a.UseInstead) -> None:
@@ -577,7 +588,7 @@ def check_defend(state: TableState, x: a.Defend, strict: bool) -> str | None:
     side = state.side(x.seat)
     if side.final_physical_attack_used:
         return "you made a Final Physical Attack: you cannot defend for the rest of Combat"
-    problem = _source_problem(state, x.seat, x.source)
+    problem = _source_problem(state, x.seat, x.source, strict)
     if problem:
         return problem
     kind = combat.attack.attack
