@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from dbdeck.games.ccg.library import load_library
-from dbdeck.games.ccg.match import CcgRules
+from dbdeck.games.ccg.match import CcgMatch, CcgRules
 from dbdeck.games.ccg.sparring import BOT_NAME, SparringBackend
 from dbdeck.games.ccg.table.view import HIDDEN
 from dbdeck.saves import Session
@@ -16,7 +16,7 @@ from dbdeck.seating import Seating
 DECKS = Path(__file__).resolve().parent.parent / "cards" / "ccg" / "decks"
 
 
-def _session(tmp_path: Path) -> Session[object]:
+def _session(tmp_path: Path) -> Session[CcgMatch]:
     rules = CcgRules(load_library(include_env_packs=False))
     setup = rules.read_setup(
         {
@@ -26,7 +26,7 @@ def _session(tmp_path: Path) -> Session[object]:
         }
     )
     seating = Seating(players={"p1": "Ann", "p2": BOT_NAME})
-    return Session.start(rules, setup, tmp_path, seating=seating)  # type: ignore[return-value]
+    return Session.start(rules, setup, tmp_path, seating=seating)
 
 
 def test_the_bot_plays_its_seat_and_its_hand_stays_hidden(tmp_path: Path) -> None:
@@ -42,9 +42,9 @@ def test_the_bot_plays_its_seat_and_its_hand_stays_hidden(tmp_path: Path) -> Non
         assert all(face.uid == HIDDEN for face in view.seats[1].hand), "the bot's hand is hidden"
         offers = [o for o in backend.legal_actions() if o.group in ("turn", "combat")]
         assert offers, "the player is asked whenever the game goes on"
-        before = session.match.state.version  # type: ignore[attr-defined]
+        before = session.match.state.version
         assert backend.send(rng.choice(offers).action).accepted
-        if session.match.state.version > before + 1:  # type: ignore[attr-defined]
+        if session.match.state.version > before + 1:
             bot_moved = True
     assert bot_moved
     assert any("Sparring bot" in line.text for line in backend.events())
