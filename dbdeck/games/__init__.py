@@ -31,6 +31,7 @@ here joins with its table screen)."""
 
 REPLAY_SCREENS: dict[str, str] = {
     "deckbuilding": "dbdeck.games.deckbuilding.tui.replay:ReplayScreen",
+    "ccg": "dbdeck.games.ccg.tui.replay:CcgReplayScreen",
 }
 """A game's screen for a saved game stepped through (``dbdeck replay``), made
 on a ``ReplayBackend``, when it is not its table screen."""

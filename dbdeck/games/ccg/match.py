@@ -228,8 +228,8 @@ class CcgMatch:
         winner = self.state.side(self.state.winner).player if self.state.winner is not None else ""
         return Summary(
             title=f"{a.main_name} vs {b.main_name}",
-            opponent=b.main_name,
-            sides=(f"{a.player} ({a.main_name})", f"{b.player} ({b.main_name})"),
+            opponent=f"{b.player} ({b.main_name})",
+            sides=(f"{a.player} ({a.main_name})",),
             turn=self.state.turn,
             round=(self.state.turn + 1) // 2,
             winner=winner,
@@ -331,7 +331,10 @@ class CcgMatch:
     def log(self, events: Sequence[Event], seat: int | None) -> tuple[LogLine, ...]:
         """Events as a seat may read them."""
         entries = [e for e in events if isinstance(e, Entry)]
-        return tuple(LogLine(line.kind, line.text) for line in log_lines(entries, seat))
+        return tuple(
+            LogLine(line.kind, line.text, starts_turn=line.kind == "turn")
+            for line in log_lines(entries, seat)
+        )
 
     def unmask(self, plays: frozenset[str], action: object) -> Action:
         """Offers name only the seat's own visible cards: nothing is masked."""
