@@ -218,3 +218,24 @@ def test_snapshot_deck_screen(
     monkeypatch.chdir(GOKU.parent.parent.parent.parent)
     deck = Path("tests/ccg/screens/raditz-problems.txt")
     assert snap_compare(DeckApp(library, deck), terminal_size=size)
+
+
+async def test_the_main_menu_starts_a_ccg_game(catalog: Catalog, tmp_path: Path) -> None:
+    from dbdeck.games.ccg.tui.screen import CcgTableScreen
+
+    app = DbdeckApp(catalog, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#menu-options", OptionList)
+        index = next(
+            i for i in range(menu.option_count) if menu.get_option_at_index(i).id == "ccg-play"
+        )
+        menu.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CcgTableScreen)
+        assert app.screen.view.step == "draw"
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.screen.view.step == "non-combat"
+    assert list(tmp_path.glob("*-ccg-*.json")), "the game is saved"

@@ -37,7 +37,10 @@ REPLAY_SCREENS: dict[str, str] = {
 on a ``ReplayBackend``, when it is not its table screen."""
 
 SCREENS: dict[str, list[tuple[str, str, str]]] = {
-    "ccg": [("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen")],
+    "ccg": [
+        ("ccg-play", "CCG → New game", "dbdeck.games.ccg.play:open_new_game"),
+        ("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen"),
+    ],
 }
 """The screens each game offers in another game's main menu, by game id: the
 entry's id and words, and the function that opens it on the app

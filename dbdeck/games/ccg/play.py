@@ -178,3 +178,40 @@ class CcgApp(TableApp):
             else LocalBackend(session)
         )
         self.push_screen(self.table_screen("ccg", backend))
+
+
+def open_new_game(app: Any) -> None:
+    """From another game's main menu: a new CCG table with the shipped decks,
+    one person at both seats (saved in the app's saves folder)."""
+    rules = _rules([])
+    if rules is None:
+        app.notify("The CCG card data does not load: dbdeck ccg cards says why.", severity="error")
+        return
+    names = ("Player 1", "Player 2")
+    setup = rules.read_setup(
+        {
+            "players": list(names),
+            "decks": [
+                (shipped_ccg_dir() / "decks" / n).read_text(encoding="utf-8") for n in DEFAULT_DECKS
+            ],
+            "seed": random.SystemRandom().randrange(2**31),
+        }
+    )
+    folder = getattr(app, "saves", None)
+    source: Any
+    if folder is None:
+        source = rules.new(setup)
+    else:
+        try:
+            source = Session.start(
+                rules,
+                setup,
+                folder,
+                seating=Seating(players={"p1": names[0], "p2": names[1]}).changed(pace=0),
+            )
+        except SaveError as exc:
+            app.notify(f"Cannot start the game: {exc}", severity="error")
+            return
+        if getattr(app, "session", None) is None:
+            app.session = source
+    app.push_screen(app.table_screen("ccg", LocalBackend(source)))
