@@ -142,7 +142,7 @@ class CcgTableScreen(Screen[None]):
     CcgTableScreen.-compact #middle { background: $panel; }
     CcgTableScreen.-compact #middle:focus { border: none; background: $primary 20%; }
     CcgTableScreen.-compact #now { border: none; border-top: solid $accent-darken-1;
-                                   max-height: 4; padding: 0 0; }
+                                   max-height: 6; padding: 0 0; }
     CcgTableScreen.-compact #log { display: none; }
     CcgTableScreen.-compact #prompt { max-height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
