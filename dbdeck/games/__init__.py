@@ -24,6 +24,7 @@ TABLE_SCREENS: dict[str, str] = {
 
 SHARED_TABLE_SCREENS: dict[str, str] = {
     "deckbuilding": "dbdeck.games.deckbuilding.tui.shared_table:SharedTableScreen",
+    "ccg": "dbdeck.games.ccg.tui.shared:CcgSharedScreen",
 }
 """A game's table screen for a seat at a shared table (``dbdeck join``), made
 on a ``RemoteBackend``, when it is not its table screen (a game left out

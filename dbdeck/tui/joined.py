@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
-from dbdeck.net.protocol import ActionMessage, SeatInfo
+from dbdeck.net.protocol import ActionMessage, ChatMessage, SeatInfo
 from dbdeck.tabletop.game import GameRules, LogLine
 from dbdeck.tui.backend import OneSeatPerScreen, Outcome, Seating
 from dbdeck.tui.modal import Dialog
@@ -155,6 +155,15 @@ class RemoteBackend(OneSeatPerScreen):
         data = self.rules.action_json(action)
         self.join.send(ActionMessage(type="action", version=self.version, action=data))
         return Outcome(True)
+
+    def chat(self, text: str) -> None:
+        """Say something to the table (a game's screen need not know the wire)."""
+        if text:
+            self.join.send(ChatMessage(type="chat", text=text))
+
+    def seats_text(self) -> str:
+        """Who sits where, in words."""
+        return self.join.seats_text()
 
     def undo(self) -> Outcome:
         """No undo at a shared table."""

@@ -118,7 +118,8 @@ def _table_options(play: Any) -> None:
         "--players",
         default="",
         metavar="A,B",
-        help="the two players' names (default: Player 1,Player 2)",
+        help="the two players' names (default: Player 1,Player 2); for a shared table, "
+        "the login names of the two players who take the seats",
     )
     play.add_argument(
         "--rules",

@@ -103,7 +103,8 @@ def run_setup(args: argparse.Namespace) -> int:
     a, b = setup.players
     print(
         f"Wrote {args.output}: {a} and {b}, {setup.profile}, rules {setup.adjudication}. "
-        f"Host it: dbdeck host --game ccg --setup {args.output} --players USER1,USER2"
+        f"Host it: dbdeck host --game ccg --setup {args.output} --name NAME "
+        "(--group G admits the other player)"
     )
     return 0
 
