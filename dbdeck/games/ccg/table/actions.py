@@ -32,6 +32,7 @@ __all__ = [
     "Action",
     "Adjudication",
     "AllowAttack",
+    "AnswerOverrule",
     "Attach",
     "Attack",
     "AttackKind",
@@ -414,11 +415,22 @@ class Counter(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Overrule(Action):
-    """Undo the table's last automatic consequence (the log says who), as
-    the players agreed (seed 001: "agree on the correction")."""
+    """Propose to take back the last action and everything the table did
+    with it (its damage, a capture, a level): the other player is asked to
+    agree, and the log says who asked and why (seed 001: "agree on the
+    correction")."""
 
     kind: ClassVar[str] = "overrule"
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnswerOverrule(Action):
+    """Agree to the other player's overrule (the table goes back to before
+    the last action), or refuse it (nothing changes)."""
+
+    kind: ClassVar[str] = "answer-overrule"
+    agree: bool
 
 
 ACTION_KINDS: dict[str, type[Action]] = {
@@ -455,6 +467,7 @@ ACTION_KINDS: dict[str, type[Action]] = {
         FinishSearch,
         Counter,
         Overrule,
+        AnswerOverrule,
     )
 }
 """Every kind by its name on the wire and in saves."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table.damage import change_level, raise_anger
+from dbdeck.games.ccg.table.snapshot import restore
 from dbdeck.games.ccg.table.state import (
     STAGES_ABOVE_ZERO_AT_START,
     Check,
@@ -427,16 +428,46 @@ def do_counter(state: TableState, x: a.Counter) -> None:
 def check_overrule(state: TableState, x: a.Overrule, strict: bool) -> str | None:
     if len(x.reason) > 200 or not x.reason.isprintable():
         return "a correction's reason is up to 200 printable characters"
+    if state.previous is None:
+        return "there is no last action to take back (it was taken back, or none was made)"
     return None
 
 
 def do_overrule(state: TableState, x: a.Overrule) -> None:
+    state.proposal = (x.seat, x.reason)
+    why = f" ({x.reason})" if x.reason else ""
     state.log.append(
         Entry(
             "overrule",
-            f"{state.side(x.seat).player} corrects the table by hand"
-            + (f": {x.reason}" if x.reason else "")
-            + " (seed 001: agree on the correction).",
+            f"{state.side(x.seat).player} asks to take back the last action{why}: "
+            f"{state.last_auto or 'it'}. {state.side(state.other(x.seat)).player} is asked to "
+            "agree (seed 001: agree on the correction).",
+            x.seat,
+        )
+    )
+
+
+def check_answer_overrule(state: TableState, x: a.AnswerOverrule, strict: bool) -> str | None:
+    if state.proposal is None:
+        return "no overrule waits for an answer"
+    return None
+
+
+def do_answer_overrule(state: TableState, x: a.AnswerOverrule) -> None:
+    asker, _ = state.proposal or (state.other(x.seat), "")
+    state.proposal = None
+    who = state.side(x.seat).player
+    if not x.agree or state.previous is None:
+        state.log.append(
+            Entry("overrule", f"{who} does not agree: the table stays as it is.", x.seat)
+        )
+        return
+    restore(state, state.previous)
+    state.log.append(
+        Entry(
+            "overrule",
+            f"{who} agrees with {state.side(asker).player}: the last action is taken back, "
+            "and the table is as it was before it.",
             x.seat,
         )
     )
@@ -457,6 +488,7 @@ CHECKS: dict[str, Check] = {
     "finish-search": check_finish_search,
     "counter": check_counter,
     "overrule": check_overrule,
+    "answer-overrule": check_answer_overrule,
 }
 """Each manual kind's check."""
 
@@ -475,5 +507,6 @@ PERFORMS: dict[str, Perform] = {
     "finish-search": do_finish_search,
     "counter": do_counter,
     "overrule": do_overrule,
+    "answer-overrule": do_answer_overrule,
 }
 """Each manual kind's performance."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table import manual, turn
 from dbdeck.games.ccg.table.damage import check_victories
+from dbdeck.games.ccg.table.snapshot import state_to_json
 from dbdeck.games.ccg.table.state import Check, Entry, Perform, TableState
 from dbdeck.games.ccg.table.zones import ZONES, locate
 
@@ -41,6 +42,8 @@ _PERFORMS: dict[str, Perform] = {**turn.PERFORMS, **manual.PERFORMS}
 
 def asked(state: TableState) -> int | None:
     """The seat that acts now, or ``None`` when the game is over."""
+    if state.proposal is not None:
+        return state.other(state.proposal[0])
     if state.winner is not None:
         return None
     if state.combat is not None and state.step == "combat":
@@ -52,13 +55,15 @@ def asked(state: TableState) -> int | None:
 
 def check(state: TableState, action: a.Action, *, strict: bool | None = None) -> str | None:
     """Why ``action`` is refused now, or ``None``."""
-    if state.winner is not None:
+    if state.winner is not None and state.proposal is None:
         return "the game is over"
     if action.seat not in (0, 1):
         return "seat 0 or 1 acts"
     who = asked(state)
     if who != action.seat:
         return f"it is {state.side(who).player}'s move" if who is not None else "nobody acts now"
+    if state.proposal is not None and action.kind != "answer-overrule":
+        return "first agree to the overrule, or refuse it"
     problem = manual.searching_elsewhere(state, action.seat, action.kind)
     if problem:
         return problem
@@ -80,7 +85,15 @@ def apply(state: TableState, action: a.Action) -> list[Entry]:
         if note is not None:
             state.log.append(Entry("suggest", f"The rules say: {note}.", action.seat))
     state.suggestion = "" if state.adjudication != "suggest" else state.suggestion
+    if action.kind not in ("overrule", "answer-overrule"):
+        before = state_to_json(state, previous=False)
+        before["log"] = []  # going back keeps the log as it is
+        state.previous = before
+        state.last_auto = ""
     _PERFORMS[action.kind](state, action)
+    if action.kind not in ("overrule", "answer-overrule"):
+        words = [e.text for e in state.log[start:] if e.kind != "suggest"]
+        state.last_auto = " ".join(words)[:300]
     if state.adjudication == "apply":
         check_victories(state)
     state.version += 1
@@ -109,6 +122,18 @@ def _title(state: TableState, uid: int | None, seat: int) -> str:
 
 def _candidates(state: TableState, seat: int) -> list[tuple[a.Action, str, str]]:
     side = state.side(seat)
+    if state.proposal is not None:
+        asker, why = state.proposal
+        about = f" ({why})" if why else ""
+        name = state.side(asker).player
+        return [
+            (
+                a.AnswerOverrule(seat=seat, agree=True),
+                f"Agree with {name}: take back the last action{about}",
+                "turn",
+            ),
+            (a.AnswerOverrule(seat=seat, agree=False), f"Refuse {name}'s overrule", "turn"),
+        ]
     if side.searching:
         return _search_candidates(state, seat)
     out: list[tuple[a.Action, str, str]] = []
@@ -331,7 +356,7 @@ def _manual_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
         out.append(
             (a.Reveal(seat=seat, cards=tuple(side.hand)), "Reveal your whole hand", "manual")
         )
-    out.append((a.Overrule(seat=seat), "Note a correction by hand in the log", "manual"))
+    out.append((a.Overrule(seat=seat), "Overrule: ask to take back the last action", "manual"))
     return out
 
 

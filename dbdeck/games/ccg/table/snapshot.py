@@ -18,7 +18,7 @@ from dbdeck.games.ccg.table.state import (
     TableState,
 )
 
-__all__ = ["SNAPSHOT_VERSION", "state_from_json", "state_to_json"]
+__all__ = ["SNAPSHOT_VERSION", "restore", "state_from_json", "state_to_json"]
 
 SNAPSHOT_VERSION = 1
 """The form of a CCG table snapshot."""
@@ -36,8 +36,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def state_to_json(state: TableState) -> dict[str, Any]:
-    """The whole table as JSON data."""
+def state_to_json(state: TableState, *, previous: bool = True) -> dict[str, Any]:
+    """The whole table as JSON data (``previous``: with the table before the
+    last action, kept for an overrule)."""
     version, internal, gauss = state.rng.getstate()
     return {
         "snapshot": SNAPSHOT_VERSION,
@@ -59,6 +60,8 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         "log": [_plain(entry) for entry in state.log],
         "version": state.version,
         "last_auto": state.last_auto,
+        "previous": state.previous if previous else None,
+        "proposal": list(state.proposal) if state.proposal is not None else None,
     }
 
 
@@ -121,6 +124,25 @@ def state_from_json(data: Mapping[str, Any]) -> TableState:
             log=[Entry(**e) for e in data["log"]],
             version=data["version"],
             last_auto=data["last_auto"],
+            previous=data.get("previous"),
+            proposal=(int(data["proposal"][0]), str(data["proposal"][1]))
+            if data.get("proposal") is not None
+            else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not a CCG table: {exc}") from None
+
+
+_KEPT = frozenset({"log", "version", "previous", "proposal"})
+"""What going back keeps: the log (the record says what happened), the
+action count, and no second level of going back."""
+
+
+def restore(state: TableState, data: dict[str, Any]) -> None:
+    """Put ``state`` back as ``data`` (an earlier ``state_to_json``) holds it,
+    keeping its log and its action count."""
+    earlier = state_from_json({**data, "previous": None, "proposal": None})
+    for f in dataclasses.fields(TableState):
+        if f.name not in _KEPT:
+            setattr(state, f.name, getattr(earlier, f.name))
+    state.previous = None

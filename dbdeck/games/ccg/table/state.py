@@ -204,7 +204,12 @@ class TableState:
     log: list[Entry] = field(default_factory=list)
     version: int = 0
     last_auto: str = ""
-    """The last automatic consequence in words (what an Overrule answers)."""
+    """The last action in words (what an overrule would take back)."""
+    previous: dict[str, Any] | None = None
+    """The table before the last action (without its own ``previous``), for
+    an agreed overrule; ``None`` once taken back."""
+    proposal: tuple[int, str] | None = None
+    """An overrule waiting for the other player: who asked, and why."""
 
     def side(self, seat: int) -> Side:
         """The side of ``seat``."""

@@ -141,7 +141,7 @@ By hand, as at a real table
   + -        the stages of the personality under the cursor (the Main
              Personality elsewhere)
   > <        anger (the Warrior Sword); ] [ the Main Personality's level
-  o          overrule the table's last automatic consequence (say why)
+  o          overrule: ask to take back the last action (the other player agrees)
 
 Looking
   i          inspect the card under the cursor (or choose one)

@@ -82,6 +82,7 @@ KIND_WORDS = {
     "finish-search": "Finish search & shuffle",
     "counter": "Change a counter",
     "overrule": "Overrule",
+    "answer-overrule": "Answer the overrule",
 }
 """Each action kind in words (the heading of a collapsed line)."""
 

@@ -574,7 +574,7 @@ class CcgTableScreen(Screen[None]):
             self.play(action)
 
         self.app.push_screen(
-            TextDialog(offer.label, "Why? (the log says who overruled, and why)"), said
+            TextDialog(offer.label, "Why? (the other player is asked to agree)"), said
         )
 
     def take_entry(self, entry: Entry) -> None:
@@ -822,7 +822,7 @@ class CcgTableScreen(Screen[None]):
         self._kind_key("cut")
 
     def action_overrule(self) -> None:
-        """Overrule the table's last automatic consequence (say why)."""
+        """Ask to take back the last action and what the table did with it (say why)."""
         self._kind_key("overrule")
 
     def action_counter(self, counter: str, delta: int) -> None:
