@@ -56,9 +56,7 @@ def _table() -> CcgMatch:
     match.apply(a.AllowAttack(seat=1))
     rng = random.Random(1)
     sandra = state.side(1)
-    attack = next(
-        (u for u in sandra.hand if state.cards[u].type == "physical-combat"), None
-    )
+    attack = next((u for u in sandra.hand if state.cards[u].type == "physical-combat"), None)
     if attack is not None:
         match.apply(a.Attack(seat=1, source=attack, attack="physical", stages=3))
     else:

@@ -86,9 +86,9 @@ def test_a_deckbuilding_failure_still_names_step_and_expectation(
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ('"chess"', "game: unknown game 'chess'; known games: deckbuilding"),
-        ('""', "game: unknown game ''; known games: deckbuilding"),
-        ('"x\\ny"', "game: unknown game 'x\\ny'; known games: deckbuilding"),
+        ('"chess"', "game: unknown game 'chess'; known games: ccg, deckbuilding"),
+        ('""', "game: unknown game ''; known games: ccg, deckbuilding"),
+        ('"x\\ny"', "game: unknown game 'x\\ny'; known games: ccg, deckbuilding"),
         ("3", "game: expected a string"),
         ('["deckbuilding"]', "game: expected a string"),
     ],
@@ -139,7 +139,7 @@ def test_the_known_games_are_listed_sorted(
     path.write_text('game = "chess"\n')
     assert main(["scenario", "run", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"FAIL {path}: game: unknown game 'chess'; known games: deckbuilding, fake" in out
+    assert f"FAIL {path}: game: unknown game 'chess'; known games: ccg, deckbuilding, fake" in out
     assert fake == []
 
 

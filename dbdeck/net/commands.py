@@ -36,6 +36,7 @@ from dbdeck.net.listing import (
     user_folder,
     user_name,
 )
+from dbdeck.tabletop.registry import DEFAULT_GAME, title_of
 
 if TYPE_CHECKING:
     from dbdeck.saves import SaveFailed
@@ -449,7 +450,8 @@ def cmd_tables(args: argparse.Namespace, load: Callable[[], Any]) -> int:
     for t in tables:
         chars = ", ".join(t.characters or [])
         free = f"{t.free_seats} free seat(s)" if t.free_seats else "no free seat"
-        _say(t.name, ": ", t.villain, " vs ", chars, " — host ", t.owner, ", ", free)
+        game = "" if t.game == DEFAULT_GAME else f" ({title_of(t.game)})"
+        _say(t.name, ": ", t.villain, " vs ", chars, " — host ", t.owner, ", ", free, game)
         if t.socket:
             _say("    dbdeck join --table ", _label(t, tables))
         if t.tcp:

@@ -39,9 +39,11 @@ titles of ``hand``, ``discard``, ``removed``, ``non_combat``, ``drills``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dbdeck.games.ccg.facts import facts_of
 from dbdeck.games.ccg.library import Library, load_library, shipped_ccg_dir
@@ -55,21 +57,70 @@ from dbdeck.scenarios.expectations import check_facts, check_log
 from dbdeck.scenarios.outcome import GameUnavailable, Outcome, ScenarioFailure
 from dbdeck.tabletop.game import IllegalMove, SetupProblem
 
-__all__ = ["CcgScenarioRunner", "scenario_runner"]
+__all__ = ["CcgScenarioRunner", "ScenarioFile", "scenario_runner"]
+
+_Title = Annotated[str, Field(min_length=1, max_length=120)]
+_Titles = Annotated[list[_Title], Field(max_length=90)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Layout(_Strict):
+    """How one side is laid out before the first step."""
+
+    extra: _Titles = []
+    """Cards added to the Life Deck, by title."""
+    top: _Titles = []
+    """Cards of the Life Deck put on top, in order."""
+    hand: _Titles = []
+    """Cards of the Life Deck put into the hand."""
+    dragon_balls: _Titles = []
+    """Cards of the Life Deck put in play as Dragon Balls."""
+    only_dragon_balls: bool = False
+    """Every other card of the Life Deck is removed from the game."""
+    stages: Annotated[int, Field(ge=0, le=30)] | None = None
+    anger: Annotated[int, Field(ge=0, le=5)] | None = None
+    level: Annotated[int, Field(ge=1, le=9)] | None = None
+
+
+class Step(_Strict):
+    """One step: an action (or none), and what must hold after it."""
+
+    action: dict[str, Any] | None = None
+    expect: dict[Annotated[str, Field(max_length=80)], Any] = {}
+    expect_log: Annotated[list[Annotated[str, Field(max_length=300)]], Field(max_length=50)] = []
+    expect_log_order: Annotated[
+        list[Annotated[str, Field(max_length=300)]], Field(max_length=50)
+    ] = []
+    refused: Annotated[str, Field(max_length=300)] | None = None
+    contains: dict[str, list[Any]] = {}
+    lacks: dict[str, list[Any]] = {}
+
+
+class ScenarioFile(_Strict):
+    """A CCG scenario file (the ``game`` key taken off)."""
+
+    name: Annotated[str, Field(max_length=300)] = ""
+    rulebook: Annotated[str, Field(min_length=1, max_length=2000)]
+    """The passage the scenario pins."""
+    setup: dict[str, Any]
+    table: dict[Literal["p1", "p2"], Layout] = {}
+    steps: Annotated[list[Step], Field(min_length=1, max_length=500)]
+
+
+def _checked(data: dict[str, Any]) -> ScenarioFile:
+    try:
+        return ScenarioFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise ScenarioFailure(one_line(f"{where}: {first['msg']}")) from None
+
 
 ROLES = ("p1", "p2")
 _CARD_FIELDS = ("card", "source", "discard", "keep", "ball", "over", "recipient", "personality")
-_LAYOUT_KEYS = {
-    "extra",
-    "top",
-    "hand",
-    "dragon_balls",
-    "only_dragon_balls",
-    "stages",
-    "anger",
-    "level",
-}
-_STEP_KEYS = {"action", "expect", "expect_log", "expect_log_order", "refused", "contains", "lacks"}
 
 
 def scenario_runner() -> CcgScenarioRunner:
@@ -89,21 +140,15 @@ class CcgScenarioRunner:
         self._with_packs: dict[tuple[Path, ...], CcgRules] = {}
 
     def run(self, data: dict[str, Any], file: str) -> Outcome:
-        """Set up, lay out, then play and check each step."""
-        unknown = set(data) - {"name", "rulebook", "setup", "table", "steps"}
-        if unknown:
-            raise ScenarioFailure(f"unknown key {sorted(unknown)[0]!r}")
-        if not isinstance(data.get("rulebook"), str):
-            raise ScenarioFailure("rulebook: say which passage the scenario pins")
-        self.rules = self._rules_for(data.get("setup"), file)
-        match = self._new(data.get("setup"))
-        self._lay(match.state, data.get("table", {}))
-        steps = data.get("steps", [])
-        if not isinstance(steps, list) or not steps:
-            raise ScenarioFailure("steps: a scenario has at least one step")
-        for number, step in enumerate(steps, 1):
+        """Check the file's shape, set up, lay out, then play and check each step."""
+        scenario = _checked(data)
+        self.rules = self._rules_for(scenario.setup, file)
+        match = self._new(scenario.setup)
+        for role, layout in scenario.table.items():
+            _lay_side(match.state, match.state.side(ROLES.index(role)), role, layout, self.rules)
+        for number, step in enumerate(scenario.steps, 1):
             self._step(match, step, f"step {number}")
-        return Outcome(file, str(data.get("name", file)), len(steps))
+        return Outcome(file, one_line(scenario.name or file), len(scenario.steps))
 
     def _rules_for(self, setup: Any, file: str) -> CcgRules:
         """The shipped data, with the packs a scenario names beside it."""
@@ -135,29 +180,17 @@ class CcgScenarioRunner:
         except SetupProblem as exc:
             raise ScenarioFailure(str(exc)) from None
 
-    def _lay(self, state: TableState, table: Any) -> None:
-        if not isinstance(table, dict) or set(table) - set(ROLES):
-            raise ScenarioFailure("table: only p1 and p2 are laid out")
-        for role, layout in table.items():
-            side = state.side(ROLES.index(role))
-            if not isinstance(layout, dict) or set(layout) - _LAYOUT_KEYS:
-                bad = sorted(set(layout) - _LAYOUT_KEYS) if isinstance(layout, dict) else []
-                raise ScenarioFailure(f"table.{role}: unknown key {bad[0] if bad else layout!r}")
-            _lay_side(state, side, role, layout, self.rules)
-
-    def _step(self, match: CcgMatch, step: Any, where: str) -> None:
-        if not isinstance(step, dict) or set(step) - _STEP_KEYS:
-            bad = sorted(set(step) - _STEP_KEYS) if isinstance(step, dict) else ["?"]
-            raise ScenarioFailure(f"{where}: unknown key {bad[0]!r}")
+    def _step(self, match: CcgMatch, step: Step, where: str) -> None:
         start = len(match.state.log)
-        if "action" in step:
-            action = self._action(match.state, step["action"], where)
-            refused = step.get("refused")
-            if refused is not None:
+        if step.action is not None:
+            action = self._action(match.state, step.action, where)
+            if step.refused is not None:
                 reason = match.check(action)
                 if reason is None:
-                    raise ScenarioFailure(f"{where}: expected a refusal ({refused!r}); accepted")
-                if str(refused) not in reason:
+                    raise ScenarioFailure(
+                        f"{where}: expected a refusal ({step.refused!r}); accepted"
+                    )
+                if step.refused not in reason:
                     raise ScenarioFailure(f"{where}: refused, but for {reason!r}")
             else:
                 try:
@@ -165,9 +198,9 @@ class CcgScenarioRunner:
                 except IllegalMove as exc:
                     raise ScenarioFailure(f"{where}: refused: {exc.reason}") from None
         lines = [entry.text for entry in match.state.log[start:]]
-        check_log(where, lines, step.get("expect_log", []), step.get("expect_log_order", []))
-        lists = {k: step[k] for k in ("contains", "lacks") if k in step}
-        check_facts(where, facts(match.state), step.get("expect", {}), lists)
+        check_log(where, lines, step.expect_log, step.expect_log_order)
+        lists = {"contains": step.contains, "lacks": step.lacks}
+        check_facts(where, facts(match.state), step.expect, lists)
 
     def _action(self, state: TableState, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
@@ -222,36 +255,31 @@ def _pull(state: TableState, side: Side, title: str, role: str) -> int:
     return uid
 
 
-def _lay_side(
-    state: TableState, side: Side, role: str, layout: Mapping[str, Any], rules: CcgRules
-) -> None:
-    for title in layout.get("extra", []):
+def _lay_side(state: TableState, side: Side, role: str, layout: Layout, rules: CcgRules) -> None:
+    for title in layout.extra:
         _add_card(state, side, title, role, rules)
-    for title in layout.get("hand", []):
+    for title in layout.hand:
         uid = _pull(state, side, title, role)
         take(state, uid)
         put(state, uid, side.seat, "hand")
-    for title in layout.get("dragon_balls", []):
+    for title in layout.dragon_balls:
         uid = _pull(state, side, title, role)
         take(state, uid)
         put(state, uid, side.seat, "dragon-balls")
-    top = [
-        _pull_distinct(state, side, t, role, i, layout["top"])
-        for i, t in enumerate(layout.get("top", []))
-    ]
+    top = [_pull_distinct(state, side, t, role, i, layout.top) for i, t in enumerate(layout.top)]
     side.life_deck[:] = top + [u for u in side.life_deck if u not in top]
-    if layout.get("only_dragon_balls"):
+    if layout.only_dragon_balls:
         for uid in [u for u in side.life_deck if state.cards[u].dragon_ball is None]:
             take(state, uid)
             put(state, uid, side.seat, "removed")
-    if "level" in layout:
-        side.level_index = int(layout["level"]) - 1
-        if not 0 <= side.level_index < len(side.levels):
+    if layout.level is not None:
+        if layout.level > len(side.levels):
             raise ScenarioFailure(f"table.{role}.level: 1 to {len(side.levels)}")
-    if "stages" in layout:
-        side.stages = int(layout["stages"])
-    if "anger" in layout:
-        side.anger = int(layout["anger"])
+        side.level_index = layout.level - 1
+    if layout.stages is not None:
+        side.stages = layout.stages
+    if layout.anger is not None:
+        side.anger = layout.anger
 
 
 def _pull_distinct(
