@@ -11,19 +11,20 @@ ccg-handoff.svg (hot-seat: the keyboard passes, both hands hidden).
 from __future__ import annotations
 
 import asyncio
-import random
+import sys
 from pathlib import Path
 from typing import Any
 
-from dbdeck.games.ccg.library import load_library, shipped_ccg_dir
-from dbdeck.games.ccg.match import CcgMatch, CcgRules
-from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.tui.dialogs import HandoffScreen
 from dbdeck.seating import Seating
 from dbdeck.tui.local import LocalBackend
 from dbdeck.tui.shell import TableApp
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))  # the table the snapshots sit at
+
+from test_ccg_table_snapshots import combat_table  # noqa: E402
+
 HandoffScreen.arm_seconds = 0
 
 
@@ -36,35 +37,6 @@ class ShotApp(TableApp):
         self.push_screen(self.table_screen("ccg", self.backend))
 
 
-def _table() -> CcgMatch:
-    """Two turns in: Krillin and a Dragon Ball in play, Raditz attacking."""
-    rules = CcgRules(load_library(include_env_packs=False))
-    decks = [(shipped_ccg_dir() / "decks" / n).read_text() for n in ("goku.txt", "raditz.txt")]
-    match = rules.new(rules.read_setup({"players": ["John", "Sandra"], "decks": decks, "seed": 4}))
-    state = match.state
-    john = state.side(0)
-    wanted = ["Krillin Level 1", "Earth Dragon Ball 3", "Orange Standing Fist Punch"]
-    chosen = [next(u for u in john.life_deck if state.cards[u].title == t) for t in wanted]
-    john.life_deck[:] = chosen + [u for u in john.life_deck if u not in chosen]
-    match.apply(a.DrawThree(seat=0))
-    for uid in chosen[:2]:
-        match.apply(a.PlayCard(seat=0, card=uid))
-    match.apply(a.EndNonCombat(seat=0))
-    match.apply(a.PowerUp(seat=0, stages=2))
-    match.apply(a.DeclareCombat(seat=0))
-    match.apply(a.Attack(seat=0, source=chosen[2], attack="physical", stages=2))
-    match.apply(a.AllowAttack(seat=1))
-    rng = random.Random(1)
-    sandra = state.side(1)
-    attack = next((u for u in sandra.hand if state.cards[u].type == "physical-combat"), None)
-    if attack is not None:
-        match.apply(a.Attack(seat=1, source=attack, attack="physical", stages=3))
-    else:
-        match.apply(a.Attack(seat=1, attack="energy"))
-    del rng
-    return match
-
-
 async def shoot(backend: Any, name: str, size: tuple[int, int]) -> None:
     app = ShotApp(backend)
     async with app.run_test(size=size) as pilot:
@@ -75,9 +47,11 @@ async def shoot(backend: Any, name: str, size: tuple[int, int]) -> None:
 
 
 async def main() -> None:
-    await shoot(LocalBackend(_table()), "ccg-table", (120, 40))
-    await shoot(LocalBackend(_table()), "ccg-table-80x24", (80, 24))
-    hot = LocalBackend(_table(), Seating(players={"p1": "John", "p2": "Sandra"}, hide_hands=True))
+    await shoot(LocalBackend(combat_table()), "ccg-table", (120, 40))
+    await shoot(LocalBackend(combat_table()), "ccg-table-80x24", (80, 24))
+    hot = LocalBackend(
+        combat_table(), Seating(players={"p1": "John", "p2": "Sandra"}, hide_hands=True)
+    )
     await shoot(hot, "ccg-handoff", (120, 40))
 
 
