@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 
-from rich.style import Style
 from rich.text import Text
 
+from dbdeck.tui.keybar import styled
 from dbdeck.tui.terminal import wants_ascii
 
 __all__ = [
@@ -76,14 +76,6 @@ def bar(
     text.append(full * filled, style=full_style)
     text.append(empty * (width - filled), style=empty_style)
     return text
-
-
-def styled(text: str, style: str | Style = "") -> Text:
-    """``text`` (plain, never markup) in ``style``, as a part others are
-    appended to (a ``Text`` made with a style lends it to what follows)."""
-    out = Text()
-    out.append(text, style=style)
-    return out
 
 
 def fit(text: Text, width: int) -> Text:

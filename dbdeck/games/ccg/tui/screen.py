@@ -63,7 +63,6 @@ from dbdeck.games.ccg.tui.seats import SeatSwitching
 from dbdeck.games.ccg.tui.widgets import (
     ItemChosen,
     ItemFocused,
-    KeyBar,
     MiddleBoard,
     MiddleShown,
     NowPanel,
@@ -73,6 +72,7 @@ from dbdeck.games.ccg.tui.widgets import (
 )
 from dbdeck.tui.ascii import AsciiFilter
 from dbdeck.tui.backend import Outcome, TableBackend
+from dbdeck.tui.keybar import KeyBar
 
 __all__ = ["WIDE", "CcgTableScreen", "OfferCommands"]
 

@@ -37,7 +37,6 @@ __all__ = [
     "ChoiceList",
     "ItemChosen",
     "ItemFocused",
-    "KeyBar",
     "MiddleBoard",
     "MiddleShown",
     "NowPanel",
@@ -287,45 +286,6 @@ class NowPanel(Static):
             (chips if shown.compact else lines).append(tail)
         # A long label wraps (two offers may differ only at its end).
         self.update(pack(chips, width, indent=0) if shown.compact else Text("\n").join(lines))
-
-
-HELP_CHIP = ("?", "Help")
-
-
-class KeyBar(Static):
-    """The keys that work now, most important first, as many as fit; help last."""
-
-    keys: reactive[tuple[tuple[str, str], ...]] = reactive(())
-
-    def watch_keys(self) -> None:
-        """Redraw."""
-        self.redraw()
-
-    def on_resize(self) -> None:
-        """Fit the new width."""
-        self.redraw()
-
-    @staticmethod
-    def chip(key: str, what: str) -> Text:
-        """One key and what it does."""
-        text = styled(f" {key} ", "bold reverse")
-        text.append(f" {what} ")
-        return text
-
-    def redraw(self) -> None:
-        """As many keys as fit the width, help last."""
-        width = self.content_region.width or 80
-        last = self.chip(*HELP_CHIP)
-        line = Text()
-        for key, what in self.keys:
-            if (key, what) == HELP_CHIP:
-                continue
-            chip = self.chip(key, what)
-            if line.cell_len + chip.cell_len + last.cell_len > width:
-                break
-            line.append_text(chip)
-        line.append_text(last)
-        self.update(line)
 
 
 LOG_STYLES = {

@@ -19,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 
 from dbdeck.games.deckbuilding.engine.panels import CardView, Health
+from dbdeck.tui.keybar import styled
 from dbdeck.tui.terminal import wants_ascii
 
 __all__ = [
@@ -115,14 +116,6 @@ def health_bar(health: Health, width: int) -> Text:
     text = bar(round(width * health.remaining / maximum), width)
     text.append(f" {health.remaining}/{health.maximum}")
     return text
-
-
-def styled(text: str, style: str | Style = "") -> Text:
-    """``text`` in ``style``, as a part others are appended to (a ``Text``
-    made with a style would lend it to everything appended after)."""
-    out = Text()
-    out.append(text, style=style)
-    return out
 
 
 def card_text(card: CardView, where: str, style: str | Style = "") -> Text:

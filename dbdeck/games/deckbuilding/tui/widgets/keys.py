@@ -1,51 +1,8 @@
-"""The key bar at the foot of the table: as many keys as fit, never a cut
-one. The keys come in order of importance; help (``?``) always shows."""
+"""The key bar at the foot of the table: the shared one
+(``dbdeck.tui.keybar``), as every game's table has it."""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
-
-from dbdeck.games.deckbuilding.tui.widgets.glyphs import styled
+from dbdeck.tui.keybar import KeyBar
 
 __all__ = ["KeyBar"]
-
-HELP = ("?", "Help")
-
-
-class KeyBar(Static):
-    """The keys of the screen, most important first, as many as fit."""
-
-    keys: reactive[tuple[tuple[str, str], ...]] = reactive(())
-    """(key, what it does), most important first."""
-
-    def watch_keys(self) -> None:
-        """Redraw."""
-        self.redraw()
-
-    def on_resize(self) -> None:
-        """Fit the new width."""
-        self.redraw()
-
-    @staticmethod
-    def chip(key: str, what: str) -> Text:
-        """One key and what it does."""
-        text = styled(f" {key} ", "bold reverse")
-        text.append(f" {what} ")
-        return text
-
-    def redraw(self) -> None:
-        """Draw as many keys as fit the width, help last."""
-        width = self.content_region.width or 80
-        last = self.chip(*HELP)
-        line = Text()
-        for key, what in self.keys:
-            if (key, what) == HELP:
-                continue
-            chip = self.chip(key, what)
-            if line.cell_len + chip.cell_len + last.cell_len > width:
-                break
-            line.append_text(chip)
-        line.append_text(last)
-        self.update(line, layout=False)  # one line, always
