@@ -4,6 +4,9 @@ Dragon Ball's way past the discard pile.
 
 from __future__ import annotations
 
+from typing import get_args
+
+from dbdeck.games.ccg.table.actions import Zone
 from dbdeck.games.ccg.table.state import Entry, Side, TableState
 
 __all__ = [
@@ -17,19 +20,7 @@ __all__ = [
     "zone_list",
 ]
 
-ZONES: tuple[str, ...] = (
-    "life-deck",
-    "hand",
-    "discard",
-    "removed",
-    "non-combat",
-    "drills",
-    "allies",
-    "dragon-balls",
-    "location",
-    "sensei-deck",
-    "set-aside",
-)
+ZONES: tuple[str, ...] = get_args(Zone)
 """Every zone a card can be moved to by hand (``actions.Zone``)."""
 
 _FIELDS = {
