@@ -4,11 +4,13 @@ from a stray Escape, and the screen reached from the main menu, at 80×24."""
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -49,6 +51,23 @@ def status(pilot: Pilot[Any]) -> str:
 def findings(pilot: Pilot[Any]) -> list[str]:
     listing = screen_of(pilot).query_one("#findings", OptionList)
     return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+
+
+def visible(pilot: Pilot[Any]) -> str:
+    """What the terminal shows now, as plain text (the screen in front, what
+    shows behind it, and the notifications over it)."""
+    width, height = pilot.app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        force_terminal=True,
+        legacy_windows=False,
+    )
+    console.print(pilot.app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
 
 
 async def highlight(pilot: Pilot[Any], title: str, *, by_keys: bool = False) -> None:
@@ -117,6 +136,25 @@ async def test_add_a_card_and_switch_the_rules(library: Library, deck_file: Path
         assert "saiyan-2000 · 51 cards · LEGAL" in status(pilot)  # no banned list in 2000
         await pilot.press("r", "r")
         assert "errata-2001" in status(pilot)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_add_dialog_names_its_section_in_full(
+    library: Library, deck_file: Path, size: tuple[int, int]
+) -> None:
+    async with DeckApp(library, deck_file).run_test(size=size) as pilot:
+        await pilot.pause()
+        await highlight(pilot, "Goku Level 2")
+        await pilot.press("a")
+        await pilot.pause()
+        shown = visible(pilot)
+        assert "Add a card to [Main Personality]" in shown
+        assert "QUANTITY TITLE · Enter adds · Escape cancels" in shown  # not cut
+        await pilot.press("escape")
+        await highlight(pilot, "Senzu Bean")
+        await pilot.press("a")
+        await pilot.pause()
+        assert "Add a card to [Life Deck]" in visible(pilot)
 
 
 async def test_escape_with_unsaved_changes_asks_first(library: Library, deck_file: Path) -> None:

@@ -82,6 +82,8 @@ class AddCard(Dialog[str | None]):
     AddCard { align: center middle; }
     AddCard > Vertical { width: 70; max-width: 100%; height: auto; border: thick $accent;
                          background: $panel; padding: 1 2; }
+    AddCard #add-to { text-style: bold; }
+    AddCard Static { width: 1fr; }
     """
 
     def __init__(self, section: Section) -> None:
@@ -89,10 +91,11 @@ class AddCard(Dialog[str | None]):
         self.section = section
 
     def compose(self) -> ComposeResult:
+        # Two short lines rather than one long one: at 80 columns one line
+        # was cut, and the section is what the dialog is about.
         with Vertical():
-            yield Label(
-                Text(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
-            )
+            yield Static(Text(f"Add a card to [{self.section}]"), id="add-to")
+            yield Static(Text("QUANTITY TITLE · Enter adds · Escape cancels"), id="add-how")
             yield Input(placeholder="3 Senzu Bean", id="card-line")
 
     def on_mount(self) -> None:
