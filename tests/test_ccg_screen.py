@@ -157,6 +157,21 @@ async def test_the_add_dialog_names_its_section_in_full(
         assert "Add a card to [Life Deck]" in visible(pilot)
 
 
+async def test_switching_the_rules_replaces_the_last_rules_notice(
+    library: Library, deck_file: Path
+) -> None:
+    async with DeckApp(library, deck_file).run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Rules: saiyan-2000" in visible(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        shown = visible(pilot)
+        assert "Rules: digest" in shown and "Rules: saiyan-2000" not in shown
+        assert "digest · 50 cards" in status(pilot)
+
+
 async def test_escape_with_unsaved_changes_asks_first(library: Library, deck_file: Path) -> None:
     app = DeckApp(library, deck_file)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -313,6 +313,9 @@ class DeckScreen(Screen[None]):
         names: tuple[ProfileName, ...] = get_args(ProfileName)
         self.rules = names[(names.index(self.rules) + 1) % len(names)]
         self._refresh()
+        # The notices up are of the deck under the rules just left (the last
+        # profile's name above all): the new one replaces them.
+        self.app.clear_notifications()
         self.notify(PROFILES[self.rules].title, title=f"Rules: {self.rules}")
 
     def action_open(self) -> None:
