@@ -199,6 +199,69 @@ async def test_a_problem_jumps_to_its_line(library: Library, deck_file: Path) ->
         assert screen.deck.cards[table.cursor_row].line == 46
 
 
+def counts(screen: DeckScreen) -> dict[int, int]:
+    """Each card line's count, by its file line."""
+    return {c.line: c.count for c in screen.deck.cards}
+
+
+async def test_plus_after_a_jump_changes_the_problems_line(
+    library: Library, deck_file: Path
+) -> None:
+    deck_file.write_text(GOKU.read_text().replace("3 Orange Standing", "4 Orange Standing"))
+    async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        before = counts(screen)
+        await pilot.press("tab", "down", "enter", "plus")
+        await pilot.pause()
+        assert counts(screen) == before | {23: 5}  # line 23, not Goku Level 1
+
+
+async def test_a_problem_with_no_card_line_changes_no_other_line(
+    library: Library, deck_file: Path
+) -> None:
+    # Line 23 is one the format cannot read; the deck is 3 cards short.
+    deck_file.write_text(
+        GOKU.read_text().replace("3 Orange Standing Fist Punch (Saiyan #1)", "Orange x3")
+    )
+    async with DeckApp(library, deck_file).run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        before = counts(screen)
+        assert [f.line for f in screen._findings()] == [0, 23]
+        findings_list = screen.query_one("#findings", OptionList)
+        for keys, said in (
+            (("tab", "down"), "a problem of the deck as a whole"),
+            (("down",), "L23 is no card line"),
+        ):
+            await pilot.press(*keys, "enter")
+            await pilot.pause()
+            assert findings_list.has_focus  # no line to jump to: the list stays
+            assert said in visible(pilot)
+            await pilot.press("plus", "minus")
+            await pilot.pause()
+            assert counts(screen) == before and not screen.dirty
+            assert findings_list.has_focus
+        assert "deck as a whole" not in visible(pilot)  # the earlier notice is replaced
+
+
+async def test_a_sections_problem_jumps_into_the_section(library: Library, deck_file: Path) -> None:
+    deck_file.write_text(GOKU.read_text().replace("1 Goku Level 3\n", ""))
+    async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await highlight(pilot, "Senzu Bean")
+        assert findings(pilot)[1].startswith("L9 MP-LEVELS")  # the [Main Personality] header
+        await pilot.press("tab", "down", "down", "enter")
+        await pilot.pause()
+        table = screen.query_one("#lines", DataTable)
+        assert table.has_focus and screen.deck.cards[table.cursor_row].title == "Goku Level 1"
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, AddCard)
+        assert pilot.app.screen.section == "Main Personality"
+
+
 async def test_open_and_save_as_by_the_path_box(
     library: Library, deck_file: Path, tmp_path: Path
 ) -> None:

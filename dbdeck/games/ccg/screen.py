@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -221,12 +222,15 @@ class DeckScreen(Screen[None]):
                 table.update_cell(str(card.line), "count", str(card.count))
                 table.update_cell(str(card.line), "mark", marks.get(card.line, ""))
         findings = self.query_one("#findings", OptionList)
+        highlighted = findings.highlighted
         findings.clear_options()
         for index, finding in enumerate(self._findings()):
             findings.add_option(Option(self._finding_text(finding), id=str(index)))
         if not self._findings():
             said = Text(f"No problem and no warning under {self.rules}.", style="green")
             findings.add_option(Option(said, disabled=True))
+        elif highlighted is not None:
+            findings.highlighted = min(highlighted, len(self._findings()) - 1)
         self._status()
 
     def _findings(self) -> list[Finding]:
@@ -273,11 +277,62 @@ class DeckScreen(Screen[None]):
             return None
         return self.deck.cards[min(table.cursor_row, len(self.deck.cards) - 1)].line
 
+    def _highlighted_finding(self) -> Finding | None:
+        """The problem or warning highlighted in the list, while the list
+        has the focus."""
+        findings = self.query_one("#findings", OptionList)
+        if not findings.has_focus or findings.highlighted is None:
+            return None
+        option = findings.get_option_at_index(findings.highlighted)
+        return self._findings()[int(option.id)] if option.id is not None else None
+
+    def _place(self, finding: Finding) -> tuple[int | None, Section | None, str | None]:
+        """Where a finding is in the deck table: the row of its card line,
+        the section it is in, and why there is no row of its own (``None``
+        when it is on a card line)."""
+        rows = [i for i, c in enumerate(self.deck.cards) if c.line == finding.line]
+        if rows:
+            return rows[0], self.deck.cards[rows[0]].section, None
+        if finding.line == 0:
+            return None, None, "a problem of the deck as a whole: no one line to change"
+        headed = [section for section, at in self.deck.headers.items() if at == finding.line]
+        if headed:
+            section = headed[0]
+            rows = [i for i, c in enumerate(self.deck.cards) if c.section == section]
+            said = f"L{finding.line} is the [{section}] header: a adds a card to it"
+            return (rows[0] if rows else None), section, said
+        if finding.line == self.deck.tokui_waza_line:
+            return (
+                None,
+                "Tokui-Waza",
+                f"L{finding.line} declares the Tokui-Waza: change it in the file",
+            )
+        return None, None, f"L{finding.line} is no card line: change it in the file"
+
+    def _say(
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information"
+    ) -> None:
+        """A notice that replaces the ones up: they answered an earlier key
+        (the rules just left, the problem highlighted before) and, left
+        up, would tell of a state the screen no longer shows."""
+        self.app.clear_notifications()
+        self.notify(message, title=title, severity=severity)
+
     # --- actions ------------------------------------------------------------------
 
     def action_count(self, delta: int) -> None:
-        """Change the highlighted line's count (never below 0)."""
+        """Change the highlighted line's count (never below 0): the deck
+        table's, or, from the list of problems, the highlighted problem's."""
         line = self._current()
+        finding = self._highlighted_finding()
+        if finding is not None:
+            row, _, why = self._place(finding)
+            if row is None or why is not None:
+                # Never another line than the one the problem is about.
+                self._say(why or "", title="Nothing changed", severity="warning")
+                return
+            self.query_one("#lines", DataTable).move_cursor(row=row)
+            line = self.deck.cards[row].line
         if line is None:
             return
         card = next(c for c in self.deck.cards if c.line == line)
@@ -291,6 +346,10 @@ class DeckScreen(Screen[None]):
         """Ask for a card line and add it to the highlighted line's section."""
         line = self._current()
         section: Section = next((c.section for c in self.deck.cards if c.line == line), "Life Deck")
+        finding = self._highlighted_finding()
+        placed = self._place(finding)[1] if finding is not None else None
+        if placed is not None and placed != "Tokui-Waza":
+            section = placed  # a problem of a section (its header): add to it
 
         def added(entry: str | None) -> None:
             if entry is None:
@@ -313,10 +372,7 @@ class DeckScreen(Screen[None]):
         names: tuple[ProfileName, ...] = get_args(ProfileName)
         self.rules = names[(names.index(self.rules) + 1) % len(names)]
         self._refresh()
-        # The notices up are of the deck under the rules just left (the last
-        # profile's name above all): the new one replaces them.
-        self.app.clear_notifications()
-        self.notify(PROFILES[self.rules].title, title=f"Rules: {self.rules}")
+        self._say(PROFILES[self.rules].title, title=f"Rules: {self.rules}")
 
     def action_open(self) -> None:
         """Focus the path box (Enter there opens the file)."""
@@ -339,12 +395,20 @@ class DeckScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#findings")
     def _jump(self, event: OptionList.OptionSelected) -> None:
-        """Enter on a problem highlights its line in the deck."""
+        """Enter on a problem highlights its line in the deck (a section's
+        problem: the section's first line), so that ``+`` and ``-`` act on
+        it. A problem with no card line (the deck as a whole, a line the
+        format cannot read) keeps the list in front and says why: the deck's
+        highlighted line is then another line."""
         finding = self._findings()[int(event.option.id or 0)]
-        rows = [i for i, c in enumerate(self.deck.cards) if c.line == finding.line]
+        row, _, why = self._place(finding)
+        if row is None:
+            self._say(why or "", title="No card line")
+            return
+        if why is not None:
+            self._say(why)
         table = self.query_one("#lines", DataTable)
-        if rows:
-            table.move_cursor(row=rows[0])
+        table.move_cursor(row=row)
         table.focus()
 
     def action_save(self) -> None:
