@@ -308,6 +308,32 @@ async def test_everything_fits_at_80_by_24(library: Library, deck_file: Path) ->
         assert found.x >= lines.right and found.height > 20
 
 
+def deck_rows_shown(screen: DeckScreen) -> int:
+    """How many of the deck's lines the table shows at once (its height less
+    its header row)."""
+    return screen.query_one("#lines", DataTable).scrollable_content_region.height - 1
+
+
+async def test_the_deck_gets_the_room_at_80_by_24(library: Library, deck_file: Path) -> None:
+    problems = (
+        GOKU.parent.parent.parent.parent / "tests" / "ccg" / "screens" / "raditz-problems.txt"
+    )
+    for path, at_least in ((deck_file, 16), (problems, 12)):
+        async with DeckApp(library, path).run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(pilot)
+            assert deck_rows_shown(screen) >= at_least, path.name
+            # What matters stays: the path box, the verdict, the problems (the
+            # first ones shown, the others a scroll away), the keys.
+            shown = visible(pilot)
+            assert "Deck file" in shown and f"{path.name} · errata-2001 ·" in shown
+            assert "^s Save" in shown
+            listed = screen.query_one("#findings", OptionList)
+            assert listed.scrollable_content_region.height >= min(6, listed.virtual_size.height)
+            for finding in screen._findings()[:2]:
+                assert f"L{finding.line} {finding.rule}" in shown, finding
+
+
 async def test_the_main_menu_opens_the_deck_screen(catalog: Catalog, tmp_path: Path) -> None:
     app = DbdeckApp(catalog, saves=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

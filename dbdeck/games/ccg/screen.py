@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
@@ -45,6 +46,9 @@ _SHORT: dict[Section, str] = {
 _NEW_DECK = "".join(f"[{section}]\n" for section in SECTIONS)
 _WIDE = 110
 """From this many columns the problems stand beside the deck."""
+_TALL = 32
+"""Below this many rows the path box takes one row instead of three, so that
+the deck's lines get the room (at 80×24 they need it most)."""
 
 
 def sample_deck() -> Path:
@@ -126,13 +130,20 @@ class DeckScreen(Screen[None]):
     DEFAULT_CSS = """
     DeckScreen #bar { height: 3; }
     DeckScreen #path { width: 1fr; }
+    DeckScreen #path-label { display: none; }
+    DeckScreen.short #bar { height: 1; }
+    DeckScreen.short #path-label { display: block; width: auto; padding: 0 1;
+                                   background: $boost; text-style: bold; }
+    DeckScreen.short #path { height: 1; border: none; padding: 0 1; }
+    DeckScreen.short #path:focus { background: $boost; }
     DeckScreen #status { height: 1; padding: 0 1; background: $boost; }
     DeckScreen #body { height: 1fr; layout: vertical; }
     DeckScreen #lines { height: 1fr; min-height: 5; }
-    DeckScreen #findings { height: 7; border: none; border-top: solid $primary; }
+    DeckScreen #findings { height: auto; max-height: 35%; min-height: 2; border: none;
+                           border-top: solid $primary; }
     DeckScreen.wide #body { layout: horizontal; }
     DeckScreen.wide #lines { width: 3fr; height: 1fr; }
-    DeckScreen.wide #findings { width: 2fr; height: 1fr; border: none;
+    DeckScreen.wide #findings { width: 2fr; height: 1fr; max-height: 100%; border: none;
                                 border-left: solid $primary; }
     """
 
@@ -153,6 +164,8 @@ class DeckScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="bar"):
+            # Without its border (a short terminal) the box needs a name.
+            yield Static("Deck file", id="path-label")
             shown = self.path if self.path is not None else sample_deck()
             yield Input(value=str(shown), placeholder="a deck file (Enter opens)", id="path")
         yield Static(id="status")
@@ -169,14 +182,20 @@ class DeckScreen(Screen[None]):
         table.add_column("Sect.", key="section", width=7)
         table.add_column("Qty", key="count", width=4)
         table.add_column("Card", key="title")
-        self.set_class(self.app.size.width >= _WIDE, "wide")
+        self._fit(self.app.size)
         if not self._open(self.path if self.path is not None else sample_deck()):
             self.path = None
             self._refresh(rebuild=True)  # an empty deck, the reason in a notification
         table.focus()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width >= _WIDE, "wide")
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """The layout for the terminal's size: the problems beside the deck
+        when wide, the path box on one row when short."""
+        self.set_class(size.width >= _WIDE, "wide")
+        self.set_class(size.height < _TALL, "short")
 
     # --- the deck -------------------------------------------------------------
 
