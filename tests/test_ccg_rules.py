@@ -669,6 +669,32 @@ def test_a_card_the_main_personality_can_never_use_warns(library: Library) -> No
     assert warned(library, lines, S00) == []  # the Heroes-only ruling is of 2001
 
 
+def test_a_heroes_only_card_cites_the_clarification_that_makes_it_so(library: Library) -> None:
+    """Seed 003, Card Clarifications, Saiyan Saga #195: "Treat this card as if
+    it read, 'Heroes only…'". The "(name here) only" passage (Named Cards 3)
+    is about a personality's name, not about heroes."""
+    lines = swap(CUT, "2 Hero Advantage (Saiyan #195)")(base_lines("raditz"))
+    for profile in (E01, DIG):
+        [finding] = verdict(library, lines, profile).warnings
+        assert (finding.rule, finding.source) == ("ONLY", "Errata 7 June 2001, Saiyan #195")
+
+
+def test_a_name_only_card_cites_the_name_rule_and_its_clarification(library: Library) -> None:
+    """Saiyan #80 is ruled "Villains and Goku only": in a hero deck without
+    Goku the warning cites what "(name) only" means and the clarification."""
+    lines = swap("3 Hero Advantage (Saiyan #195)", "2 Saiyan Training (Saiyan #80)", CUT1)(
+        base_lines("krillin")
+    )
+    assert verdict(library, lines, E01).legal
+    [finding] = verdict(library, lines, E01).warnings
+    assert finding.rule == "ONLY" and "Villains, Goku only" in finding.message
+    assert finding.source == "Errata 7 June 2001, Named Cards 3; Errata 7 June 2001, Saiyan #80"
+    # A pack's own "Krillin only" is the name rule alone.
+    lines = swap("2 Hero Advantage (Saiyan #195)", "2 Krillin Only Trick")(base_lines("goku"))
+    [finding] = verdict(library, lines, E01).warnings
+    assert finding.source == "Errata 7 June 2001, Named Cards 3"
+
+
 def test_a_name_only_card_an_ally_can_use(library: Library) -> None:
     lines = swap("3 Hero Advantage (Saiyan #195)", "3 Krillin Only Trick")(base_lines("krillin"))
     assert warned(library, lines) == []
@@ -739,6 +765,9 @@ def test_saiyan_2000_knows_no_mastery(library: Library) -> None:
 
 
 def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
+    """A finding cites its rule's source, or the part of it behind this one
+    finding, or with the card clarification behind it."""
+    clarifications = {r.source for rulings in library.rulings.values() for r in rulings}
     for case in CASES:
         changed = base_lines(case.base)
         for edit in case.edits:
@@ -747,7 +776,9 @@ def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
             result = verdict(library, changed, profile)
             for finding in (*result.problems, *result.warnings):
                 assert finding.rule in RULES
-                assert finding.source == RULES[finding.rule].sources[profile]  # type: ignore[index]
+                sources = RULES[finding.rule].sources[profile]  # type: ignore[index]
+                allowed = {*sources.split("; "), *clarifications, "the card's text (a pack)"}
+                assert set(finding.source.split("; ")) <= allowed, finding
                 line = finding.as_line("deck.txt")
                 said = f"{finding.rule}: {finding.message} ({finding.source})"
                 assert line == f"deck.txt:{finding.line}: {said}"
@@ -877,6 +908,19 @@ def test_only_a_member_of_the_ginyu_force_is_told_it_cannot_form_it(library: Lib
     assert said(library, lines, DIG) == [
         "11: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Raditz"
     ]
+
+
+def test_a_member_in_the_ginyu_force_stack_cites_the_digest(library: Library) -> None:
+    """Seed 001, special personalities: "member cards cannot form its MP
+    stack" is the digest's own rule: its paragraph is cited, not the
+    rulebook's one-character passage."""
+    lines = under(MP, "1 Jeice Level 1 (Frieza #37)")(base_lines("ginyu"))
+    lines = swap("3 Red Lunge Punch (Saiyan #6)", "2 Red Lunge Punch (Saiyan #6)")(lines)
+    [finding] = verdict(library, lines, DIG).problems
+    assert "cannot form the Ginyu Force" in finding.message
+    assert finding.source == "Rules digest, special personalities"
+    [finding] = verdict(library, lines, E01).problems  # only another character there
+    assert finding.source == "Saiyan Saga rulebook, Building a Deck 2"
 
 
 def test_the_pikkon_note_is_for_a_pikkon_deck_only(library: Library) -> None:
