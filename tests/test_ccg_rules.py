@@ -809,7 +809,7 @@ SAID: dict[tuple[str, str], list[str]] = {
     ],
     ("SIZE-MAX-goku-75", E01): ["0: SIZE-MAX: 76 cards; a deck holds at most 75"],
     ("MP-LEVELS-raditz", E01): [
-        "10: MP-LEVELS: levels 1, 2, 3, 5 are not consecutive: level 4 is missing"
+        "10: MP-LEVELS: levels 1, 2, 3 and 5 are not consecutive: level 4 is missing"
     ],
     ("MP-LEVELS-missing", E01): [
         "10: MP-LEVELS: the Main Personality Raditz lacks level 1: levels 1, 2 and 3 at least"
@@ -1078,6 +1078,25 @@ def test_a_deck_without_a_main_personality_is_still_checked(library: Library) ->
         "Mastery count)",
     ]
     assert said(library, lines, E01, warnings=True) == []
+
+
+def test_counts_are_said_singular_or_plural(library: Library) -> None:
+    """One card, one level: never "1 cards" nor "level 2, 3"."""
+    lines = ["[Main Personality]", "1 Goku Level 1"]
+    assert said(library, lines, E01) == [
+        "0: SIZE-MIN: 1 card; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)",
+        "1: MP-LEVELS: the Main Personality Goku lacks levels 2 and 3: levels 1, 2 and 3 at least",
+    ]
+    sensei_deck = [*base_lines("goku"), "[Sensei Deck]", "1 Senzu Bean (Saiyan #43)"]
+    assert [s for s in said(library, sensei_deck, DIG) if "SENSEI" in s] == [
+        f"{len(sensei_deck) - 1}: SENSEI-NEEDED: a Sensei Deck of 1 card and no Sensei: list one "
+        "under [Sensei]"
+    ]
+    gaps = swap("1 Raditz Level 4", "1 Raditz Level 6")(base_lines("raditz"))
+    assert [s for s in said(library, gaps, E01) if "MP-LEVELS" in s] == [
+        "10: MP-LEVELS: levels 1, 2, 3 and 6 are not consecutive: levels 4 and 5 are missing"
+    ]
 
 
 def test_only_mighty_mask_uses_goten_only_cards(tmp_path: Path) -> None:

@@ -107,6 +107,14 @@ async def test_counts_change_and_the_problems_follow(library: Library, deck_file
         assert "goku.txt · errata-2001" in status(pilot)  # saved: no star
 
 
+async def test_the_status_counts_in_words(library: Library, tmp_path: Path) -> None:
+    deck = tmp_path / "one.txt"
+    deck.write_text("[Main Personality]\n1 Goku Level 1\n")
+    async with DeckApp(library, deck).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "one.txt · errata-2001 · 1 card · 2 problems" in status(pilot)
+
+
 async def test_a_saved_edit_keeps_every_other_line(library: Library, deck_file: Path) -> None:
     async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -280,13 +280,13 @@ class DeckScreen(Screen[None]):
         verdict = self.verdict
         name = self.path.name if self.path is not None else "(new deck)"
         text = Text(f"{one_line(name)}{' *' if self.dirty else ''} · {self.rules} · ")
-        text.append(f"{verdict.cards} cards · ")
+        text.append(f"{counted(verdict.cards, 'card')} · ")
         if verdict.legal:
             text.append("LEGAL", style="bold green")
         else:
-            text.append(_plural(len(verdict.problems), "problem"), style="bold red")
+            text.append(counted(len(verdict.problems), "problem"), style="bold red")
         if verdict.warnings:
-            text.append(f", {_plural(len(verdict.warnings), 'warning')}", style="yellow")
+            text.append(f", {counted(len(verdict.warnings), 'warning')}", style="yellow")
         self.query_one("#status", Static).update(text)
 
     def _current(self) -> int | None:
@@ -467,10 +467,6 @@ class DeckScreen(Screen[None]):
             self.app.push_screen(ConfirmDiscard(), answered)
         else:
             self.dismiss(None)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _is_shipped(path: Path) -> bool:

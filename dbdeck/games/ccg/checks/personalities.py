@@ -140,17 +140,24 @@ def _levels(deck: DeckView, report: Report) -> None:
         report.problem(
             "MP-LEVELS",
             header,
-            f"the Main Personality {deck.mp_name} lacks level "
-            f"{', '.join(str(n) for n in missing)}: levels 1, 2 and 3 at least",
+            f"the Main Personality {deck.mp_name} lacks {_levels_said(missing)}: levels 1, 2 "
+            "and 3 at least",
         )
     gaps = [n for n in range(levels[0], levels[-1] + 1) if n not in by_level]
     if gaps and not missing:
         report.problem(
             "MP-LEVELS",
             header,
-            f"levels {', '.join(str(n) for n in levels)} are not consecutive: "
-            f"level {', '.join(str(n) for n in gaps)} is missing",
+            f"{_levels_said(levels)} are not consecutive: {_levels_said(gaps)} "
+            f"{'is' if len(gaps) == 1 else 'are'} missing",
         )
+
+
+def _levels_said(levels: list[int]) -> str:
+    """``level 4``, ``levels 2 and 3``, ``levels 1, 2, 3 and 5``."""
+    if len(levels) == 1:
+        return f"level {levels[0]}"
+    return f"levels {', '.join(str(n) for n in levels[:-1])} and {levels[-1]}"
 
 
 def _allies(deck: DeckView, report: Report) -> None:
