@@ -57,6 +57,17 @@ def test_an_illegal_deck_gives_one_line_per_problem(
     assert err == f"{deck}: not legal, 1 problem under errata-2001 (51 cards, 0 warnings)\n"
 
 
+def test_the_summary_counts_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = write(tmp_path, "[Main Personality]\n1 Goku Level 1\n")
+    code, _, err = run(capsys, "check", str(deck))
+    assert code == 1
+    assert err == f"{deck}: not legal, 2 problems under errata-2001 (1 card, 0 warnings)\n"
+    deck = write(tmp_path, GOKU.read_text().replace("3 Senzu Bean", "2 Senzu Bean\n1 Senzu Bea"))
+    code, _, err = run(capsys, "check", str(deck))
+    assert code == 0
+    assert err == f"{deck}: legal under errata-2001 (50 cards, 1 warning)\n"
+
+
 def test_warnings_do_not_fail_a_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deck = write(tmp_path, GOKU.read_text().replace("Senzu Bean (Saiyan #43)", "Senzu Beans"))
     code, out, _ = run(capsys, "check", str(deck))

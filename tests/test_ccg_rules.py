@@ -669,6 +669,32 @@ def test_a_card_the_main_personality_can_never_use_warns(library: Library) -> No
     assert warned(library, lines, S00) == []  # the Heroes-only ruling is of 2001
 
 
+def test_a_heroes_only_card_cites_the_clarification_that_makes_it_so(library: Library) -> None:
+    """Seed 003, Card Clarifications, Saiyan Saga #195: "Treat this card as if
+    it read, 'Heroes only…'". The "(name here) only" passage (Named Cards 3)
+    is about a personality's name, not about heroes."""
+    lines = swap(CUT, "2 Hero Advantage (Saiyan #195)")(base_lines("raditz"))
+    for profile in (E01, DIG):
+        [finding] = verdict(library, lines, profile).warnings
+        assert (finding.rule, finding.source) == ("ONLY", "Errata 7 June 2001, Saiyan #195")
+
+
+def test_a_name_only_card_cites_the_name_rule_and_its_clarification(library: Library) -> None:
+    """Saiyan #80 is ruled "Villains and Goku only": in a hero deck without
+    Goku the warning cites what "(name) only" means and the clarification."""
+    lines = swap("3 Hero Advantage (Saiyan #195)", "2 Saiyan Training (Saiyan #80)", CUT1)(
+        base_lines("krillin")
+    )
+    assert verdict(library, lines, E01).legal
+    [finding] = verdict(library, lines, E01).warnings
+    assert finding.rule == "ONLY" and "Villains, Goku only" in finding.message
+    assert finding.source == "Errata 7 June 2001, Named Cards 3; Errata 7 June 2001, Saiyan #80"
+    # A pack's own "Krillin only" is the name rule alone.
+    lines = swap("2 Hero Advantage (Saiyan #195)", "2 Krillin Only Trick")(base_lines("goku"))
+    [finding] = verdict(library, lines, E01).warnings
+    assert finding.source == "Errata 7 June 2001, Named Cards 3"
+
+
 def test_a_name_only_card_an_ally_can_use(library: Library) -> None:
     lines = swap("3 Hero Advantage (Saiyan #195)", "3 Krillin Only Trick")(base_lines("krillin"))
     assert warned(library, lines) == []
@@ -739,6 +765,9 @@ def test_saiyan_2000_knows_no_mastery(library: Library) -> None:
 
 
 def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
+    """A finding cites its rule's source, or the part of it behind this one
+    finding, or with the card clarification behind it."""
+    clarifications = {r.source for rulings in library.rulings.values() for r in rulings}
     for case in CASES:
         changed = base_lines(case.base)
         for edit in case.edits:
@@ -747,7 +776,9 @@ def test_every_finding_names_a_rule_and_its_source(library: Library) -> None:
             result = verdict(library, changed, profile)
             for finding in (*result.problems, *result.warnings):
                 assert finding.rule in RULES
-                assert finding.source == RULES[finding.rule].sources[profile]  # type: ignore[index]
+                sources = RULES[finding.rule].sources[profile]  # type: ignore[index]
+                allowed = {*sources.split("; "), *clarifications, "the card's text (a pack)"}
+                assert set(finding.source.split("; ")) <= allowed, finding
                 line = finding.as_line("deck.txt")
                 said = f"{finding.rule}: {finding.message} ({finding.source})"
                 assert line == f"deck.txt:{finding.line}: {said}"
@@ -778,7 +809,7 @@ SAID: dict[tuple[str, str], list[str]] = {
     ],
     ("SIZE-MAX-goku-75", E01): ["0: SIZE-MAX: 76 cards; a deck holds at most 75"],
     ("MP-LEVELS-raditz", E01): [
-        "10: MP-LEVELS: levels 1, 2, 3, 5 are not consecutive: level 4 is missing"
+        "10: MP-LEVELS: levels 1, 2, 3 and 5 are not consecutive: level 4 is missing"
     ],
     ("MP-LEVELS-missing", E01): [
         "10: MP-LEVELS: the Main Personality Raditz lacks level 1: levels 1, 2 and 3 at least"
@@ -877,6 +908,19 @@ def test_only_a_member_of_the_ginyu_force_is_told_it_cannot_form_it(library: Lib
     assert said(library, lines, DIG) == [
         "11: MP-ONE-CHARACTER: 'Jeice Level 1' is Jeice, but the Main Personality is Raditz"
     ]
+
+
+def test_a_member_in_the_ginyu_force_stack_cites_the_digest(library: Library) -> None:
+    """Seed 001, special personalities: "member cards cannot form its MP
+    stack" is the digest's own rule: its paragraph is cited, not the
+    rulebook's one-character passage."""
+    lines = under(MP, "1 Jeice Level 1 (Frieza #37)")(base_lines("ginyu"))
+    lines = swap("3 Red Lunge Punch (Saiyan #6)", "2 Red Lunge Punch (Saiyan #6)")(lines)
+    [finding] = verdict(library, lines, DIG).problems
+    assert "cannot form the Ginyu Force" in finding.message
+    assert finding.source == "Rules digest, special personalities"
+    [finding] = verdict(library, lines, E01).problems  # only another character there
+    assert finding.source == "Saiyan Saga rulebook, Building a Deck 2"
 
 
 def test_the_pikkon_note_is_for_a_pikkon_deck_only(library: Library) -> None:
@@ -1034,6 +1078,25 @@ def test_a_deck_without_a_main_personality_is_still_checked(library: Library) ->
         "Mastery count)",
     ]
     assert said(library, lines, E01, warnings=True) == []
+
+
+def test_counts_are_said_singular_or_plural(library: Library) -> None:
+    """One card, one level: never "1 cards" nor "level 2, 3"."""
+    lines = ["[Main Personality]", "1 Goku Level 1"]
+    assert said(library, lines, E01) == [
+        "0: SIZE-MIN: 1 card; a deck holds at least 50 (every Main Personality level and the "
+        "Mastery count)",
+        "1: MP-LEVELS: the Main Personality Goku lacks levels 2 and 3: levels 1, 2 and 3 at least",
+    ]
+    sensei_deck = [*base_lines("goku"), "[Sensei Deck]", "1 Senzu Bean (Saiyan #43)"]
+    assert [s for s in said(library, sensei_deck, DIG) if "SENSEI" in s] == [
+        f"{len(sensei_deck) - 1}: SENSEI-NEEDED: a Sensei Deck of 1 card and no Sensei: list one "
+        "under [Sensei]"
+    ]
+    gaps = swap("1 Raditz Level 4", "1 Raditz Level 6")(base_lines("raditz"))
+    assert [s for s in said(library, gaps, E01) if "MP-LEVELS" in s] == [
+        "10: MP-LEVELS: levels 1, 2, 3 and 6 are not consecutive: levels 4 and 5 are missing"
+    ]
 
 
 def test_only_mighty_mask_uses_goten_only_cards(tmp_path: Path) -> None:

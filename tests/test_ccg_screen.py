@@ -4,11 +4,13 @@ from a stray Escape, and the screen reached from the main menu, at 80×24."""
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -51,6 +53,23 @@ def findings(pilot: Pilot[Any]) -> list[str]:
     return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
 
 
+def visible(pilot: Pilot[Any]) -> str:
+    """What the terminal shows now, as plain text (the screen in front, what
+    shows behind it, and the notifications over it)."""
+    width, height = pilot.app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        force_terminal=True,
+        legacy_windows=False,
+    )
+    console.print(pilot.app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
+
+
 async def highlight(pilot: Pilot[Any], title: str, *, by_keys: bool = False) -> None:
     """Move the deck table's cursor to the first line of ``title`` (by the
     arrow keys, or at once)."""
@@ -88,6 +107,14 @@ async def test_counts_change_and_the_problems_follow(library: Library, deck_file
         assert "goku.txt · errata-2001" in status(pilot)  # saved: no star
 
 
+async def test_the_status_counts_in_words(library: Library, tmp_path: Path) -> None:
+    deck = tmp_path / "one.txt"
+    deck.write_text("[Main Personality]\n1 Goku Level 1\n")
+    async with DeckApp(library, deck).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "one.txt · errata-2001 · 1 card · 2 problems" in status(pilot)
+
+
 async def test_a_saved_edit_keeps_every_other_line(library: Library, deck_file: Path) -> None:
     async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -119,6 +146,40 @@ async def test_add_a_card_and_switch_the_rules(library: Library, deck_file: Path
         assert "errata-2001" in status(pilot)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_add_dialog_names_its_section_in_full(
+    library: Library, deck_file: Path, size: tuple[int, int]
+) -> None:
+    async with DeckApp(library, deck_file).run_test(size=size) as pilot:
+        await pilot.pause()
+        await highlight(pilot, "Goku Level 2")
+        await pilot.press("a")
+        await pilot.pause()
+        shown = visible(pilot)
+        assert "Add a card to [Main Personality]" in shown
+        assert "QUANTITY TITLE · Enter adds · Escape cancels" in shown  # not cut
+        await pilot.press("escape")
+        await highlight(pilot, "Senzu Bean")
+        await pilot.press("a")
+        await pilot.pause()
+        assert "Add a card to [Life Deck]" in visible(pilot)
+
+
+async def test_switching_the_rules_replaces_the_last_rules_notice(
+    library: Library, deck_file: Path
+) -> None:
+    async with DeckApp(library, deck_file).run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Rules: saiyan-2000" in visible(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        shown = visible(pilot)
+        assert "Rules: digest" in shown and "Rules: saiyan-2000" not in shown
+        assert "digest · 50 cards" in status(pilot)
+
+
 async def test_escape_with_unsaved_changes_asks_first(library: Library, deck_file: Path) -> None:
     app = DeckApp(library, deck_file)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -144,6 +205,69 @@ async def test_a_problem_jumps_to_its_line(library: Library, deck_file: Path) ->
         table = screen.query_one("#lines", DataTable)
         assert table.has_focus
         assert screen.deck.cards[table.cursor_row].line == 46
+
+
+def counts(screen: DeckScreen) -> dict[int, int]:
+    """Each card line's count, by its file line."""
+    return {c.line: c.count for c in screen.deck.cards}
+
+
+async def test_plus_after_a_jump_changes_the_problems_line(
+    library: Library, deck_file: Path
+) -> None:
+    deck_file.write_text(GOKU.read_text().replace("3 Orange Standing", "4 Orange Standing"))
+    async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        before = counts(screen)
+        await pilot.press("tab", "down", "enter", "plus")
+        await pilot.pause()
+        assert counts(screen) == before | {23: 5}  # line 23, not Goku Level 1
+
+
+async def test_a_problem_with_no_card_line_changes_no_other_line(
+    library: Library, deck_file: Path
+) -> None:
+    # Line 23 is one the format cannot read; the deck is 3 cards short.
+    deck_file.write_text(
+        GOKU.read_text().replace("3 Orange Standing Fist Punch (Saiyan #1)", "Orange x3")
+    )
+    async with DeckApp(library, deck_file).run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        before = counts(screen)
+        assert [f.line for f in screen._findings()] == [0, 23]
+        findings_list = screen.query_one("#findings", OptionList)
+        for keys, said in (
+            (("tab", "down"), "a problem of the deck as a whole"),
+            (("down",), "L23 is no card line"),
+        ):
+            await pilot.press(*keys, "enter")
+            await pilot.pause()
+            assert findings_list.has_focus  # no line to jump to: the list stays
+            assert said in visible(pilot)
+            await pilot.press("plus", "minus")
+            await pilot.pause()
+            assert counts(screen) == before and not screen.dirty
+            assert findings_list.has_focus
+        assert "deck as a whole" not in visible(pilot)  # the earlier notice is replaced
+
+
+async def test_a_sections_problem_jumps_into_the_section(library: Library, deck_file: Path) -> None:
+    deck_file.write_text(GOKU.read_text().replace("1 Goku Level 3\n", ""))
+    async with DeckApp(library, deck_file).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await highlight(pilot, "Senzu Bean")
+        assert findings(pilot)[1].startswith("L9 MP-LEVELS")  # the [Main Personality] header
+        await pilot.press("tab", "down", "down", "enter")
+        await pilot.pause()
+        table = screen.query_one("#lines", DataTable)
+        assert table.has_focus and screen.deck.cards[table.cursor_row].title == "Goku Level 1"
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, AddCard)
+        assert pilot.app.screen.section == "Main Personality"
 
 
 async def test_open_and_save_as_by_the_path_box(
@@ -190,6 +314,32 @@ async def test_everything_fits_at_80_by_24(library: Library, deck_file: Path) ->
         assert screen.has_class("wide")
         lines, found = screen.query_one("#lines").region, screen.query_one("#findings").region
         assert found.x >= lines.right and found.height > 20
+
+
+def deck_rows_shown(screen: DeckScreen) -> int:
+    """How many of the deck's lines the table shows at once (its height less
+    its header row)."""
+    return screen.query_one("#lines", DataTable).scrollable_content_region.height - 1
+
+
+async def test_the_deck_gets_the_room_at_80_by_24(library: Library, deck_file: Path) -> None:
+    problems = (
+        GOKU.parent.parent.parent.parent / "tests" / "ccg" / "screens" / "raditz-problems.txt"
+    )
+    for path, at_least in ((deck_file, 16), (problems, 12)):
+        async with DeckApp(library, path).run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(pilot)
+            assert deck_rows_shown(screen) >= at_least, path.name
+            # What matters stays: the path box, the verdict, the problems (the
+            # first ones shown, the others a scroll away), the keys.
+            shown = visible(pilot)
+            assert "Deck file" in shown and f"{path.name} · errata-2001 ·" in shown
+            assert "^s Save" in shown
+            listed = screen.query_one("#findings", OptionList)
+            assert listed.scrollable_content_region.height >= min(6, listed.virtual_size.height)
+            for finding in screen._findings()[:2]:
+                assert f"L{finding.line} {finding.rule}" in shown, finding
 
 
 async def test_the_main_menu_opens_the_deck_screen(catalog: Catalog, tmp_path: Path) -> None:

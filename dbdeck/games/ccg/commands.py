@@ -90,7 +90,7 @@ def cmd_check(
             "legal" if verdict.legal else f"not legal, {counted(len(verdict.problems), 'problem')}"
         )
         print(
-            f"{name}: {said} under {chosen.name} ({verdict.cards} cards, "
+            f"{name}: {said} under {chosen.name} ({counted(verdict.cards, 'card')}, "
             f"{counted(len(verdict.warnings), 'warning')})",
             file=sys.stderr,
         )
@@ -139,7 +139,7 @@ def cmd_cards(packs: Sequence[Path], as_json: bool) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{len(rows)} CCG cards (no card text is shipped)", expand=False)
+    table = Table(title=f"{counted(len(rows), 'CCG card')} (no card text is shipped)", expand=False)
     for column in ("title", "printing", "type", "personality", "alignment", "style"):
         table.add_column(column, overflow="fold")
     for card, row in zip(library.cards.values(), rows, strict=True):

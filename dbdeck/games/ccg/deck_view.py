@@ -81,13 +81,19 @@ class Report:
         """Whether the profile has the rule."""
         return applies(rule, self.profile.name)
 
-    def problem(self, rule: str, line: int, message: str) -> None:
-        """A problem of ``rule`` (which the profile must have)."""
-        self.problems.append(Finding(line, rule, message, source(rule, self.profile.name)))
+    def source(self, rule: str) -> str:
+        """The rule's source under the profile."""
+        return source(rule, self.profile.name)
 
-    def warning(self, rule: str, line: int, message: str) -> None:
-        """A warning of ``rule``."""
-        self.warnings.append(Finding(line, rule, message, source(rule, self.profile.name)))
+    def problem(self, rule: str, line: int, message: str, *, cited: str | None = None) -> None:
+        """A problem of ``rule`` (which the profile must have), citing the
+        rule's source, or ``cited`` when the passage behind this one finding
+        is another (a card clarification, one paragraph of the digest)."""
+        self.problems.append(Finding(line, rule, message, cited or self.source(rule)))
+
+    def warning(self, rule: str, line: int, message: str, *, cited: str | None = None) -> None:
+        """A warning of ``rule``, citing as ``problem`` does."""
+        self.warnings.append(Finding(line, rule, message, cited or self.source(rule)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,8 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -44,6 +46,9 @@ _SHORT: dict[Section, str] = {
 _NEW_DECK = "".join(f"[{section}]\n" for section in SECTIONS)
 _WIDE = 110
 """From this many columns the problems stand beside the deck."""
+_TALL = 32
+"""Below this many rows the path box takes one row instead of three, so that
+the deck's lines get the room (at 80×24 they need it most)."""
 
 
 def sample_deck() -> Path:
@@ -82,6 +87,8 @@ class AddCard(Dialog[str | None]):
     AddCard { align: center middle; }
     AddCard > Vertical { width: 70; max-width: 100%; height: auto; border: thick $accent;
                          background: $panel; padding: 1 2; }
+    AddCard #add-to { text-style: bold; }
+    AddCard Static { width: 1fr; }
     """
 
     def __init__(self, section: Section) -> None:
@@ -89,10 +96,11 @@ class AddCard(Dialog[str | None]):
         self.section = section
 
     def compose(self) -> ComposeResult:
+        # Two short lines rather than one long one: at 80 columns one line
+        # was cut, and the section is what the dialog is about.
         with Vertical():
-            yield Label(
-                Text(f"Add to [{self.section}]: QUANTITY TITLE (Enter adds, Escape cancels)")
-            )
+            yield Static(Text(f"Add a card to [{self.section}]"), id="add-to")
+            yield Static(Text("QUANTITY TITLE · Enter adds · Escape cancels"), id="add-how")
             yield Input(placeholder="3 Senzu Bean", id="card-line")
 
     def on_mount(self) -> None:
@@ -122,13 +130,20 @@ class DeckScreen(Screen[None]):
     DEFAULT_CSS = """
     DeckScreen #bar { height: 3; }
     DeckScreen #path { width: 1fr; }
+    DeckScreen #path-label { display: none; }
+    DeckScreen.short #bar { height: 1; }
+    DeckScreen.short #path-label { display: block; width: auto; padding: 0 1;
+                                   background: $boost; text-style: bold; }
+    DeckScreen.short #path { height: 1; border: none; padding: 0 1; }
+    DeckScreen.short #path:focus { background: $boost; }
     DeckScreen #status { height: 1; padding: 0 1; background: $boost; }
     DeckScreen #body { height: 1fr; layout: vertical; }
     DeckScreen #lines { height: 1fr; min-height: 5; }
-    DeckScreen #findings { height: 7; border: none; border-top: solid $primary; }
+    DeckScreen #findings { height: auto; max-height: 35%; min-height: 2; border: none;
+                           border-top: solid $primary; }
     DeckScreen.wide #body { layout: horizontal; }
     DeckScreen.wide #lines { width: 3fr; height: 1fr; }
-    DeckScreen.wide #findings { width: 2fr; height: 1fr; border: none;
+    DeckScreen.wide #findings { width: 2fr; height: 1fr; max-height: 100%; border: none;
                                 border-left: solid $primary; }
     """
 
@@ -149,6 +164,8 @@ class DeckScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="bar"):
+            # Without its border (a short terminal) the box needs a name.
+            yield Static("Deck file", id="path-label")
             shown = self.path if self.path is not None else sample_deck()
             yield Input(value=str(shown), placeholder="a deck file (Enter opens)", id="path")
         yield Static(id="status")
@@ -165,14 +182,20 @@ class DeckScreen(Screen[None]):
         table.add_column("Sect.", key="section", width=7)
         table.add_column("Qty", key="count", width=4)
         table.add_column("Card", key="title")
-        self.set_class(self.app.size.width >= _WIDE, "wide")
+        self._fit(self.app.size)
         if not self._open(self.path if self.path is not None else sample_deck()):
             self.path = None
             self._refresh(rebuild=True)  # an empty deck, the reason in a notification
         table.focus()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width >= _WIDE, "wide")
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """The layout for the terminal's size: the problems beside the deck
+        when wide, the path box on one row when short."""
+        self.set_class(size.width >= _WIDE, "wide")
+        self.set_class(size.height < _TALL, "short")
 
     # --- the deck -------------------------------------------------------------
 
@@ -218,12 +241,15 @@ class DeckScreen(Screen[None]):
                 table.update_cell(str(card.line), "count", str(card.count))
                 table.update_cell(str(card.line), "mark", marks.get(card.line, ""))
         findings = self.query_one("#findings", OptionList)
+        highlighted = findings.highlighted
         findings.clear_options()
         for index, finding in enumerate(self._findings()):
             findings.add_option(Option(self._finding_text(finding), id=str(index)))
         if not self._findings():
             said = Text(f"No problem and no warning under {self.rules}.", style="green")
             findings.add_option(Option(said, disabled=True))
+        elif highlighted is not None:
+            findings.highlighted = min(highlighted, len(self._findings()) - 1)
         self._status()
 
     def _findings(self) -> list[Finding]:
@@ -254,13 +280,13 @@ class DeckScreen(Screen[None]):
         verdict = self.verdict
         name = self.path.name if self.path is not None else "(new deck)"
         text = Text(f"{one_line(name)}{' *' if self.dirty else ''} · {self.rules} · ")
-        text.append(f"{verdict.cards} cards · ")
+        text.append(f"{counted(verdict.cards, 'card')} · ")
         if verdict.legal:
             text.append("LEGAL", style="bold green")
         else:
-            text.append(_plural(len(verdict.problems), "problem"), style="bold red")
+            text.append(counted(len(verdict.problems), "problem"), style="bold red")
         if verdict.warnings:
-            text.append(f", {_plural(len(verdict.warnings), 'warning')}", style="yellow")
+            text.append(f", {counted(len(verdict.warnings), 'warning')}", style="yellow")
         self.query_one("#status", Static).update(text)
 
     def _current(self) -> int | None:
@@ -270,11 +296,62 @@ class DeckScreen(Screen[None]):
             return None
         return self.deck.cards[min(table.cursor_row, len(self.deck.cards) - 1)].line
 
+    def _highlighted_finding(self) -> Finding | None:
+        """The problem or warning highlighted in the list, while the list
+        has the focus."""
+        findings = self.query_one("#findings", OptionList)
+        if not findings.has_focus or findings.highlighted is None:
+            return None
+        option = findings.get_option_at_index(findings.highlighted)
+        return self._findings()[int(option.id)] if option.id is not None else None
+
+    def _place(self, finding: Finding) -> tuple[int | None, Section | None, str | None]:
+        """Where a finding is in the deck table: the row of its card line,
+        the section it is in, and why there is no row of its own (``None``
+        when it is on a card line)."""
+        rows = [i for i, c in enumerate(self.deck.cards) if c.line == finding.line]
+        if rows:
+            return rows[0], self.deck.cards[rows[0]].section, None
+        if finding.line == 0:
+            return None, None, "a problem of the deck as a whole: no one line to change"
+        headed = [section for section, at in self.deck.headers.items() if at == finding.line]
+        if headed:
+            section = headed[0]
+            rows = [i for i, c in enumerate(self.deck.cards) if c.section == section]
+            said = f"L{finding.line} is the [{section}] header: a adds a card to it"
+            return (rows[0] if rows else None), section, said
+        if finding.line == self.deck.tokui_waza_line:
+            return (
+                None,
+                "Tokui-Waza",
+                f"L{finding.line} declares the Tokui-Waza: change it in the file",
+            )
+        return None, None, f"L{finding.line} is no card line: change it in the file"
+
+    def _say(
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information"
+    ) -> None:
+        """A notice that replaces the ones up: they answered an earlier key
+        (the rules just left, the problem highlighted before) and, left
+        up, would tell of a state the screen no longer shows."""
+        self.app.clear_notifications()
+        self.notify(message, title=title, severity=severity)
+
     # --- actions ------------------------------------------------------------------
 
     def action_count(self, delta: int) -> None:
-        """Change the highlighted line's count (never below 0)."""
+        """Change the highlighted line's count (never below 0): the deck
+        table's, or, from the list of problems, the highlighted problem's."""
         line = self._current()
+        finding = self._highlighted_finding()
+        if finding is not None:
+            row, _, why = self._place(finding)
+            if row is None or why is not None:
+                # Never another line than the one the problem is about.
+                self._say(why or "", title="Nothing changed", severity="warning")
+                return
+            self.query_one("#lines", DataTable).move_cursor(row=row)
+            line = self.deck.cards[row].line
         if line is None:
             return
         card = next(c for c in self.deck.cards if c.line == line)
@@ -288,6 +365,10 @@ class DeckScreen(Screen[None]):
         """Ask for a card line and add it to the highlighted line's section."""
         line = self._current()
         section: Section = next((c.section for c in self.deck.cards if c.line == line), "Life Deck")
+        finding = self._highlighted_finding()
+        placed = self._place(finding)[1] if finding is not None else None
+        if placed is not None and placed != "Tokui-Waza":
+            section = placed  # a problem of a section (its header): add to it
 
         def added(entry: str | None) -> None:
             if entry is None:
@@ -310,7 +391,7 @@ class DeckScreen(Screen[None]):
         names: tuple[ProfileName, ...] = get_args(ProfileName)
         self.rules = names[(names.index(self.rules) + 1) % len(names)]
         self._refresh()
-        self.notify(PROFILES[self.rules].title, title=f"Rules: {self.rules}")
+        self._say(PROFILES[self.rules].title, title=f"Rules: {self.rules}")
 
     def action_open(self) -> None:
         """Focus the path box (Enter there opens the file)."""
@@ -333,12 +414,20 @@ class DeckScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#findings")
     def _jump(self, event: OptionList.OptionSelected) -> None:
-        """Enter on a problem highlights its line in the deck."""
+        """Enter on a problem highlights its line in the deck (a section's
+        problem: the section's first line), so that ``+`` and ``-`` act on
+        it. A problem with no card line (the deck as a whole, a line the
+        format cannot read) keeps the list in front and says why: the deck's
+        highlighted line is then another line."""
         finding = self._findings()[int(event.option.id or 0)]
-        rows = [i for i, c in enumerate(self.deck.cards) if c.line == finding.line]
+        row, _, why = self._place(finding)
+        if row is None:
+            self._say(why or "", title="No card line")
+            return
+        if why is not None:
+            self._say(why)
         table = self.query_one("#lines", DataTable)
-        if rows:
-            table.move_cursor(row=rows[0])
+        table.move_cursor(row=row)
         table.focus()
 
     def action_save(self) -> None:
@@ -378,10 +467,6 @@ class DeckScreen(Screen[None]):
             self.app.push_screen(ConfirmDiscard(), answered)
         else:
             self.dismiss(None)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _is_shipped(path: Path) -> bool:

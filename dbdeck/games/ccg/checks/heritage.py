@@ -22,6 +22,7 @@ __all__ = ["check"]
 
 _HERITAGES = ("Saiyan Heritage", "Namekian Heritage")
 _OLD_SAIYAN = {"villains", "goku", "gohan"}
+_ALIGNMENTS = {"heroes", "villains"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,7 @@ def _heritage(
                 entry.at,
                 f"{quoted(entry.facts.title)} is {said} only; these rules list no {missing[0]}: "
                 "not checked",
+                cited=_only_source(entry, only, report),
             )
         return
     users = [p for p in people if _usable(deck, p, only)]
@@ -153,4 +155,21 @@ def _only(
         entry.at,
         f"{quoted(entry.facts.title)} is {said} only: the Main Personality {mp.name} can never "
         "use it" + also,
+        cited=_only_source(entry, only, report),
     )
+
+
+def _only_source(entry: Entry, only: tuple[str, ...], report: Report) -> str:
+    """What an ``ONLY`` warning cites: the "(name here) only" passage when
+    the card names a personality, and the card clarification that makes the
+    card "… only" when one does. "Heroes only" is no name: a card ruled so
+    cites its clarification alone (Saiyan #195, Hero Advantage)."""
+    facts = entry.facts
+    printed = facts.record.only if facts.record is not None else ()
+    ruled = facts.only_source if tuple(printed) != facts.only else None
+    named = any(fold(w) not in _ALIGNMENTS and w not in _HERITAGES for w in only)
+    if ruled is None:
+        return report.source("ONLY") if named else (facts.only_source or report.source("ONLY"))
+    if not named:
+        return ruled
+    return "; ".join(dict.fromkeys([*report.source("ONLY").split("; "), ruled]))

@@ -53,11 +53,15 @@ def _main_personality(deck: DeckView, report: Report) -> None:
     for entry in cards:
         other = entry.facts.personality
         if not deck.is_mp(other):
+            member = _ginyu_member(deck, name, other) and report.applies("GINYU-FORCE")
             report.problem(
                 "MP-ONE-CHARACTER",
                 entry.at,
                 f"{quoted(entry.facts.title)} is {other}, but the Main Personality is {name}"
                 + _why_apart(deck, name, other),
+                # That a member's cards cannot form the Ginyu Force is the
+                # digest's own rule, of the Ginyu Force's paragraph.
+                cited=report.source("GINYU-FORCE") if member else None,
             )
     _levels(deck, report)
 
@@ -71,9 +75,20 @@ def _why_apart(deck: DeckView, name: str | None, other: str | None) -> str:
         pairs = deck.library.reference(profile.separate_characters).pairs
         if any({fold(name), fold(other)} == {fold(a), fold(b)} for a, b in pairs):
             return f" ({name} and {other} are separate characters)"
-    if fold(name) == "ginyu force" and fold(other) in members(deck, profile.ginyu_force_members):
+    if _ginyu_member(deck, name, other):
         return " (a member's cards cannot form the Ginyu Force's Main Personality)"
     return ""
+
+
+def _ginyu_member(deck: DeckView, name: str | None, other: str | None) -> bool:
+    """Whether ``other`` is a member of the Ginyu Force, ``name``, under the
+    profile's list of members."""
+    return (
+        name is not None
+        and other is not None
+        and fold(name) == "ginyu force"
+        and fold(other) in members(deck, deck.profile.ginyu_force_members)
+    )
 
 
 def _levels(deck: DeckView, report: Report) -> None:
@@ -125,17 +140,24 @@ def _levels(deck: DeckView, report: Report) -> None:
         report.problem(
             "MP-LEVELS",
             header,
-            f"the Main Personality {deck.mp_name} lacks level "
-            f"{', '.join(str(n) for n in missing)}: levels 1, 2 and 3 at least",
+            f"the Main Personality {deck.mp_name} lacks {_levels_said(missing)}: levels 1, 2 "
+            "and 3 at least",
         )
     gaps = [n for n in range(levels[0], levels[-1] + 1) if n not in by_level]
     if gaps and not missing:
         report.problem(
             "MP-LEVELS",
             header,
-            f"levels {', '.join(str(n) for n in levels)} are not consecutive: "
-            f"level {', '.join(str(n) for n in gaps)} is missing",
+            f"{_levels_said(levels)} are not consecutive: {_levels_said(gaps)} "
+            f"{'is' if len(gaps) == 1 else 'are'} missing",
         )
+
+
+def _levels_said(levels: list[int]) -> str:
+    """``level 4``, ``levels 2 and 3``, ``levels 1, 2, 3 and 5``."""
+    if len(levels) == 1:
+        return f"level {levels[0]}"
+    return f"levels {', '.join(str(n) for n in levels[:-1])} and {levels[-1]}"
 
 
 def _allies(deck: DeckView, report: Report) -> None:

@@ -11,7 +11,7 @@ Decisions: rules note R18 (docs/ccg/rules-notes.md).
 from __future__ import annotations
 
 from dbdeck.games.ccg.deck_view import DeckView, Report
-from dbdeck.games.ccg.titles import article, quoted
+from dbdeck.games.ccg.titles import article, counted, quoted
 
 __all__ = ["check"]
 
@@ -50,7 +50,7 @@ def check(deck: DeckView, report: Report) -> None:
         report.problem(
             "SENSEI-NEEDED",
             header,
-            f"a Sensei Deck of {held} cards and no Sensei: list one under [Sensei]",
+            f"a Sensei Deck of {counted(held, 'card')} and no Sensei: list one under [Sensei]",
         )
     else:
         sensei = senseis[0].facts
@@ -66,7 +66,7 @@ def check(deck: DeckView, report: Report) -> None:
             report.problem(
                 "SENSEI-CAPACITY",
                 header,
-                f"{held} cards in the Sensei Deck; {quoted(sensei.title)} holds "
+                f"{counted(held, 'card')} in the Sensei Deck; {quoted(sensei.title)} holds "
                 f"{sensei.sensei_capacity} at most",
             )
     for entry in contents:

@@ -8,6 +8,7 @@ Decisions: rules note R1, rules note R18 (docs/ccg/rules-notes.md).
 from __future__ import annotations
 
 from dbdeck.games.ccg.deck_view import DeckView, Report
+from dbdeck.games.ccg.titles import counted
 
 __all__ = ["check"]
 
@@ -19,18 +20,18 @@ def check(deck: DeckView, report: Report) -> None:
         report.problem(
             "SIZE-MIN",
             0,
-            f"{size} cards; a deck holds at least {profile.min_size} "
+            f"{counted(size, 'card')}; a deck holds at least {profile.min_size} "
             "(every Main Personality level and the Mastery count)",
         )
     most = profile.max_size_for(deck.declared, deck.tournament)
     if most is not None and size > most:
-        report.problem("SIZE-MAX", 0, f"{size} cards; {_which(deck, most)}")
+        report.problem("SIZE-MAX", 0, f"{counted(size, 'card')}; {_which(deck, most)}")
     elif most is None and profile.max_size is not None and size > profile.max_size:
         report.warning(
             "SIZE-MAX",
             0,
-            f"{size} cards: no limit outside tournaments, but a tournament allows at most "
-            f"{profile.max_size} (check with --tournament)",
+            f"{counted(size, 'card')}: no limit outside tournaments, but a tournament allows "
+            f"at most {profile.max_size} (check with --tournament)",
         )
 
 
