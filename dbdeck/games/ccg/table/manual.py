@@ -440,8 +440,9 @@ def do_overrule(state: TableState, x: a.Overrule) -> None:
         Entry(
             "overrule",
             f"{state.side(x.seat).player} asks to take back the last action{why}: "
-            f"{state.last_auto.rstrip('.') or 'it'}. {state.side(state.other(x.seat)).player} is asked to "
-            "agree (seed 001: agree on the correction).",
+            f"{state.last_auto.rstrip('.') or 'it'}. "
+            f"{state.side(state.other(x.seat)).player} is asked to agree "
+            "(seed 001: agree on the correction).",
             x.seat,
         )
     )
