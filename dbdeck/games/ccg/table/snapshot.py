@@ -78,6 +78,7 @@ def _side(data: Mapping[str, Any]) -> Side:
     fields = dict(data)
     fields["shown"] = set(fields.get("shown", ()))
     fields["counters"] = dict(fields.get("counters", {}))
+    fields["ally_powers_used"] = list(fields.get("ally_powers_used", ()))
     return Side(**fields)
 
 

@@ -110,6 +110,8 @@ class Side:
     """Cards of the hand shown to the other player (a reveal) until they move."""
     counters: dict[str, int] = field(default_factory=dict)
     final_physical_attack_used: bool = False
+    ally_powers_used: list[int] = field(default_factory=list)
+    """The Allies whose power was used this Combat (seed 003, Allies in Combat 3)."""
     attacked: bool = False
     """Whether the player attacked (or used a card in place of one) in this
     turn's Combat: a player who passed it all has the pass bonus."""

@@ -314,6 +314,7 @@ def do_declare_combat(state: TableState, x: a.DeclareCombat) -> None:
         side.final_physical_attack_used = False
         side.attacked = False
         side.in_control = None
+        side.ally_powers_used.clear()
     state.log.append(Entry("combat", f"{state.side(x.seat).player} declares Combat.", x.seat))
     draw(state, defender, 3, "the defender draws 3 when Combat is declared")
 
@@ -403,6 +404,32 @@ def _source_problem(
     return "that card is not in your hand or in play on your side"
 
 
+def _power_problem(state: TableState, seat: int, source: int | None, strict: bool) -> str | None:
+    """A personality power already used: the Main Personality's once per
+    turn (seed 001), an Ally's once per Combat (seed 003, Allies in Combat 3)."""
+    if not strict or source is not None:
+        return None
+    side = state.side(seat)
+    if side.in_control is None:
+        if side.power_used:
+            return f"{side.main_name}'s power was used this turn (seed 001: once per turn)"
+        return None
+    if side.in_control in side.ally_powers_used:
+        title = state.cards[side.in_control].title
+        return (
+            f"{title}'s power was used this Combat (seed 003, Allies in Combat 3: once per Combat)"
+        )
+    return None
+
+
+def _power_used(state: TableState, seat: int) -> None:
+    side = state.side(seat)
+    if side.in_control is None:
+        side.power_used = True
+    else:
+        side.ally_powers_used.append(side.in_control)
+
+
 def check_attack(state: TableState, x: a.Attack, strict: bool) -> str | None:
     problem = _in_combat(state, x.seat, "attack", "an attack")
     if problem:
@@ -426,8 +453,9 @@ def check_attack(state: TableState, x: a.Attack, strict: bool) -> str | None:
             f"{have}: an attack whose cost cannot be paid cannot be performed (seed 003, "
             "Energy Attacks 1)"
         )
-    if strict and x.source is None and side.in_control is None and side.power_used:
-        return f"{side.main_name}'s power was used this turn (seed 001: once per turn)"
+    problem = _power_problem(state, x.seat, x.source, strict)
+    if problem:
+        return problem
     return None
 
 
@@ -448,8 +476,8 @@ def do_attack(state: TableState, x: a.Attack) -> None:
     else:
         ally = state.cards[side.in_control]
         ally.stages = (ally.stages or 0) - paid
-    if x.source is None and side.in_control is None:
-        side.power_used = True
+    if x.source is None:
+        _power_used(state, x.seat)
     life = x.life if x.life is not None else (ENERGY_LIFE if x.attack == "energy" else 0)
     stages = x.stages or 0
     by = _name(state, side.in_control, x.seat)
@@ -506,7 +534,9 @@ def check_use_instead(state: TableState, x: a.UseInstead, strict: bool) -> str |
         return problem
     if state.side(x.seat).final_physical_attack_used:
         return "you made a Final Physical Attack: you pass for the rest of Combat (seed 003)"
-    return _source_problem(state, x.seat, x.source, strict)
+    return _source_problem(state, x.seat, x.source, strict) or _power_problem(
+        state, x.seat, x.source, strict
+    )
 
 
 def do_use_instead(state: TableState, x: a.UseInstead) -> None:
@@ -514,8 +544,8 @@ def do_use_instead(state: TableState, x: a.UseInstead) -> None:
     assert combat is not None
     side = state.side(x.seat)
     what = "a personality power" if x.source is None else state.cards[x.source].title
-    if x.source is None and side.in_control is None:
-        side.power_used = True
+    if x.source is None:
+        _power_used(state, x.seat)
     if x.source is not None:
         _used(state, x.source)
     side.attacked = True
@@ -597,8 +627,9 @@ def check_defend(state: TableState, x: a.Defend, strict: bool) -> str | None:
             f"a defence that stops {x.stops} attacks does not stop this {kind} attack "
             "(seed 003, Combat 4: only if it stops some or all of the damage)"
         )
-    if strict and x.source is None and side.in_control is None and side.power_used:
-        return f"{side.main_name}'s power was used this turn (seed 001: once per turn)"
+    problem = _power_problem(state, x.seat, x.source, strict)
+    if problem:
+        return problem
     return None
 
 
@@ -607,8 +638,8 @@ def do_defend(state: TableState, x: a.Defend) -> None:
     assert combat is not None and combat.attack is not None
     side = state.side(x.seat)
     what = "a personality power" if x.source is None else state.cards[x.source].title
-    if x.source is None and side.in_control is None:
-        side.power_used = True
+    if x.source is None:
+        _power_used(state, x.seat)
     if x.source is not None:
         _used(state, x.source)
     stopped = "its damage" if x.stops == "damage" else "the attack"
