@@ -145,6 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
     log.add_argument("--format", choices=("text", "json"), default="text")
     replay = commands.add_parser("replay", help="step through a saved game, turn by turn")
     replay.add_argument("save", metavar="SAVE", help="a save id or file")
+    replay.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="N",
+        help="replay what seat N saw (its own hand only); by default every hand",
+    )
 
     sim = _with_game(
         commands.add_parser("sim", help="play simulated games with bots"),

@@ -189,6 +189,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from dbdeck.tui.local import ReplayBackend
 
     # The dbdeck app opens every game's screens.
-    screen = table_screen(rules.game_id, "replay")(ReplayBackend(rules, data))
+    try:
+        backend = ReplayBackend(rules, data, getattr(args, "seat", None))
+    except ValueError as exc:
+        print(f"--seat: {exc}", file=sys.stderr)
+        return 2
+    screen = table_screen(rules.game_id, "replay")(backend)
     DbdeckApp(None, start=screen).run()
     return 0

@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from dbdeck.games.ccg.library import load_library
 from dbdeck.games.ccg.match import CcgMatch, CcgRules
 from dbdeck.games.ccg.tui.replay import CcgReplayScreen
@@ -74,3 +76,18 @@ async def test_the_replay_steps_through_the_turns(tmp_path: Path) -> None:
         assert screen.offers == [], "a replay offers nothing"
         # The owner's record: both hands are face up.
         assert all(face.uid != -1 for seat in screen.view.seats for face in seat.hand)
+
+
+def test_a_replay_from_one_seat_shows_only_its_hand(tmp_path: Path) -> None:
+    rules, data = _saved_game(tmp_path)
+    backend = ReplayBackend(rules, data, seat=1)
+    assert "seat 1 saw" in backend.hand_rule
+    for index in range(len(backend.frames)):
+        backend.go(index)
+        view = backend.view()
+        assert view.viewer == 1
+        assert all(face.uid == -1 for face in view.seats[0].hand), "seat 0's hand stays hidden"
+    lines = [line.text for frame in backend.frames for line in frame[1]]
+    assert any("You drew" in text for text in lines), "seat 1 reads its own draws"
+    with pytest.raises(ValueError, match="no seat 5 at this game"):
+        ReplayBackend(rules, data, seat=5)

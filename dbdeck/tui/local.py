@@ -347,7 +347,14 @@ class ReplayBackend(OneSeatPerScreen):
     shared = False
     hand_rule = "A replay shows every hand: it is your own record."
 
-    def __init__(self, rules: GameRules[Any], data: dict[str, Any]) -> None:
+    def __init__(
+        self, rules: GameRules[Any], data: dict[str, Any], seat: int | None = None
+    ) -> None:
+        """``seat``: replay what that seat saw (its own hand, its own private
+        lines) instead of every hand."""
+        self.seat = seat
+        if seat is not None:
+            self.hand_rule = f"This replay shows what seat {seat} saw: its own hand only."
         self.seating = Seating(players=dict(data.get("players", {})), pace=0)
         self.save_id = str(data["id"])
         self.frames: list[tuple[Any, tuple[LogLine, ...]]] = []
@@ -361,14 +368,21 @@ class ReplayBackend(OneSeatPerScreen):
         # Played step by step (as the table plays the Villain's turn), so that
         # each turn inside one action still gets a frame of its own.
         for _action, match, events in replay_events(rules, data, steps=True):
+            if seat is not None and previous is None:
+                seats = sorted({r.seat for r in match.roles()})
+                if seat not in seats:
+                    raise ValueError(
+                        f"no seat {seat} at this game (its seats: "
+                        f"{', '.join(str(n) for n in seats)})"
+                    )
             self.catalog = match.content
             turn = match.summary().turn
             if previous is not None and turn != previous[1]:
                 self.frames.append((previous[0], tuple(lines)))
                 self.turns.append(previous[1])
                 lines = []
-            lines += match.log(events, None)
-            previous = (match.frame(), turn)
+            lines += match.log(events, seat)
+            previous = (self._frame(match), turn)
         if previous is not None:
             self.frames.append((previous[0], tuple(lines)))
             self.turns.append(previous[1])
@@ -376,6 +390,13 @@ class ReplayBackend(OneSeatPerScreen):
         """The turn the game stands at (the summary's count)."""
         self.index = 0
         self._pending: list[LogLine] = list(self.frames[0][1]) if self.frames else []
+
+    def _frame(self, match: Match) -> Any:
+        """The table as this replay shows it: every hand, or one seat's view."""
+        if self.seat is None:
+            return match.frame()
+        plays = frozenset(r.id for r in match.roles() if r.seat == self.seat)
+        return match.view(self.seat, plays)
 
     def go(self, index: int) -> None:
         """Show frame ``index`` (clamped to the record)."""
