@@ -389,3 +389,25 @@ async def test_the_main_menu_starts_a_ccg_game(catalog: Catalog, tmp_path: Path)
         await pilot.pause()
         assert app.screen.view.step == "non-combat"
     assert list(tmp_path.glob("*-ccg-*.json")), "the game is saved"
+
+
+async def test_the_main_menu_teaches_the_ccg(catalog: Catalog, tmp_path: Path) -> None:
+    from dbdeck.games.ccg.tui.howto import PAGES, HowToPlay
+
+    app = DbdeckApp(catalog, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#menu-options", OptionList)
+        index = next(
+            i for i in range(menu.option_count) if menu.get_option_at_index(i).id == "ccg-howto"
+        )
+        menu.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HowToPlay)
+        await pilot.press(*["right"] * (len(PAGES) + 2))
+        await pilot.pause()
+        assert app.screen.page == len(PAGES) - 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HowToPlay)

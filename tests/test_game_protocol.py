@@ -142,5 +142,9 @@ def test_each_game_registers_its_screens_by_id() -> None:
     with pytest.raises(registry.UnknownGame, match="no table screen"):
         registry.table_screen("chess")
     entries = registry.menu_screens(besides="deckbuilding")
-    assert [(s.game, s.id) for s in entries] == [("ccg", "ccg-play"), ("ccg", "ccg-decks")]
+    assert [(s.game, s.id) for s in entries] == [
+        ("ccg", "ccg-play"),
+        ("ccg", "ccg-decks"),
+        ("ccg", "ccg-howto"),
+    ]
     assert registry.menu_screens(besides="ccg") == []

@@ -116,7 +116,7 @@ async def test_the_main_menu_opens_on_nothing_and_never_wraps(catalog: Catalog) 
         assert listing.get_option_at_index(listing.highlighted or 0).id == "quit"
         await pilot.press("up")
         await pilot.pause()
-        assert listing.get_option_at_index(listing.highlighted or 0).id == "ccg-decks"
+        assert listing.get_option_at_index(listing.highlighted or 0).id == "ccg-howto"
 
 
 def test_the_summary_figures_stand_under_their_headings(catalog: Catalog) -> None:

@@ -41,6 +41,7 @@ SCREENS: dict[str, list[tuple[str, str, str]]] = {
     "ccg": [
         ("ccg-play", "CCG → New game", "dbdeck.games.ccg.play:open_new_game"),
         ("ccg-decks", "CCG → Decks", "dbdeck.games.ccg.screen:open_deck_screen"),
+        ("ccg-howto", "CCG → How to play", "dbdeck.games.ccg.tui.howto:open_how_to_play"),
     ],
 }
 """The screens each game offers in another game's main menu, by game id: the
