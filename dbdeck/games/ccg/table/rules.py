@@ -11,7 +11,6 @@ from __future__ import annotations
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table import manual, turn
 from dbdeck.games.ccg.table.damage import check_victories
-from dbdeck.games.ccg.table.snapshot import state_to_json
 from dbdeck.games.ccg.table.state import Check, Entry, Perform, TableState
 from dbdeck.games.ccg.table.zones import ZONES, locate
 
@@ -86,9 +85,7 @@ def apply(state: TableState, action: a.Action) -> list[Entry]:
             state.log.append(Entry("suggest", f"The rules say: {note}.", action.seat))
     state.suggestion = "" if state.adjudication != "suggest" else state.suggestion
     if action.kind not in ("overrule", "answer-overrule"):
-        before = state_to_json(state, previous=False)
-        before["log"] = []  # going back keeps the log as it is
-        state.previous = before
+        state.previous = state.before_action()
         state.last_auto = ""
     _PERFORMS[action.kind](state, action)
     if action.kind not in ("overrule", "answer-overrule"):

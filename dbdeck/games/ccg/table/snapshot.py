@@ -36,9 +36,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def state_to_json(state: TableState, *, previous: bool = True) -> dict[str, Any]:
-    """The whole table as JSON data (``previous``: with the table before the
-    last action, kept for an overrule)."""
+def state_to_json(state: TableState) -> dict[str, Any]:
+    """The whole table as JSON data, with the table before the last action
+    (kept for an overrule) inside it."""
     version, internal, gauss = state.rng.getstate()
     return {
         "snapshot": SNAPSHOT_VERSION,
@@ -60,7 +60,7 @@ def state_to_json(state: TableState, *, previous: bool = True) -> dict[str, Any]
         "log": [_plain(entry) for entry in state.log],
         "version": state.version,
         "last_auto": state.last_auto,
-        "previous": state.previous if previous else None,
+        "previous": state_to_json(state.previous) if state.previous is not None else None,
         "proposal": list(state.proposal) if state.proposal is not None else None,
     }
 
@@ -125,7 +125,7 @@ def state_from_json(data: Mapping[str, Any]) -> TableState:
             log=[Entry(**e) for e in data["log"]],
             version=data["version"],
             last_auto=data["last_auto"],
-            previous=data.get("previous"),
+            previous=state_from_json(data["previous"]) if data.get("previous") else None,
             proposal=(int(data["proposal"][0]), str(data["proposal"][1]))
             if data.get("proposal") is not None
             else None,
@@ -139,10 +139,9 @@ _KEPT = frozenset({"log", "version", "previous", "proposal"})
 action count, and no second level of going back."""
 
 
-def restore(state: TableState, data: dict[str, Any]) -> None:
-    """Put ``state`` back as ``data`` (an earlier ``state_to_json``) holds it,
-    keeping its log and its action count."""
-    earlier = state_from_json({**data, "previous": None, "proposal": None})
+def restore(state: TableState, earlier: TableState) -> None:
+    """Put ``state`` back as ``earlier`` (its ``before_action`` copy) holds
+    it, keeping its log and its action count."""
     for f in dataclasses.fields(TableState):
         if f.name not in _KEPT:
             setattr(state, f.name, getattr(earlier, f.name))

@@ -10,6 +10,7 @@ edge models read and write this state as JSON.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -207,11 +208,37 @@ class TableState:
     version: int = 0
     last_auto: str = ""
     """The last action in words (what an overrule would take back)."""
-    previous: dict[str, Any] | None = None
-    """The table before the last action (without its own ``previous``), for
-    an agreed overrule; ``None`` once taken back."""
+    previous: TableState | None = None
+    """The table before the last action (without its own ``previous`` or
+    log), for an agreed overrule; ``None`` once taken back."""
     proposal: tuple[int, str] | None = None
     """An overrule waiting for the other player: who asked, and why."""
+
+    def before_action(self) -> TableState:
+        """A copy of the table as it stands, for taking the next action back:
+        every card, zone and counter copied, the log and ``previous`` left
+        out (cheaper than a snapshot: no JSON on each action)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        cards = {
+            uid: dataclasses.replace(card, beneath=list(card.beneath))
+            for uid, card in self.cards.items()
+        }
+        sides = tuple(_copy_side(side) for side in self.sides)
+        combat = self.combat
+        if combat is not None:
+            attack = dataclasses.replace(combat.attack) if combat.attack is not None else None
+            combat = dataclasses.replace(combat, attack=attack)
+        return dataclasses.replace(
+            self,
+            cards=cards,
+            sides=(sides[0], sides[1]),
+            rng=rng,
+            combat=combat,
+            log=[],
+            previous=None,
+            proposal=None,
+        )
 
     def side(self, seat: int) -> Side:
         """The side of ``seat``."""
@@ -221,6 +248,20 @@ class TableState:
         """The other seat."""
         return 1 - seat
 
+
+def _copy_side(side: Side) -> Side:
+    """A side with its own zones, shown cards and counters."""
+    copied: dict[str, Any] = {}
+    for f in _SIDE_CONTAINERS:
+        value = getattr(side, f)
+        copied[f] = type(value)(value)
+    return dataclasses.replace(side, **copied)
+
+
+_SIDE_CONTAINERS = tuple(
+    f.name for f in dataclasses.fields(Side) if f.default_factory is not dataclasses.MISSING
+)
+"""The fields of a side that hold a list, a set or a dict."""
 
 Check = Callable[[TableState, Any, bool], "str | None"]
 """An action kind's check: the table, the action, whether the rules refuse."""
