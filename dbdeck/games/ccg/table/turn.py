@@ -681,38 +681,40 @@ def do_allow_attack(state: TableState, x: a.AllowAttack) -> None:
         state.cards[attack.by].personality in capture_allies_of(state.profile)
     )
     if life and capturer and state.side(seat).dragon_balls and x.recipient is None:
-        combat.phase = "capture"
-        combat.acting = attack.seat
-        combat.capture_from = seat
-        combat.held_life = life
-        state.log.append(
-            Entry(
-                "capture",
-                f"{state.cards[attack.by or 0].title} may capture a Dragon Ball instead of "
-                f"dealing {life} life card{'s' * (life != 1)} (seed 003, Capturing Dragon "
-                "Balls 2).",
-                attack.seat,
-            )
+        _capture_chance(
+            state,
+            seat,
+            life,
+            f"{state.cards[attack.by or 0].title} may capture a Dragon Ball instead of "
+            f"dealing {life} life card{'s' * (life != 1)} (seed 003, Capturing Dragon "
+            "Balls 2).",
         )
         return
     dealt = deal_life(state, seat, life)
     if state.winner is not None:
         return
     if dealt >= 5 and state.side(seat).dragon_balls:
-        combat.phase = "capture"
-        combat.acting = attack.seat
-        combat.capture_from = seat
-        combat.held_life = 0
-        state.log.append(
-            Entry(
-                "capture",
-                f"{attacker.player} may capture one of {state.side(seat).player}'s Dragon "
-                f"Balls: {dealt} life cards were discarded (seed 003, Capturing Dragon Balls 1).",
-                attack.seat,
-            )
+        _capture_chance(
+            state,
+            seat,
+            0,
+            f"{attacker.player} may capture one of {state.side(seat).player}'s Dragon "
+            f"Balls: {dealt} life cards were discarded (seed 003, Capturing Dragon Balls 1).",
         )
         return
     _after_attack(state)
+
+
+def _capture_chance(state: TableState, victim: int, held: int, words: str) -> None:
+    """The attacker may capture one of ``victim``'s Dragon Balls now (in
+    place of ``held`` life cards of damage, for a capturing Ally)."""
+    combat = state.combat
+    assert combat is not None and combat.attack is not None
+    combat.phase = "capture"
+    combat.acting = combat.attack.seat
+    combat.capture_from = victim
+    combat.held_life = held
+    state.log.append(Entry("capture", words, combat.attack.seat))
 
 
 def _suggested_damage(
