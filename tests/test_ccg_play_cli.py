@@ -52,4 +52,5 @@ def test_setup_writes_a_file_the_host_reads(tmp_path: Path) -> None:
     rules = registry.open_rules("ccg")
     setup = rules.read_setup(data)
     match = rules.new(setup)
-    assert [r.name for r in match.roles()] == ["ann (Goku)", "bob (Raditz)"]
+    assert [r.name for r in match.roles()] == ["Goku", "Raditz"]
+    assert match.summary().opponent == "bob (Raditz)"

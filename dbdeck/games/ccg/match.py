@@ -238,7 +238,7 @@ class CcgMatch:
     def roles(self) -> tuple[Role, ...]:
         """The two players."""
         return tuple(
-            Role(ROLES[side.seat], f"{side.player} ({side.main_name})", side.seat)
+            Role(ROLES[side.seat], side.main_name, side.seat)
             for side in self.state.sides
         )
 
