@@ -237,10 +237,7 @@ class CcgMatch:
 
     def roles(self) -> tuple[Role, ...]:
         """The two players."""
-        return tuple(
-            Role(ROLES[side.seat], side.main_name, side.seat)
-            for side in self.state.sides
-        )
+        return tuple(Role(ROLES[side.seat], side.main_name, side.seat) for side in self.state.sides)
 
     def asked(self) -> Asked:
         """The player who acts now."""
