@@ -28,7 +28,11 @@ refused = "cannot be performed"      # instead: the action is refused, with thes
 ```
 
 An action names cards by title: the acting seat's hand first, then its
-cards in play, then the other side's cards in play, then its Life Deck.
+cards in play, then the other side's cards in play, then its Mastery and
+Sensei, then its Life Deck. A step's ``expect_log`` reads the lines its
+action added; the first step's reads the setup's lines too (who goes
+first, the starting stages), so a first step without an action checks
+them.
 The facts a step checks: ``turn``, ``active``, ``step``, ``winner``,
 ``result``, ``suggestion``, ``combat.*`` (``phase``, ``passes``,
 ``acting``) and for each of ``p1``, ``p2``: ``stages``, ``anger``,
@@ -146,8 +150,12 @@ class CcgScenarioRunner:
         match = self._new(scenario.setup)
         for role, layout in scenario.table.items():
             _lay_side(match.state, match.state.side(ROLES.index(role)), role, layout, self.rules)
+        # The first step's log starts with the setup's lines (who goes first,
+        # the starting stages), so a step with no action can check them.
+        start = 0
         for number, step in enumerate(scenario.steps, 1):
-            self._step(match, step, f"step {number}")
+            self._step(match, step, f"step {number}", start)
+            start = len(match.state.log)
         return Outcome(file, one_line(scenario.name or file), len(scenario.steps))
 
     def _rules_for(self, setup: Any, file: str) -> CcgRules:
@@ -180,8 +188,7 @@ class CcgScenarioRunner:
         except SetupProblem as exc:
             raise ScenarioFailure(str(exc)) from None
 
-    def _step(self, match: CcgMatch, step: Step, where: str) -> None:
-        start = len(match.state.log)
+    def _step(self, match: CcgMatch, step: Step, where: str, start: int) -> None:
         if step.action is not None:
             action = self._action(match.state, step.action, where)
             if step.refused is not None:
@@ -305,6 +312,7 @@ def _find(state: TableState, seat: int, title: str, where: str, but: Sequence[An
         theirs.dragon_balls,
         theirs.allies,
         mine.levels,
+        [u for u in (mine.mastery, mine.sensei) if u is not None],
         mine.life_deck,
         mine.discard,
     ):
