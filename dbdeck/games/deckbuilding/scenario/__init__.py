@@ -22,6 +22,7 @@ from dbdeck.games.deckbuilding.scenario.naming import resolve_action
 from dbdeck.games.deckbuilding.scenario.runner import (
     GAME_ID,
     DeckbuildingScenarios,
+    play,
     run,
     run_file,
     scenario_runner,
@@ -34,6 +35,7 @@ __all__ = [
     "check_scenario",
     "clean_game",
     "lay_table",
+    "play",
     "resolve_action",
     "run",
     "run_file",

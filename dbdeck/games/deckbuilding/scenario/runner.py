@@ -17,7 +17,7 @@ from dbdeck.games.deckbuilding.scenario.layout import clean_game, lay_table
 from dbdeck.scenarios import GameUnavailable, Outcome, ScenarioFailure, ScenarioRunners
 from dbdeck.scenarios import run_file as run_any_file
 
-__all__ = ["GAME_ID", "DeckbuildingScenarios", "run", "run_file", "scenario_runner"]
+__all__ = ["GAME_ID", "DeckbuildingScenarios", "play", "run", "run_file", "scenario_runner"]
 
 GAME_ID = "deckbuilding"
 """The game's id, as a scenario's ``game`` key names it."""
@@ -29,6 +29,15 @@ _SCRIPTS = {"rolls", "picks", "shuffles"}
 def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Outcome:
     """Run one scenario given as data (without its ``game`` key); it is
     checked whole first, and raises ``ScenarioFailure`` on the first failure."""
+    return play(catalog, data, name)[1]
+
+
+def play(
+    catalog: Catalog, data: dict[str, Any], name: str = "<scenario>"
+) -> tuple[Game | None, Outcome]:
+    """Run one scenario as ``run`` does, and keep the game it played (``None``
+    when the scenario expected its setup to be refused): for tests that read
+    more of a played scenario than its expectations can say."""
     spec = check_scenario(catalog, data)
     title = one_line(spec.name if spec.name is not None else name)
     try:
@@ -37,7 +46,7 @@ def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Out
     except SetupError as exc:
         expected = spec.expect_setup_error
         if expected and expected in str(exc):
-            return Outcome(name, title, 0)
+            return None, Outcome(name, title, 0)
         raise ScenarioFailure(f"setup: {exc}") from None
     if spec.expect_setup_error:
         raise ScenarioFailure("setup: expected an error, the setup was accepted")
@@ -63,7 +72,7 @@ def run(catalog: Catalog, data: dict[str, Any], name: str = "<scenario>") -> Out
     scripted.card_id = game.state.card_ids.__getitem__
     for number, step in enumerate(spec.steps or [], 1):
         steps.run_step(game, step, number)
-    return Outcome(name, title, len(spec.steps or []), warnings)
+    return game, Outcome(name, title, len(spec.steps or []), warnings)
 
 
 class DeckbuildingScenarios:
