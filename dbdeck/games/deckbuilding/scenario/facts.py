@@ -110,6 +110,7 @@ def board_facts(g: Game) -> dict[str, Any]:
         "active": s.active,
         "step": s.step,
         "pending": "" if s.pending is None else s.pending.kind,
+        "decider": "" if s.pending is None else s.pending.decider,
         "options": [] if s.pending is None else [o.label for o in s.pending.options],
         "grim": [] if s.pending is None else [o.label for o in s.pending.options if o.grim],
         "turn_deck": sorted(s.turn_deck + s.turn_discard),
