@@ -33,6 +33,8 @@ from dbdeck.net.protocol import (
     HostMessage,
     ProtocolError,
     RefusalMessage,
+    UndoAnswerMessage,
+    UndoMessage,
     ViewMessage,
     decode_client,
 )
@@ -41,7 +43,15 @@ VERSION = 424242
 """Stands for the table's version in a template; the live test puts the
 real one in its place, so that some actions reach the engine."""
 
-CLIENT_TYPES = (HelloMessage, ActionMessage, ChatMessage, HostMessage, ByeMessage)
+CLIENT_TYPES = (
+    HelloMessage,
+    ActionMessage,
+    ChatMessage,
+    HostMessage,
+    UndoMessage,
+    UndoAnswerMessage,
+    ByeMessage,
+)
 
 TEMPLATES: list[dict[str, Any]] = [
     {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0},
@@ -61,6 +71,8 @@ TEMPLATES: list[dict[str, Any]] = [
     {"type": "action", "version": VERSION, "action": {"type": "play-energy", "card": -1}},
     {"type": "chat", "text": "hello there"},
     {"type": "host", "decide": "vote"},
+    {"type": "undo", "version": VERSION},
+    {"type": "undo-answer", "request": 1, "agree": True},
     {"type": "bye"},
 ]
 

@@ -2,10 +2,11 @@
 
 Each message is one JSON object on one line, with a ``type``. Clients send
 ``hello`` first, then ``action``, ``chat``, ``host`` (table settings, the
-host only) or ``bye``. The server answers ``welcome`` (or ``refusal`` and
-closes), then sends a ``view`` after every change, ``events`` as they happen,
+host only), ``undo`` and ``undo-answer`` (an undo every seat present agrees
+to) or ``bye``. The server answers ``welcome`` (or ``refusal`` and closes),
+then sends a ``view`` after every change, ``events`` as they happen,
 ``refusal`` when it declines a message, ``seats`` when someone comes or goes,
-and ``chat``.
+``undo-asked`` while an undo waits for the seats' answers, and ``chat``.
 
 Any game is served (``dbdeck.tabletop.game``): the hello and the welcome
 name the game, and a client of another game is refused at hello (a client
@@ -77,6 +78,9 @@ __all__ = [
     "SeatInfo",
     "SeatsMessage",
     "ServerMessage",
+    "UndoAnswerMessage",
+    "UndoAskedMessage",
+    "UndoMessage",
     "ViewMessage",
     "WelcomeMessage",
     "action_problem",
@@ -86,11 +90,12 @@ __all__ = [
     "printable",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Raised whenever a message changes shape; a client of another version is
 refused at ``hello`` with both versions named. Version 2: typed seat views,
 offers and log lines; no setup in the welcome. Version 3: the hello and the
-welcome name the game."""
+welcome name the game. Version 4: undo at a shared table (``undo``,
+``undo-answer``, ``undo-asked``)."""
 
 BOT = -1
 """The seat number of the bot: the controller of a Character handed to it
@@ -258,6 +263,29 @@ class HostMessage(_ClientMessage):
     decide: Literal["first", "vote"] | None = None
 
 
+class UndoMessage(_ClientMessage):
+    """Ask the table to undo its last action. Every seat present must agree
+    (``UndoAnswerMessage``; the seat that asks agrees by asking, a
+    spectator has no say); a seat alone at the table undoes at once. Undo
+    never goes back past the last moment hidden information was revealed."""
+
+    type: Literal["undo"]
+    version: _Count
+    """The ``version`` of the last view the client saw: the action to undo
+    is the last one of that view."""
+
+
+class UndoAnswerMessage(_ClientMessage):
+    """A seat's answer to the undo asked: agree, or refuse (which calls it
+    off; the seat that asked withdraws it so)."""
+
+    type: Literal["undo-answer"]
+    request: _Count
+    """The ``request`` of the ``undo-asked`` message answered: an answer to
+    an undo that was called off meanwhile counts for no other."""
+    agree: StrictBool
+
+
 class ByeMessage(_ClientMessage):
     """The client leaves; its seat is held for it."""
 
@@ -265,7 +293,13 @@ class ByeMessage(_ClientMessage):
 
 
 ClientMessage = Annotated[
-    HelloMessage | ActionMessage | ChatMessage | HostMessage | ByeMessage,
+    HelloMessage
+    | ActionMessage
+    | ChatMessage
+    | HostMessage
+    | UndoMessage
+    | UndoAnswerMessage
+    | ByeMessage,
     Field(discriminator="type"),
 ]
 
@@ -307,7 +341,8 @@ class ViewMessage(_Message):
 
     type: Literal["view"]
     version: int
-    """Raised by every applied action; actions name the version they answer."""
+    """Raised by every change (an action applied or undone: it never goes
+    back, so one version is one state); actions name the version they answer."""
     view: dict[str, Any]
     """``TableView.to_json()`` of ``seat_view(game, seat)``: only what this
     seat may see (read it back with ``TableView.from_json``)."""
@@ -350,8 +385,42 @@ class SeatsMessage(_Message):
     seats: list[SeatInfo]
 
 
+class UndoAskedMessage(_Message):
+    """An undo asked at the table, as it stands: sent to every client when
+    it is asked, when a seat agrees, and when it ends (carried out or called
+    off), and to a spectator who comes while it waits. Its words are the
+    log's as a spectator reads them: what any seat may know."""
+
+    type: Literal["undo-asked"]
+    request: int
+    """This undo's number, which an answer names."""
+    by_seat: int
+    """The seat that asked."""
+    by: str
+    """Who asked, in words (``alice (Goku)``)."""
+    undoes: list[str]
+    """What would be undone: the last action's log lines."""
+    agreed: list[int] = []
+    """The seats that agreed (the one that asked among them)."""
+    waiting: list[int] = []
+    """The seats present whose answer is awaited."""
+    waiting_for: list[str] = []
+    """The same seats, in words."""
+    open: bool = True
+    """Whether it still waits for answers; ``False``: ``ended`` says how it
+    ended."""
+    ended: str = ""
+    """How it ended: ``undone``, or why it was called off."""
+
+
 ServerMessage = Annotated[
-    WelcomeMessage | ViewMessage | EventsMessage | RefusalMessage | SeatsMessage | ChatMessage,
+    WelcomeMessage
+    | ViewMessage
+    | EventsMessage
+    | RefusalMessage
+    | SeatsMessage
+    | UndoAskedMessage
+    | ChatMessage,
     Field(discriminator="type"),
 ]
 

@@ -24,6 +24,16 @@ and made ``printable`` before it reaches a log, the chat or a terminal, and
 warnings about clients are rate-limited (``LOG_LINES`` per ``LOG_WINDOW``
 seconds) so that a flood cannot fill the host's log.
 
+Undo at a shared table needs every seat present (``undo``, then
+``undo-answer``): the server keeps one undo asked at a time, shows it to
+every client (who asked, and what would be undone in the log's words), and
+undoes the last action, saved like any change, once every seat present has
+agreed; the seat that asks agrees by asking, spectators have no say, and a
+seat alone at the table undoes at once. A refusal, an action, or a seat that
+comes or goes calls it off. Undo never goes back past the last moment hidden
+information was revealed (``Session.undo``); the log says who asked and who
+agreed.
+
 A busy table stays fast and bounded: each action builds and encodes one view
 per seat and one for all the spectators, whatever the number of clients,
 and what waits to be sent is bounded per client (``SLOW_CLIENT``) and for the
@@ -70,6 +80,9 @@ from dbdeck.net.protocol import (
     RefusalMessage,
     SeatInfo,
     SeatsMessage,
+    UndoAnswerMessage,
+    UndoAskedMessage,
+    UndoMessage,
     ViewMessage,
     WelcomeMessage,
     action_problem,
@@ -78,7 +91,7 @@ from dbdeck.net.protocol import (
     printable,
 )
 from dbdeck.saves import SaveFailed, Session, make_private_dir, story_of, write_private
-from dbdeck.tabletop.game import Event, IllegalMove, Story
+from dbdeck.tabletop.game import Event, IllegalMove, LogLine, Story
 
 __all__ = [
     "BOT",
@@ -146,6 +159,9 @@ NOTICE = "(table)"
 """The sender of the table's own chat lines (no login name has brackets)."""
 
 PROC_NET_TCP = ("/proc/net/tcp", "/proc/net/tcp6")
+
+UNDO_LINES = 6
+"""The most log lines of the last action an undo asked shows."""
 
 
 def peer_user(writer: asyncio.StreamWriter) -> str | None:
@@ -346,6 +362,22 @@ class _QuietLog:
 
 
 @dataclass
+class _UndoAsked:
+    """The undo asked at the table, waiting for every seat present."""
+
+    request: int
+    """Its number (an answer names it)."""
+    by_seat: int
+    by: str
+    """Who asked, in words."""
+    undoes: list[str]
+    """What it would undo: the last action's log lines, as a spectator
+    reads them."""
+    agreed: set[int] = field(default_factory=set)
+    """The seats that agreed (the one that asked among them)."""
+
+
+@dataclass
 class _Table:
     """What the server keeps beside the save: seats, controllers, settings."""
 
@@ -418,6 +450,13 @@ class TableServer:
         self.connections: list[_Client] = []
         """Every open connection, welcomed or not (for the caps)."""
         self.votes: dict[int, int] = {}
+        self.undo_asked: _UndoAsked | None = None
+        """The undo waiting for the seats' answers, if any."""
+        self.undo_requests = 0
+        """How many undos were asked (each one's number)."""
+        self.undone = 0
+        """How many actions were undone since the table opened (the version
+        counts them too: it only ever goes up)."""
         # Not the game's seed: a bot's moves are seen by every seat, and
         # nothing seen at the table may be a function of the seed.
         self.bot_rng = random.Random(secrets.randbits(64))
@@ -760,6 +799,8 @@ class TableServer:
         # A client let go elsewhere (too slow, its seat taken up) is told
         # about here too: the seats changed, and a vote may now be complete.
         await self._broadcast_seats()
+        if client.seat is not None and client.seat not in self._present_seats():
+            await self._call_off_undo(f"{self._seat_words(client.seat)} left the table")
         if client.seat is not None and not await self._count_votes():
             self._schedule_bot()
 
@@ -914,6 +955,7 @@ class TableServer:
             await self._tell_unsaved_seat(client)
         await self._broadcast_seats()
         await self._send_view(client)
+        await self._undo_after_hello(client)
         return True
 
     def _seat_for(self, client: _Client, hello: HelloMessage) -> tuple[Seat | None, str]:
@@ -951,6 +993,10 @@ class TableServer:
             self._bound_buffers()
         elif isinstance(message, HostMessage):
             await self._host(client, message)
+        elif isinstance(message, UndoMessage):
+            await self._ask_undo(client, message)
+        elif isinstance(message, UndoAnswerMessage):
+            await self._answer_undo(client, message)
         elif isinstance(message, HelloMessage):
             await self._refuse(client, "already joined")
 
@@ -1092,6 +1138,7 @@ class TableServer:
             return False
         self.votes.clear()
         self.story.add(self.session.match, events)
+        await self._call_off_undo("an action was taken first")
         await self._retry_unsaved_seats()
         await self._broadcast(events)
         self._schedule_bot()
@@ -1141,10 +1188,228 @@ class TableServer:
                 await self._refuse(client, f"there is no seat {target}")
                 return
             self.table.control[message.character] = target
+            await self._call_off_undo("the host handed a role to another seat")
         self._keep_table()
         await self._broadcast_seats()
         await self._broadcast_views()
         self._schedule_bot()
+
+    # --- undo, when every seat agrees ---------------------------------------------------------
+
+    def _present_seats(self) -> set[int]:
+        """The seats with a terminal at the table now."""
+        return {c.seat for c in self.clients if c.seat is not None}
+
+    def _seat_words(self, number: int) -> str:
+        """A seat in words: its user and the roles it plays (``alice (Goku)``)."""
+        seat = next((s for s in self.table.seats if s.number == number), None)
+        user = printable(seat.user) if seat is not None and seat.user else f"seat {number}"
+        match = self.session.match
+        roles = [match.role_name(c) for c, owner in self.table.control.items() if owner == number]
+        words = f"{user} ({', '.join(roles)})" if roles else user
+        return printable(words, 120, spaces=True)
+
+    def _why_no_undo(self) -> str:
+        """Why the last action cannot be undone now, or ``""``. Never the
+        floor's own words: they are written by one who sees every card."""
+        session = self.session
+        if not session.actions:
+            return "nothing to undo: no action was taken yet"
+        if session.undoable() > 0 and session.floor_snapshot:
+            return ""
+        turn = session.match.rules_turn
+        if session.floor_reason == f"{turn} played":
+            return f"nothing to undo: undo never goes back past {printable(turn, 60, spaces=True)}"
+        return (
+            "nothing to undo: the last action revealed hidden information (a card drawn, "
+            "a deck shuffled, a die rolled), and undo never goes back past that"
+        )
+
+    async def _ask_undo(self, client: _Client, message: UndoMessage) -> None:
+        """A seat asks to undo the last action: at once when it is alone at
+        the table, else once every seat present agrees."""
+        if client.seat is None:
+            await self._refuse(client, "spectators have no say in an undo")
+            return
+        if message.version != self.version:
+            await self._refuse(
+                client,
+                f"the table changed since your view (version {message.version}, "
+                f"now {self.version}): look again",
+            )
+            return
+        asked = self.undo_asked
+        if asked is not None:
+            if asked.by_seat == client.seat:
+                waiting = ", ".join(self._undo_waiting_words(asked))
+                await self._refuse(client, f"your undo already waits for {waiting}")
+            else:
+                await self._refuse(client, f"{asked.by} asked to undo already: answer it first")
+            return
+        why = self._why_no_undo()
+        if why:
+            await self._refuse(client, why)
+            return
+        try:
+            lines = self.session.undo_lines(None)
+        except Exception as exc:  # a rules bug: the table goes on, undo waits
+            await self._refuse(client, self._undo_crashed(exc))
+            return
+        undoes = [printable(line.text, 200, spaces=True) for line in lines[:UNDO_LINES]]
+        self.undo_requests += 1
+        asked = _UndoAsked(
+            self.undo_requests,
+            client.seat,
+            self._seat_words(client.seat),
+            undoes or ["the last action"],
+            {client.seat},
+        )
+        if not self._undo_waiting(asked):
+            await self._undo(asked)
+            return
+        self.undo_asked = asked
+        log.info("%s asks to undo: %s", asked.by, " ".join(asked.undoes))
+        await self._tell_lines(
+            [LogLine("undo", f"{asked.by} asks to undo: {' '.join(asked.undoes)}")]
+        )
+        await self._send_undo(asked)
+
+    async def _answer_undo(self, client: _Client, message: UndoAnswerMessage) -> None:
+        """A seat agrees to the undo asked (the last agreement carries it
+        out) or refuses it (which calls it off)."""
+        if client.seat is None:
+            await self._refuse(client, "spectators have no say in an undo")
+            return
+        asked = self.undo_asked
+        if asked is None or message.request != asked.request:
+            await self._refuse(
+                client, "that undo is no longer asked (it was carried out or called off)"
+            )
+            return
+        who = self._seat_words(client.seat)
+        if not message.agree:
+            await self._call_off_undo(
+                f"{who} withdrew it" if client.seat == asked.by_seat else f"{who} refused"
+            )
+            return
+        asked.agreed.add(client.seat)
+        if self._undo_waiting(asked):
+            await self._send_undo(asked)
+            return
+        await self._undo(asked)
+
+    def _undo_waiting(self, asked: _UndoAsked) -> list[int]:
+        """The seats present that have not agreed yet."""
+        return sorted(self._present_seats() - asked.agreed)
+
+    def _undo_waiting_words(self, asked: _UndoAsked) -> list[str]:
+        return [self._seat_words(seat) for seat in self._undo_waiting(asked)]
+
+    async def _undo(self, asked: _UndoAsked) -> None:
+        """Undo the last action, save, and tell every seat who asked, who
+        agreed and what was undone. A save that fails undoes nothing."""
+        self.undo_asked = None
+        why = self._why_no_undo()
+        reason = ""
+        if why:
+            reason = why
+        else:
+            try:
+                if not self.session.undo():
+                    reason = "nothing to undo"
+            except SaveFailed as exc:
+                reason = str(exc)
+            except OSError as exc:  # a save that failed without ``SaveFailed``
+                reason = str(SaveFailed.from_os_error(exc))
+            except Exception as exc:  # a rules bug: the session kept the game as saved
+                reason = self._undo_crashed(exc)
+        if reason:
+            self.quiet.warning("an undo was not carried out: %s", reason)
+            await self._send_undo(asked, ended=f"not undone: {reason}")
+            await self._tell_lines([LogLine("undo", f"Not undone: {reason}")])
+            return
+        self.undone += 1
+        self.votes.clear()
+        self.story = story_of(self.session.rules, self.session.data()) or self.session.rules.story()
+        others = [self._seat_words(seat) for seat in sorted(asked.agreed - {asked.by_seat})]
+        how = f"as {asked.by} asked" + (f" and {', '.join(others)} agreed" if others else "")
+        text = f"Undone, {how}: {' '.join(asked.undoes)}"
+        log.info("%s", text)
+        await self._send_undo(asked, ended="undone")
+        await self._retry_unsaved_seats()
+        await self._tell_lines([LogLine("undo", text)])
+        await self._broadcast_views()
+        self._schedule_bot()
+
+    def _undo_crashed(self, exc: Exception) -> str:
+        """A rules error while undoing, reported: the words for the table."""
+        try:
+            report: object = self.session.crash_report(exc)
+        except OSError as failed:
+            report = f"not written: {failed}"
+        log.exception("rules error while undoing; crash report %s", report)
+        return f"the server hit an error (crash report: {report})"
+
+    async def _call_off_undo(self, why: str) -> None:
+        """Call off the undo asked, if any, saying why to every seat."""
+        asked = self.undo_asked
+        if asked is None:
+            return
+        self.undo_asked = None
+        log.info("the undo %s asked is called off: %s", asked.by, why)
+        await self._send_undo(asked, ended=f"called off: {why}")
+        await self._tell_lines(
+            [LogLine("undo", f"The undo {asked.by} asked is called off: {why}.")]
+        )
+
+    async def _undo_after_hello(self, client: _Client) -> None:
+        """A seat that sat down calls off the undo asked (it has a say too);
+        a spectator is shown it."""
+        asked = self.undo_asked
+        if asked is None:
+            return
+        if client.seat is not None:
+            await self._call_off_undo(f"{self._seat_words(client.seat)} sat down")
+        else:
+            self._send_line(client, self._undo_line(asked))
+
+    def _undo_line(self, asked: _UndoAsked, ended: str = "") -> bytes:
+        waiting = [] if ended else self._undo_waiting(asked)
+        return encode(
+            UndoAskedMessage(
+                type="undo-asked",
+                request=asked.request,
+                by_seat=asked.by_seat,
+                by=asked.by,
+                undoes=asked.undoes,
+                agreed=sorted(asked.agreed),
+                waiting=waiting,
+                waiting_for=[self._seat_words(seat) for seat in waiting],
+                open=not ended,
+                ended=ended,
+            )
+        )
+
+    async def _send_undo(self, asked: _UndoAsked, ended: str = "") -> None:
+        """Show every client the undo asked as it stands (``ended``: how it ended)."""
+        line = self._undo_line(asked, ended)
+        for client in list(self.clients):
+            self._send_line(client, line)
+        self._bound_buffers()
+
+    async def _tell_lines(self, lines: list[LogLine]) -> None:
+        """Lines of the table's own for every client's log (the same words
+        for every seat)."""
+        line = encode(
+            EventsMessage(
+                type="events",
+                version=self.version,
+                events=[{"kind": one.kind, "text": one.text} for one in lines],
+            )
+        )
+        for client in list(self.clients):
+            self._send_line(client, line)
+        self._bound_buffers()
 
     # --- the bot -------------------------------------------------------------------------------
 
@@ -1174,8 +1439,9 @@ class TableServer:
 
     @property
     def version(self) -> int:
-        """The state version: the number of actions applied."""
-        return len(self.session.actions)
+        """The state version: the number of actions applied, and of those
+        undone (an undo raises it too: one version, one state)."""
+        return len(self.session.actions) + 2 * self.undone
 
     def seat_infos(self) -> list[SeatInfo]:
         """Who sits where, who is away, which Characters the bot plays."""

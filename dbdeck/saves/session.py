@@ -26,7 +26,7 @@ from dbdeck.saves.names import _check_id, new_id
 from dbdeck.saves.version import SAVE_FORMAT, SAVE_VERSION
 from dbdeck.saves.version import now as _now
 from dbdeck.seating import Seating
-from dbdeck.tabletop.game import Event, GameRules, Match
+from dbdeck.tabletop.game import Event, GameRules, LogLine, Match
 
 __all__ = ["NEW_ID_TRIES", "Session"]
 
@@ -265,6 +265,21 @@ class Session(Generic[M]):
     def undoable(self) -> int:
         """How many actions can be undone now."""
         return len(self.actions) - self.undo_floor
+
+    def undo_lines(self, seat: int | None = None) -> tuple[LogLine, ...]:
+        """What ``undo`` would take back: the last action's log lines as
+        ``seat`` may read them (a spectator's by default), replayed from the
+        undo floor. Empty when nothing can be undone. (An action undo may
+        take back revealed nothing hidden, so a spectator's words of it are
+        words every seat may read.)"""
+        if self.undoable() <= 0 or not self.floor_snapshot:
+            return ()
+        match = self.rules.match_from_json(self.floor_snapshot)
+        match.set_stepping(self.match.stepping)
+        events: Sequence[Event] = ()
+        for data in self.actions[self.undo_floor :]:
+            events = match.apply(self.rules.read_action(data))
+        return tuple(match.log(events, seat))
 
     def undo(self) -> bool:
         """Undo the last action, unless hidden information was revealed since

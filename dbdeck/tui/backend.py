@@ -65,7 +65,7 @@ class TableBackend(Protocol[V_co, O_co]):
 
     seating: Seating
     shared: bool
-    """A table of several terminals (chat, seats; no undo)."""
+    """A table of several terminals (chat, seats; undo only when every seat agrees)."""
 
     def view(self) -> V_co:
         """What the screen may draw now."""

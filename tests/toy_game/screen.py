@@ -2,6 +2,8 @@
 a seat at a shared table, a replay). It draws the view the backend gives,
 lists the offers, and sends the one chosen; like every table, it holds no
 rule. Text from the view (the players' names) is drawn as plain ``Text``.
+``u`` undoes (at a shared table: asks every seat), and the board says what
+an undo asked waits for.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from dbdeck.tabletop.game import LogLine
 from dbdeck.tui.backend import TableBackend
+from dbdeck.tui.joined import RemoteBackend
 from dbdeck.tui.local import ReplayBackend
 from toy_game.match import ToyOffer, ToyView
 
@@ -36,6 +39,7 @@ class ToyTable(Screen[None]):
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("q", "app.quit", "Quit"),
+        Binding("u", "undo", "Undo"),
         Binding("right,n", "step(1)", "Next turn", show=False),
         Binding("left,b", "step(-1)", "Previous turn", show=False),
     ]
@@ -85,6 +89,10 @@ class ToyTable(Screen[None]):
             text.append(f"\nOver: {view.winner} wins, {view.reason}.", style="bold")
         if self.connection:
             text.append(f"\n{self.connection}", style="bold")
+        asked = self.backend.undo_prompt() if isinstance(self.backend, RemoteBackend) else None
+        if asked is not None:
+            text.append("\n")
+            text.append_text(asked)
         return text
 
     def refresh_table(self) -> None:
@@ -130,6 +138,14 @@ class ToyTable(Screen[None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if 0 <= event.option_index < len(self.offers):
             self.take(self.offers[event.option_index])
+
+    def action_undo(self) -> None:
+        """Undo the last action (at a shared table: ask every seat)."""
+        outcome = self.backend.undo()
+        self.notify(
+            outcome.message, title="Undo", severity="information" if outcome.accepted else "warning"
+        )
+        self.refresh_table()
 
     def action_step(self, delta: int) -> None:
         """A replay: one turn forward or back (another table has no turns

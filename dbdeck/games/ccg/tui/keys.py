@@ -147,7 +147,8 @@ Looking
   i          inspect the card under the cursor (or choose one)
   l          the log (beside the table on a wide screen)
   g          what the rules suggest now, and why
-  u          undo the last action, where undo may go back
+  u          undo the last action, where undo may go back; at a shared
+             table it asks the other seat: Y agrees, N refuses
   w          solo practice: switch to the other seat
   ?          this help; q quits
 

@@ -1,6 +1,9 @@
 """The CCG table of one seat at a shared table: the same screen as a local
 game, plus table talk and the seats, over the shared ``RemoteBackend``
-(which the screen knows only by the few calls it makes)."""
+(which the screen knows only by the few calls it makes). Its ``u`` asks
+every seat present to undo the last action (the players agree on a
+correction, rules note T8); while an undo is asked, the prompt says so and
+the key bar starts with the keys that answer it."""
 
 from __future__ import annotations
 
@@ -26,6 +29,12 @@ class Talking(Protocol):
     def seats_text(self) -> str:
         """Who sits where."""
 
+    def undo_prompt(self) -> Text | None:
+        """The undo asked, in words for this seat (``None``: none waits)."""
+
+    def undo_keys(self) -> keys.Keys:
+        """The keys that answer the undo asked."""
+
 
 class CcgSharedScreen(CcgTableScreen):
     """A seat (or a spectator) at a shared CCG table."""
@@ -42,9 +51,16 @@ class CcgSharedScreen(CcgTableScreen):
         """How the connection stands while it is down (``""`` when up)."""
 
     def keys_now(self) -> keys.Keys:
-        """The table's keys, then talk and the seats."""
+        """The keys that answer an undo asked, the table's keys (a seat's
+        undo among them), then talk and the seats."""
         bar = super().keys_now()
-        return (*bar[:-1], ("T", "Talk"), ("W", "Seats"), bar[-1]) if bar else bar
+        if not bar:
+            return bar
+        talk: Talking = self.backend  # type: ignore[assignment]
+        extra: keys.Keys = (("T", "Talk"), ("W", "Seats"))
+        if self.view.viewer is not None and ("u", "Undo") not in bar:
+            extra = (("u", "Undo"), *extra)
+        return (*talk.undo_keys(), *bar[:-1], *extra, bar[-1])
 
     def write_lines(self, lines: list[LogLine]) -> None:
         """Words from the server: the last is the line under the prompt (the
@@ -73,6 +89,10 @@ class CcgSharedScreen(CcgTableScreen):
     def _prompt(self) -> Text:
         if self.connection:
             return Text(self.connection, style="bold")
+        talk: Talking = self.backend  # type: ignore[assignment]
+        asked = talk.undo_prompt()
+        if asked is not None:
+            return asked
         return super()._prompt()
 
     def action_chat(self) -> None:

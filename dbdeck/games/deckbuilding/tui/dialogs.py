@@ -409,7 +409,8 @@ Keys on the table
   e          end the turn (asked first when Energy or cards are left)
   g          the coach: the move the bot would make now, and why
   u          undo the last action (back to the last revealed hidden
-             information: a draw, a shuffle, a die, a revealed card)
+             information: a draw, a shuffle, a die, a revealed card); at a
+             shared table it asks every seat: Y agrees, N refuses
   i          read the card under the cursor, or choose one
   h          hide or show hands between turns (hot-seat)
   S          settings (ask before ending a turn, or not)

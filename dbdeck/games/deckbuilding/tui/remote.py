@@ -8,7 +8,9 @@ one its welcome names (its rules from the registry). Its table screen
 the server sent this seat, offers the server's offers, and sends actions
 back; the server answers with a new view (or a refusal, shown with its
 reason). A dropped connection is retried; the seat is held by the server
-meanwhile.
+meanwhile. The keys that answer an undo another seat asked are the app's
+(``AGREE_KEY``, ``REFUSE_KEY``), so they work on every game's table, over
+its dialogs too.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 from rich.text import Text
+from textual.binding import Binding
 from textual.screen import Screen
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
@@ -38,6 +41,7 @@ from dbdeck.net.protocol import (
     RefusalMessage,
     SeatInfo,
     SeatsMessage,
+    UndoAskedMessage,
     ViewMessage,
     WelcomeMessage,
 )
@@ -52,7 +56,13 @@ from dbdeck.tabletop.registry import (
     unknown_words,
 )
 from dbdeck.tui.backend import Seating
-from dbdeck.tui.joined import RemoteBackend, SharedTable, WaitingScreen
+from dbdeck.tui.joined import (
+    AGREE_KEY,
+    REFUSE_KEY,
+    RemoteBackend,
+    SharedTable,
+    WaitingScreen,
+)
 
 __all__ = ["JoinApp", "RemoteBackend", "SharedTableScreen"]
 
@@ -92,6 +102,12 @@ def terminal_gone() -> bool:
 
 class JoinApp(DbdeckApp):
     """dbdeck connected to a shared table, of any game."""
+
+    BINDINGS = [
+        *DbdeckApp.BINDINGS,
+        Binding(AGREE_KEY, "answer_undo(True)", "Agree to undo"),
+        Binding(REFUSE_KEY, "answer_undo(False)", "Refuse undo"),
+    ]
 
     def __init__(
         self,
@@ -393,6 +409,8 @@ class JoinApp(DbdeckApp):
                 self._events(message)
             elif isinstance(message, SeatsMessage):
                 self._seats(message.seats)
+            elif isinstance(message, UndoAskedMessage):
+                self._undo_asked(message)
             elif isinstance(message, ChatMessage) and self.table is not None:
                 self._shared().say(Text(f"<{message.sender}> {message.text}", style="magenta"))
             elif isinstance(message, RefusalMessage):
@@ -468,6 +486,39 @@ class JoinApp(DbdeckApp):
             self.backend.add_lines(lines)
         if (table := self._up()) is not None:
             table.write_lines(self.backend.events() if self.backend else [])
+
+    def _undo_asked(self, message: UndoAskedMessage) -> None:
+        """News of an undo asked: kept by the backend, told in a note, and
+        drawn in the table's prompt and key bar."""
+        if self.backend is None:
+            return
+        news = self.backend.undo_news(message)
+        self.refresh_bindings()
+        if (table := self._up()) is None:
+            return
+        if news:
+            asking = message.open and self.seat not in (None, message.by_seat)
+            self._table_screen().notify(
+                news, title="Undo asked" if asking else "Undo", timeout=20 if asking else 8
+            )
+        table.refresh_table()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys that answer an undo work (and show) only while one is asked."""
+        if action == "answer_undo":
+            backend = self.backend
+            return backend is not None and bool(backend.undo_keys())
+        return super().check_action(action, parameters)
+
+    def action_answer_undo(self, agree: bool) -> None:
+        """Agree to the undo another seat asked, or refuse it (withdraw one's own)."""
+        if self.backend is None or not self._shown():
+            return
+        outcome = self.backend.answer_undo(agree)
+        if not outcome.accepted:
+            self._table_screen().notify(outcome.message, title="Undo", severity="warning")
+        elif outcome.message:
+            self._table_screen().notify(outcome.message, title="Undo")
 
     def _seats(self, seats: list[SeatInfo]) -> None:
         before = {s.seat: s for s in self.seats}

@@ -1,7 +1,9 @@
 """The table of one seat at a shared table, drawn like any other:
 ``SharedTableScreen`` is the deckbuilding table screen with table talk, the
 seats and the host's keys, over the shared ``RemoteBackend``
-(``dbdeck.tui.joined``)."""
+(``dbdeck.tui.joined``). Its ``u`` asks every seat present to undo the last
+action; while an undo is asked, the prompt says so and the key bar starts
+with the keys that answer it."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from textual.binding import Binding
 from dbdeck.games.deckbuilding.engine.panels import TableView
 from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 from dbdeck.games.deckbuilding.tui.play import TableScreen
+from dbdeck.games.deckbuilding.tui.play.keys import Keys
 from dbdeck.net.protocol import BOT, ChatMessage, HostMessage, SeatInfo
 from dbdeck.tui.joined import ChatDialog, RemoteBackend
 
@@ -68,11 +71,24 @@ class SharedTableScreen(TableScreen):
         self.refresh_table()
 
     def status_text(self, view: TableView) -> Text:
-        """The prompt: the connection's state while it is down, else as at
-        any table."""
+        """The prompt: the connection's state while it is down, the undo
+        asked while one waits, else as at any table."""
         if self.connection:
             return Text(self.connection, style="bold")
+        asked = self.remote.undo_prompt()
+        if asked is not None:
+            return asked
         return super().status_text(view)
+
+    def keys_now(self, passing: bool) -> Keys:
+        """The table's keys now; a seat always has its undo, and the keys
+        that answer an undo asked come first."""
+        bar = super().keys_now(passing)
+        if self.remote.join.seat is not None and bar and ("u", "Undo") not in bar:
+            keys = [key for key, _ in bar]
+            at = keys.index("q") if "q" in keys else len(bar) - 1
+            bar = (*bar[:at], ("u", "Undo"), *bar[at:])
+        return (*self.remote.undo_keys(), *bar)
 
     def action_chat(self) -> None:
         """Say something to the table."""
@@ -126,17 +142,12 @@ SPECTATOR_KEYS = frozenset({"Tab", "i", "r", "c", "q", "^p"})
 """The table's keys that work for a spectator (who never acts)."""
 
 
-Keys = tuple[tuple[str, str], ...]
-
-
 def shared_keys(keys: Keys, *, spectator: bool) -> Keys:
     """The key bar of a shared table: the table's keys that work there
-    (no undo, nor the coach; a spectator's only look), with table talk
-    and the seats."""
+    (undo asks every seat; no coach; a spectator's only look), with table
+    talk and the seats."""
     kept = tuple(
-        (key, what)
-        for key, what in keys
-        if key not in ("u", "g") and (not spectator or key in SPECTATOR_KEYS)
+        (key, what) for key, what in keys if key != "g" and (not spectator or key in SPECTATOR_KEYS)
     )
     return (*kept[:-2], ("m", "Chat"), ("w", "Seats"), *kept[-2:])
 
