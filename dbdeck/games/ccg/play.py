@@ -223,6 +223,12 @@ def open_new_game(app: Any) -> None:
                 (shipped_ccg_dir() / "decks" / n).read_text(encoding="utf-8") for n in DEFAULT_DECKS
             ],
             "seed": random.SystemRandom().randrange(2**31),
+            # A pack's Physical Attack Table (DBDECK_PACKS), as `dbdeck ccg play`.
+            **(
+                {"attack_table": rules.library.attack_table.to_json()}
+                if rules.library.attack_table is not None
+                else {}
+            ),
         }
     )
     folder = getattr(app, "saves", None)
