@@ -1,4 +1,4 @@
-"""Hostile deck files and CCG packs: whatever they hold, the parser, the
+"""Hostile deck files, CCG packs and Physical Attack Tables: whatever they hold, the parser, the
 checker and ``dbdeck ccg check`` answer with one-line findings (or a one-line
 refusal), exit 0, 1 or 2, and never a traceback or a hang.
 
@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from test_fuzz_packs import dumps, json_values, mutate
 
 from dbdeck.cli import main
+from dbdeck.games.ccg.attack_table import TABLE_FILE, PhysicalAttackTable, table_from_json
 from dbdeck.games.ccg.checker import check_deck
 from dbdeck.games.ccg.deckfile import SECTIONS, parse_deck
-from dbdeck.games.ccg.library import load_library
+from dbdeck.games.ccg.library import load_library, read_attack_table
 from dbdeck.games.ccg.profiles import PROFILES
 from dbdeck.games.ccg.rules import RULES
 from dbdeck.games.ccg.titles import counted
@@ -175,3 +176,37 @@ def test_mutated_pack_cards(card: dict[str, Any], replacement: Any, seed: int) -
 @given(data=st.binary(max_size=200))
 def test_arbitrary_bytes_as_a_pack(data: bytes) -> None:
     check_pack({"bytes.ccg.json": data})
+
+
+TABLE = json.loads(
+    (Path(__file__).parent / "scenarios" / "ccg" / "pack-attack-table" / TABLE_FILE).read_text()
+)
+"""The test pack's Physical Attack Table, as JSON data."""
+
+
+@FUZZ
+@given(value=json_values(), seed=st.integers(0, 2**32), whole=st.booleans())
+def test_hostile_physical_attack_tables(value: Any, seed: int, whole: bool) -> None:
+    """A table file whose value somewhere is anything (or that is anything):
+    in a pack folder it is one-line problems naming the file, or a table
+    whose every reading is a stage count in range; its JSON as a save holds
+    it reads back the same, or is a ``ValueError``."""
+    document = value if whole else mutate(TABLE, random.Random(seed), value)
+    check_pack({TABLE_FILE: dumps(document).encode()})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / TABLE_FILE
+        path.write_text(dumps(document), encoding="utf-8")
+        try:
+            table = read_attack_table(path)
+        except CardSetError as exc:
+            assert all("\n" not in str(p) and p.file == str(path) for p in exc.problems)
+        else:
+            for attacker in (0, 999, 1000, 10**6):
+                stages = table.stages(attacker, 1500)
+                assert stages is None or 0 <= stages <= 30
+            assert table_from_json(json.loads(json.dumps(table.to_json()))) == table
+    try:
+        saved = table_from_json(document)
+    except (ValueError, TypeError):
+        return
+    assert isinstance(saved, PhysicalAttackTable)

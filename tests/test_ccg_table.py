@@ -418,6 +418,20 @@ def _uids(data: Any) -> set[int]:
     return found
 
 
+def _ids_of_hidden_faces(data: Any) -> set[str]:
+    """The card ids a view gives its hidden faces (there must be none)."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        if data.get("uid") == -1 and data.get("card_id"):
+            found.add(str(data["card_id"]))
+        for value in data.values():
+            found |= _ids_of_hidden_faces(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= _ids_of_hidden_faces(value)
+    return found
+
+
 def _hidden_from(state: TableState, viewer: int | None) -> set[int]:
     hidden: set[int] = set()
     for side in state.sides:
@@ -467,6 +481,7 @@ def test_random_games_through_the_protocol(library: Library, seed: int) -> None:
             shown = _uids(view.to_json())
             leaked = shown & _hidden_from(match.state, seat)
             assert not leaked, f"seat {seat} sees {[match.state.cards[u].title for u in leaked]}"
+            assert not _ids_of_hidden_faces(view.to_json()), "a hidden face names its card"
             text = json.dumps(view.to_json())
             for entry in match.state.log[-60:]:
                 if entry.private and entry.seat != seat:

@@ -68,6 +68,11 @@ def add_commands(commands: Any) -> None:
     )
     schema = sub.add_parser("schema", help="write the JSON Schema of CCG card packs")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    schema.add_argument(
+        "--attack-table",
+        action="store_true",
+        help="the schema of a Physical Attack Table file instead",
+    )
     edit = _with_rules(_with_packs(sub.add_parser("edit", help="open a deck in the deck screen")))
     edit.add_argument("deck", nargs="?", type=Path, metavar="DECK")
     _add_play(sub)
@@ -146,7 +151,16 @@ def _table_options(play: Any) -> None:
         type=Path,
         default=[],
         metavar="DIR",
-        help="a folder of CCG card packs (repeatable)",
+        help="a folder of CCG card packs (repeatable); its physical-attack-table.ccg.json "
+        "is the table's Physical Attack Table",
+    )
+    play.add_argument(
+        "--attack-table",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="your Physical Attack Table (a physical-attack-table.ccg.json file; "
+        "`dbdeck ccg schema --attack-table` describes it)",
     )
 
 
@@ -172,5 +186,5 @@ def run(args: argparse.Namespace) -> int:
 
         return run_play(args)
     if command == "schema":
-        return commands.cmd_schema(args.output)
+        return commands.cmd_schema(args.output, attack_table=args.attack_table)
     return commands.cmd_edit(args.deck, args.rules, args.pack)

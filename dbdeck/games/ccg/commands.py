@@ -304,12 +304,13 @@ def cmd_rules(only: str | None) -> int:
     return 0
 
 
-def cmd_schema(output: Path | None) -> int:
-    """Write the JSON Schema of CCG card packs to a file or standard output."""
-    from dbdeck.games.ccg.schema import pack_schema
+def cmd_schema(output: Path | None, *, attack_table: bool = False) -> int:
+    """Write the JSON Schema of CCG card packs (or of a Physical Attack
+    Table file) to a file or standard output."""
+    from dbdeck.games.ccg.schema import attack_table_schema, pack_schema
     from dbdeck.packs.schema import write_schema
 
-    return write_schema(pack_schema(), output)
+    return write_schema(attack_table_schema() if attack_table else pack_schema(), output)
 
 
 def cmd_edit(deck: Path | None, rules: str, packs: Sequence[Path]) -> int:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from dbdeck.games.ccg.models import PhysicalAttackTableFile
 from dbdeck.games.ccg.table.actions import ACTION_KINDS, Action
 from dbdeck.games.ccg.table.view import Offer, TableView
 from dbdeck.packs.printable import PRINTABLE_PATTERN
@@ -45,6 +46,9 @@ class SetupModel(BaseModel):
     """The seed of the table's chance (shuffles, cuts)."""
     allow_illegal: bool = False
     """Seat a deck the checker finds illegal."""
+    attack_table: PhysicalAttackTableFile | None = None
+    """The user's Physical Attack Table (absent: the players give each
+    physical attack's stage damage)."""
 
 
 _INT = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]

@@ -3,7 +3,9 @@ rulings, with the user's packs on top, loaded into plain immutable records.
 
 Shipped data lives in ``cards/ccg/``; packs are folders of ``*.ccg.json``
 files named by ``--pack DIR`` or ``DBDECK_PACKS`` (the same variable as the
-first game's packs: each game reads only its own files). Files are read with
+first game's packs: each game reads only its own files). A pack folder's
+``physical-attack-table.ccg.json`` is a Physical Attack Table, not cards
+(rules notes, T1); one table at most across the packs. Files are read with
 the first game's bounded readers, and every problem is one line
 ``FILE: card 'ID': field.path: message``, collected, never raised one by one.
 """
@@ -20,6 +22,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from dbdeck.games.ccg.attack_table import TABLE_FILE, PhysicalAttackTable, table_problems
 from dbdeck.games.ccg.models import (
     Alignment,
     CardType,
@@ -29,6 +32,7 @@ from dbdeck.games.ccg.models import (
     ListFile,
     PackCard,
     PackFile,
+    PhysicalAttackTableFile,
     RulingFile,
 )
 from dbdeck.games.ccg.titles import fold, personality_form, style_of
@@ -53,6 +57,7 @@ __all__ = [
     "ListRecord",
     "RulingRecord",
     "load_library",
+    "read_attack_table",
     "shipped_ccg_dir",
 ]
 
@@ -173,6 +178,10 @@ class Library:
     """By card id."""
     titles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Card ids by every folded way of writing their title."""
+    attack_table: PhysicalAttackTable | None = None
+    """The Physical Attack Table a pack gives, if one does."""
+    attack_table_file: str | None = None
+    """The file it comes from."""
 
     def find(self, title: str) -> tuple[CardRecord, ...]:
         """The cards a title (or another known spelling of it) names."""
@@ -227,6 +236,7 @@ def load_library(
         return base
     problems: list[Problem] = []
     loaded: list[tuple[str, PackCard]] = []
+    table: tuple[str, PhysicalAttackTable] | None = None
     for folder in folders:
         if not folder.is_dir():
             problems.append(Problem(str(folder), "not a folder of card files"))
@@ -234,6 +244,18 @@ def load_library(
         files, unreadable = files_below(folder, CCG_SUFFIX)
         problems += [Problem(str(path), message) for path, message in unreadable]
         for path in files:
+            if path.name == TABLE_FILE:
+                found = _attack_table(path, problems)
+                if found is not None and table is not None:
+                    problems.append(
+                        Problem(
+                            str(path),
+                            f"a second Physical Attack Table: {table[0]} gives one already",
+                        )
+                    )
+                elif found is not None:
+                    table = (str(path), found)
+                continue
             parsed = _read(path, PackFile, problems)
             if parsed is not None:
                 loaded += [(str(path), card) for card in parsed.cards]
@@ -273,6 +295,35 @@ def load_library(
         base.lists,
         base.rulings,
         MappingProxyType(_title_index(cards)),
+        attack_table=table[1] if table is not None else None,
+        attack_table_file=table[0] if table is not None else None,
+    )
+
+
+def read_attack_table(path: Path) -> PhysicalAttackTable:
+    """The Physical Attack Table a file holds (``--attack-table FILE``);
+    ``CardSetError`` naming the file and the field otherwise."""
+    problems: list[Problem] = []
+    table = _attack_table(path, problems)
+    if table is None:
+        raise CardSetError(problems)
+    return table
+
+
+def _attack_table(path: Path, problems: list[Problem]) -> PhysicalAttackTable | None:
+    """A Physical Attack Table file, or ``None`` after adding its problems."""
+    parsed = _read(path, PhysicalAttackTableFile, problems)
+    if parsed is None:
+        return None
+    wrong = table_problems(parsed.attacker_up_to, parsed.defender_up_to, parsed.damage)
+    if wrong:
+        problems += [Problem(str(path), message, None, where) for where, message in wrong]
+        return None
+    return PhysicalAttackTable(
+        attacker_up_to=tuple(parsed.attacker_up_to),
+        defender_up_to=tuple(parsed.defender_up_to),
+        damage=tuple(tuple(row) for row in parsed.damage),
+        title=parsed.title,
     )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dbdeck.games.ccg.attack_table import PhysicalAttackTable, table_problems
 from dbdeck.games.ccg.library import Library, load_library
 from dbdeck.games.ccg.table import rules
 from dbdeck.games.ccg.table.actions import Action
@@ -93,7 +94,20 @@ class CcgRules:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
             raise SetupProblem(f"setup.{where}: {first['msg']}") from None
-        return CcgSetup(**checked.model_dump())
+        fields = checked.model_dump(exclude={"attack_table"})
+        table = checked.attack_table
+        if table is not None:
+            wrong = table_problems(table.attacker_up_to, table.defender_up_to, table.damage)
+            if wrong:
+                where, message = wrong[0]
+                raise SetupProblem(f"setup.attack_table.{where}: {message}")
+            fields["attack_table"] = PhysicalAttackTable(
+                attacker_up_to=tuple(table.attacker_up_to),
+                defender_up_to=tuple(table.defender_up_to),
+                damage=tuple(tuple(row) for row in table.damage),
+                title=table.title,
+            )
+        return CcgSetup(**fields)
 
     def setup_json(self, setup: Any) -> dict[str, Any]:
         """A setup as JSON data."""
@@ -105,6 +119,8 @@ class CcgRules:
             "adjudication": s.adjudication,
             "seed": s.seed,
             "allow_illegal": s.allow_illegal,
+            # Written only when given: a setup without one reads as before.
+            **({"attack_table": s.attack_table.to_json()} if s.attack_table is not None else {}),
         }
 
     def setup_seed(self, setup: Any) -> int:

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dbdeck.games.ccg.attack_table import MAX_BANDS, MAX_POWER, MAX_STAGE_DAMAGE
 from dbdeck.games.ccg.titles import Style
 from dbdeck.packs.printable import PRINTABLE_PATTERN
 
@@ -34,6 +35,7 @@ __all__ = [
     "Only",
     "PackCard",
     "PackFile",
+    "PhysicalAttackTableFile",
     "PlayRuling",
     "ReferenceList",
     "RestrictedDrill",
@@ -198,6 +200,41 @@ class PackFile(_Model):
     """Optional path or URL of the JSON Schema, for editors."""
     cards: list[PackCard] = Field(max_length=5000)
     """The cards."""
+
+
+Bound = Annotated[int, Field(ge=0, le=MAX_POWER)]
+"""The highest power rating a band of the Physical Attack Table holds."""
+
+
+class PhysicalAttackTableFile(_Model):
+    """A Physical Attack Table (``physical-attack-table.ccg.json`` in a pack
+    folder, or the file ``--attack-table`` names): bands of the attacker's
+    power against bands of the defender's power, giving the stages of
+    damage. Band ``i`` holds the powers above bound ``i - 1`` (from 0 for
+    the first) up to and including bound ``i``. The rulebook's "attacking
+    with a power stage of 1000 … defending with 1500. That's a 1" is an
+    entry 1 in the row of the band holding 1000 and the column of the band
+    holding 1500."""
+
+    schema_: str | None = Field(default=None, alias="$schema")
+    """Optional path or URL of the JSON Schema, for editors."""
+    title: str = Field(default="", max_length=120, pattern=PRINTABLE_PATTERN)
+    """What the table is (which printing, whose), shown with it."""
+    attacker_up_to: list[Bound | None] = Field(min_length=1, max_length=MAX_BANDS)
+    """The attacker's bands, lowest first, each by the highest power it
+    holds, rising; ``null`` as the last makes the last band hold every
+    higher power. A power above every bound is off the table."""
+    defender_up_to: list[Bound | None] = Field(min_length=1, max_length=MAX_BANDS)
+    """The defender's bands, lowest first, as ``attacker_up_to``."""
+    damage: list[
+        Annotated[
+            list[Annotated[int, Field(ge=0, le=MAX_STAGE_DAMAGE)]],
+            Field(min_length=1, max_length=MAX_BANDS),
+        ]
+    ] = Field(min_length=1, max_length=MAX_BANDS)
+    """The stages of damage: one row per attacker band (in the order of
+    ``attacker_up_to``), each with one entry per defender band (in the order
+    of ``defender_up_to``)."""
 
 
 class CharacterFact(_Model):

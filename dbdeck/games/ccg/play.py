@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dbdeck.games.ccg.library import load_library, shipped_ccg_dir
+from dbdeck.games.ccg.library import load_library, read_attack_table, shipped_ccg_dir
 from dbdeck.games.ccg.match import CcgRules
 from dbdeck.games.ccg.sparring import BOT_NAME, SparringBackend
 from dbdeck.games.ccg.table.setup import CcgSetup
@@ -58,12 +58,29 @@ def _rules(packs: list[Path]) -> CcgRules | None:
         return None
 
 
+def _attack_table(rules: CcgRules, args: argparse.Namespace) -> dict[str, Any] | str | None:
+    """The Physical Attack Table of a new table as setup data: the file
+    ``--attack-table`` names, else a pack's (rules notes, T1); ``None``
+    without one; or what is wrong, in words."""
+    path = getattr(args, "attack_table", None)
+    if path is None:
+        table = rules.library.attack_table
+        return table.to_json() if table is not None else None
+    try:
+        return read_attack_table(path).to_json()
+    except CardSetError as exc:
+        return f"cannot read the Physical Attack Table: {exc}"
+
+
 def _new_setup(rules: CcgRules, args: argparse.Namespace) -> CcgSetup | str:
     """The setup the options give, checked by sitting it at a table; or
     what is wrong, in words."""
     decks = _decks(list(args.decks))
     if isinstance(decks, str):
         return decks
+    table = _attack_table(rules, args)
+    if isinstance(table, str):
+        return table
     names = [n.strip() for n in args.players.split(",") if n.strip()] or ["Player 1", "Player 2"]
     if len(names) != 2:
         return "give two player names: --players A,B"
@@ -77,6 +94,7 @@ def _new_setup(rules: CcgRules, args: argparse.Namespace) -> CcgSetup | str:
                 "adjudication": args.adjudication,
                 "seed": seed,
                 "allow_illegal": args.allow_illegal,
+                **({"attack_table": table} if table is not None else {}),
             }
         )
         rules.new(setup)
@@ -101,8 +119,10 @@ def run_setup(args: argparse.Namespace) -> int:
         print(f"cannot write {args.output}: {exc}", file=sys.stderr)
         return 1
     a, b = setup.players
+    table = ", with a Physical Attack Table" if setup.attack_table is not None else ""
     print(
-        f"Wrote {args.output}: {a} and {b}, {setup.profile}, rules {setup.adjudication}. "
+        f"Wrote {args.output}: {a} and {b}, {setup.profile}, rules {setup.adjudication}"
+        f"{table}. "
         f"Host it: dbdeck host --game ccg --setup {args.output} --name NAME "
         "(--group G admits the other player)"
     )
@@ -115,6 +135,13 @@ def run_play(args: argparse.Namespace) -> int:
     if rules is None:
         return 1
     folder = saves_dir(args.saves)
+    if args.resume and args.attack_table is not None:
+        print(
+            "--attack-table is for a new table: a saved game keeps the Physical Attack "
+            "Table it was set up with",
+            file=sys.stderr,
+        )
+        return 2
     if args.resume:
         try:
             session: Session[Any] = Session.resume(rules, folder, args.resume)
@@ -196,6 +223,12 @@ def open_new_game(app: Any) -> None:
                 (shipped_ccg_dir() / "decks" / n).read_text(encoding="utf-8") for n in DEFAULT_DECKS
             ],
             "seed": random.SystemRandom().randrange(2**31),
+            # A pack's Physical Attack Table (DBDECK_PACKS), as `dbdeck ccg play`.
+            **(
+                {"attack_table": rules.library.attack_table.to_json()}
+                if rules.library.attack_table is not None
+                else {}
+            ),
         }
     )
     folder = getattr(app, "saves", None)

@@ -11,6 +11,8 @@ decks = ["goku", "raditz"]          # shipped decks (cards/ccg/decks), or deck t
 players = ["John", "Sandra"]
 seed = 1                            # profile, adjudication: as the setup file
 packs = ["pack"]                    # CCG pack folders beside the scenario file
+# attack_table = {attacker_up_to = [...], defender_up_to = [...], damage = [[...]]}
+#                                   # a Physical Attack Table (else a pack's, if any)
 
 [table.p1]                           # lay a side: p1 (seat 0) or p2 (seat 1)
 extra = ["Test Plateau"]             # cards added to the Life Deck (a pack's: setup.packs)
@@ -183,6 +185,10 @@ class CcgScenarioRunner:
             raise ScenarioFailure("setup.decks: two decks")
         fields["decks"] = [_deck_text(d) for d in decks]
         fields.setdefault("players", ["John", "Sandra"])
+        table = self.rules.library.attack_table
+        if table is not None and "attack_table" not in fields:
+            # A pack's Physical Attack Table sits at the table, as with --pack.
+            fields["attack_table"] = table.to_json()
         try:
             return self.rules.new(self.rules.read_setup(fields))
         except SetupProblem as exc:

@@ -1,5 +1,6 @@
-"""The JSON Schema of CCG card packs, every field documented by the
-docstring written under it in ``dbdeck.games.ccg.models``."""
+"""The JSON Schemas of CCG card packs and of a Physical Attack Table file,
+every field documented by the docstring written under it in
+``dbdeck.games.ccg.models``."""
 
 from __future__ import annotations
 
@@ -9,16 +10,29 @@ from typing import Any
 from dbdeck.games.ccg import models
 from dbdeck.packs.schema import field_docs
 
-__all__ = ["pack_schema"]
+__all__ = ["attack_table_schema", "pack_schema"]
 
 
 def pack_schema() -> dict[str, Any]:
     """The JSON Schema of a pack file (``*.ccg.json``), descriptions included."""
     schema = models.PackFile.model_json_schema(by_alias=True)
     schema["title"] = "dbdeck CCG card pack"
+    return _documented(schema, "PackFile")
+
+
+def attack_table_schema() -> dict[str, Any]:
+    """The JSON Schema of a Physical Attack Table file
+    (``physical-attack-table.ccg.json``), descriptions included."""
+    schema = models.PhysicalAttackTableFile.model_json_schema(by_alias=True)
+    schema["title"] = "dbdeck CCG Physical Attack Table"
+    return _documented(schema, "PhysicalAttackTableFile")
+
+
+def _documented(schema: dict[str, Any], top: str) -> dict[str, Any]:
+    """``schema`` with each class's docstring and each field's."""
     docs = field_docs(models)
     definitions = dict(schema.get("$defs", {}))
-    definitions["PackFile"] = schema
+    definitions[top] = schema
     for name, definition in definitions.items():
         cls = getattr(models, name, None)
         if not inspect.isclass(cls):

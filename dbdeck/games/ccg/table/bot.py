@@ -1,7 +1,8 @@
 """The sparring bot: a partner for solo practice that follows the turn and
 makes plain attacks. It cannot read card texts, so it never defends with a
-card (it cannot know which card stops what) and reads the Physical Attack
-Table as two stages."""
+card (it cannot know which card stops what). Its physical attacks deal what
+the table's Physical Attack Table gives, or two stages when the table has
+none to read (rules notes, T1)."""
 
 from __future__ import annotations
 
@@ -58,11 +59,10 @@ def sparring_move(state: TableState, rng: random.Random) -> a.Action:
             physical = [
                 x
                 for x in legal
-                if isinstance(x, a.Attack)
-                and x.attack == "physical"
-                and x.stages == 2
-                and x.source in side.hand
+                if isinstance(x, a.Attack) and x.attack == "physical" and x.source in side.hand
             ]
+            read = [x for x in physical if x.stages is None]
+            physical = read or [x for x in physical if x.stages == 2]
             choice = rng.choice(physical) if physical else None
         choice = choice or first(a.Pass)
     elif combat is not None and combat.phase == "defend":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table import manual, turn
+from dbdeck.games.ccg.table.attack_reading import read_attack_table
 from dbdeck.games.ccg.table.damage import check_victories
 from dbdeck.games.ccg.table.state import Check, Entry, Perform, TableState
 from dbdeck.games.ccg.table.zones import ZONES, locate
@@ -17,8 +18,9 @@ from dbdeck.games.ccg.table.zones import ZONES, locate
 __all__ = ["PHYSICAL_CHOICES", "Refused", "apply", "asked", "check", "offers"]
 
 PHYSICAL_CHOICES = range(1, 7)
-"""The stage damage offered for a physical attack without a Physical Attack
-Table file (the sources do not give the table: rules notes, T1)."""
+"""The stage damage offered for a physical attack by hand: without a
+Physical Attack Table file (the sources do not give the table), or after
+the table's reading for a card that changes it (rules notes, T1)."""
 
 POWER_UP_CHOICES = range(0, 6)
 """The stages offered at Power Up when no pack gives the PUR."""
@@ -210,23 +212,38 @@ def _power_up_candidates(state: TableState, seat: int) -> list[tuple[a.Action, s
     return out
 
 
+def _stages(n: int) -> str:
+    return f"{n} stage{'s' * (n != 1)}"
+
+
 def _combat_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str, str]]:
     combat = state.combat
     assert combat is not None
     side = state.side(seat)
     out: list[tuple[a.Action, str, str]] = []
     if combat.phase == "attack":
+        # Rules notes, T1: the table's reading first, then the stages by hand.
+        reading = read_attack_table(state, seat)
+        by_hand = ", by hand" if reading is not None else ""
         sources: list[int | None] = [*side.hand, *side.non_combat, *side.drills, None]
         for uid in sources:
             card = None if uid is None else state.cards[uid]
             kind = card.type if card is not None else ""
             with_ = f"with {card.title}" if card is not None else "with a personality power"
             if kind in ("physical-combat", "", "non-combat", "drill"):
+                if reading is not None:
+                    out.append(
+                        (
+                            a.Attack(seat=seat, source=uid, attack="physical"),
+                            f"Physical attack {with_}: {_stages(reading.stages)} ({reading.words})",
+                            "combat",
+                        )
+                    )
                 for stages in PHYSICAL_CHOICES:
                     out.append(
                         (
                             a.Attack(seat=seat, source=uid, attack="physical", stages=stages),
-                            f"Physical attack {with_}: {stages} stage{'s' * (stages != 1)}",
+                            f"Physical attack {with_}: {_stages(stages)}{by_hand}",
                             "combat",
                         )
                     )
@@ -251,12 +268,21 @@ def _combat_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
             (a.UseInstead(seat=seat), "Use a personality power in place of an attack", "combat")
         )
         for uid in side.hand:
+            title = state.cards[uid].title
+            if reading is not None:
+                out.append(
+                    (
+                        a.FinalPhysicalAttack(seat=seat, discard=uid),
+                        f"Final Physical Attack, discarding {title}: "
+                        f"{_stages(reading.stages)} ({reading.words})",
+                        "combat",
+                    )
+                )
             for stages in PHYSICAL_CHOICES:
                 out.append(
                     (
                         a.FinalPhysicalAttack(seat=seat, discard=uid, stages=stages),
-                        f"Final Physical Attack, discarding {state.cards[uid].title}: {stages} "
-                        f"stage{'s' * (stages != 1)}",
+                        f"Final Physical Attack, discarding {title}: {_stages(stages)}{by_hand}",
                         "combat",
                     )
                 )

@@ -48,6 +48,7 @@ def _face(state: TableState, uid: int, sees: bool) -> CardFace:
         stages=card.stages,
         max_stages=card.max_stages if card.stages is not None else None,
         beneath=beneath,
+        card_id=card.card_id,
     )
 
 
@@ -72,6 +73,7 @@ def _personality(state: TableState, side: Side) -> PersonalityPanel:
         pur=pur,
         power_used=side.power_used,
         alignment=side.alignment,
+        card_id=card.card_id,
     )
 
 

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
+from dbdeck.games.ccg.attack_table import PhysicalAttackTable
 from dbdeck.games.ccg.checker import check_deck
 from dbdeck.games.ccg.deckfile import DeckFile, parse_deck
 from dbdeck.games.ccg.facts import Facts, facts_of, unknown_facts
@@ -45,6 +46,10 @@ class CcgSetup:
     seed: int = 0
     allow_illegal: bool = False
     """Seat a deck the checker finds illegal (a casual game)."""
+    attack_table: PhysicalAttackTable | None = None
+    """The user's Physical Attack Table, if one was given (rules notes,
+    T1): carried in the setup so a save, a replay and a shared table read
+    the same one."""
 
 
 def _facts(title: str, library: Library, rules_profile: object) -> Facts:
@@ -105,6 +110,7 @@ def new_table(setup: CcgSetup, library: Library) -> TableState:
         profile=setup.profile,
         adjudication=setup.adjudication,
         rng=rng,
+        attack_table=setup.attack_table,
     )
     _first_player(table)
     return table
@@ -223,3 +229,12 @@ def _first_player(table: TableState) -> None:
             )
         )
     table.log.append(Entry("setup", why, table.active))
+    if table.attack_table is not None:
+        name = f" ({table.attack_table.title})" if table.attack_table.title else ""
+        table.log.append(
+            Entry(
+                "setup",
+                f"The table reads the Physical Attack Table{name} for physical attacks when "
+                "both personalities' power ladders are known (rules notes, T1).",
+            )
+        )

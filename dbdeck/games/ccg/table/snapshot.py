@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from dbdeck.games.ccg.attack_table import table_from_json
 from dbdeck.games.ccg.table.state import (
     Combat,
     Entry,
@@ -62,6 +63,9 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         "last_auto": state.last_auto,
         "previous": state_to_json(state.previous) if state.previous is not None else None,
         "proposal": list(state.proposal) if state.proposal is not None else None,
+        **(
+            {"attack_table": state.attack_table.to_json()} if state.attack_table is not None else {}
+        ),
     }
 
 
@@ -128,6 +132,10 @@ def state_from_json(data: Mapping[str, Any]) -> TableState:
             previous=state_from_json(data["previous"]) if data.get("previous") else None,
             proposal=(int(data["proposal"][0]), str(data["proposal"][1]))
             if data.get("proposal") is not None
+            else None,
+            # A snapshot written before tables were supplied holds none.
+            attack_table=table_from_json(data["attack_table"])
+            if data.get("attack_table") is not None
             else None,
         )
     except (KeyError, TypeError, ValueError) as exc:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from dbdeck.games.ccg.attack_table import PhysicalAttackTable
+
 __all__ = [
     "DEFAULT_MAX_STAGES",
     "STAGES_ABOVE_ZERO_AT_START",
@@ -213,6 +215,9 @@ class TableState:
     log), for an agreed overrule; ``None`` once taken back."""
     proposal: tuple[int, str] | None = None
     """An overrule waiting for the other player: who asked, and why."""
+    attack_table: PhysicalAttackTable | None = None
+    """The user's Physical Attack Table (rules notes, T1), if the setup
+    gave one; it never changes."""
 
     def before_action(self) -> TableState:
         """A copy of the table as it stands, for taking the next action back:

@@ -10,6 +10,7 @@ is, which card is where) is checked in every mode.
 from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
+from dbdeck.games.ccg.table.attack_reading import no_reading_why, read_attack_table
 from dbdeck.games.ccg.table.damage import (
     check_victories,
     deal_life,
@@ -443,9 +444,13 @@ def check_attack(state: TableState, x: a.Attack, strict: bool) -> str | None:
     for value, words in ((x.cost, "cost"), (x.stages, "stage damage"), (x.life, "life cards")):
         if value is not None and not 0 <= value <= 30:
             return f"an attack's {words} is 0 to 30"
-    if x.attack == "physical" and x.stages is None and x.life is None:
-        return "give the physical attack's stage damage (the Physical Attack Table)"
     cost = _cost(x)
+    if _reads_table(x) and read_attack_table(state, x.seat, cost) is None:
+        # Rules notes, T1: without a table (or a ladder) the player says it.
+        return (
+            "give the physical attack's stage damage (the Physical Attack Table: "
+            f"{no_reading_why(state, x.seat, cost)})"
+        )
     have = controller_stages(state, x.seat)
     if strict and cost > have:
         return (
@@ -457,6 +462,23 @@ def check_attack(state: TableState, x: a.Attack, strict: bool) -> str | None:
     if problem:
         return problem
     return None
+
+
+def _reads_table(x: a.Attack) -> bool:
+    """A physical attack that gives no damage of its own reads the Physical
+    Attack Table (seed 003, Combat Timing Sequence 8: "Base Damage is damage
+    that is calculated by consulting the Physical Attack Table for physical
+    attacks, unless it is already stated on the physical attack")."""
+    return x.attack == "physical" and x.stages is None and x.life is None
+
+
+def _by_hand_note(state: TableState, seat: int, stages: int, paying: int = 0) -> str:
+    """What the Physical Attack Table would have given, when the player
+    gave another stage damage by hand (a card's effect: rules notes, T1)."""
+    reading = read_attack_table(state, seat, paying)
+    if reading is None or reading.stages == stages:
+        return ""
+    return f" (given by hand; {reading.words})"
 
 
 def _cost(x: a.Attack) -> int:
@@ -471,6 +493,12 @@ def do_attack(state: TableState, x: a.Attack) -> None:
     side = state.side(x.seat)
     cost = _cost(x)
     paid = min(cost, controller_stages(state, x.seat))
+    reading = read_attack_table(state, x.seat, paid) if _reads_table(x) else None
+    note = (
+        _by_hand_note(state, x.seat, x.stages, paid)
+        if x.attack == "physical" and x.stages is not None
+        else ""
+    )
     if side.in_control is None:
         side.stages -= paid
     else:
@@ -479,7 +507,7 @@ def do_attack(state: TableState, x: a.Attack) -> None:
     if x.source is None:
         _power_used(state, x.seat)
     life = x.life if x.life is not None else (ENERGY_LIFE if x.attack == "energy" else 0)
-    stages = x.stages or 0
+    stages = reading.stages if reading is not None else (x.stages or 0)
     by = _name(state, side.in_control, x.seat)
     with_ = "a personality power" if x.source is None else state.cards[x.source].title
     damage = (
@@ -495,7 +523,9 @@ def do_attack(state: TableState, x: a.Attack) -> None:
     )
     words = (
         f"{by} makes {'an energy' if x.attack == 'energy' else 'a physical'} attack with "
-        f"{with_}: {damage}" + (f", paying {paid} stage{'s' * (paid != 1)}" if paid else "")
+        f"{with_}: {damage}"
+        + (f" ({reading.words})" if reading is not None else note)
+        + (f", paying {paid} stage{'s' * (paid != 1)}" if paid else "")
     )
     if x.source is not None:
         _used(state, x.source)
@@ -574,8 +604,11 @@ def check_final_physical_attack(
         return "a Final Physical Attack discards a card from your hand"
     if x.stages is not None and not 0 <= x.stages <= 30:
         return "an attack's stage damage is 0 to 30"
-    if x.stages is None:
-        return "give the Final Physical Attack's stage damage (the Physical Attack Table)"
+    if x.stages is None and read_attack_table(state, x.seat) is None:
+        return (
+            "give the Final Physical Attack's stage damage (the Physical Attack Table: "
+            f"{no_reading_why(state, x.seat)})"
+        )
     return None
 
 
@@ -584,14 +617,19 @@ def do_final_physical_attack(state: TableState, x: a.FinalPhysicalAttack) -> Non
     assert combat is not None
     side = state.side(x.seat)
     title = state.cards[x.discard].title
+    # Seed 003, Physical Attacks 2: "Just compare the Main Personality/Ally's
+    # power stages on the Physical Attack Table" (rules notes, T1).
+    reading = read_attack_table(state, x.seat) if x.stages is None else None
+    note = _by_hand_note(state, x.seat, x.stages) if x.stages is not None else ""
     discard_card(state, x.discard, adjudicated=state.adjudication != "off")
     side.final_physical_attack_used = True
     side.attacked = True
-    stages = x.stages or 0
+    stages = reading.stages if reading is not None else (x.stages or 0)
     words = (
         f"{_name(state, side.in_control, x.seat)} makes a Final Physical Attack, discarding "
-        f"{title}: {stages} stage{'s' * (stages != 1)}; {side.player} passes for the rest of "
-        "Combat"
+        f"{title}: {stages} stage{'s' * (stages != 1)}"
+        + (f" ({reading.words})" if reading is not None else note)
+        + f"; {side.player} passes for the rest of Combat"
     )
     combat.attack = PendingAttack(
         seat=x.seat,

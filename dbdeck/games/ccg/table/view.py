@@ -62,6 +62,10 @@ class CardFace:
     """An Ally's most stages."""
     beneath: tuple[CardFace, ...] = ()
     """Cards attached to it or stored beneath it."""
+    card_id: str = ""
+    """The card library's id of a card the seat sees (what the inspector
+    looks up); ``""`` for a hidden card, or a title the library does not
+    know."""
 
     def to_json(self) -> dict[str, Any]:
         """The card as JSON data."""
@@ -95,6 +99,9 @@ class PersonalityPanel:
     """Whether the personality power was used this turn (seed 001)."""
     alignment: str
     """``hero`` or ``villain``."""
+    card_id: str = ""
+    """The card library's id of the current level's card (``""``: a title
+    the library does not know)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,8 @@ PAGES: tuple[tuple[str, str], ...] = (
         "An energy attack costs 2 stages and deals 4 life cards unless its card "
         "says otherwise; you cannot make it without the stages, and the cost is paid "
         "even when it is stopped. A physical attack deals stages by the Physical "
-        "Attack Table: the attacker gives the number.\n\n"
+        "Attack Table: with your table file and both power ladders the table reads "
+        "it and offers it first; otherwise the attacker gives the number.\n\n"
         "Once per Combat you may discard a card for a Final Physical Attack; you "
         "then pass for the rest of Combat. An Ally takes control of Combat when "
         "your Main Personality is at 0 or 1 stage above 0.",

@@ -894,18 +894,24 @@ class CcgTableScreen(Screen[None]):
         """Open the inspector on a thing of the table."""
         kind, _, rest = key.partition(":")
         view = self.view
+        # The card library the backend reads (the inspector looks up only
+        # the ids the view gives the cards this seat sees).
+        catalog = getattr(self.backend, "catalog", None)
         if kind == "card":
             found = find_card(view, int(rest))
             if found is not None:
-                self.app.push_screen(InspectorScreen(card_facts(found[0], view, found[1])))
+                facts = card_facts(found[0], view, found[1], catalog=catalog)
+                self.app.push_screen(InspectorScreen(facts))
         elif kind == "main":
-            self.app.push_screen(InspectorScreen(main_facts(view.seats[int(rest)], view)))
+            facts = main_facts(view.seats[int(rest)], view, catalog)
+            self.app.push_screen(InspectorScreen(facts))
         elif kind == "pile":
             seat, pile = self._pile(key)
             faces = [f for f in self._pile_faces(seat, pile) if f.uid != HIDDEN]
             if faces:
                 top = faces[-1]
-                self.app.push_screen(InspectorScreen(card_facts(top, view, self.item_title(key))))
+                facts = card_facts(top, view, self.item_title(key), catalog=catalog)
+                self.app.push_screen(InspectorScreen(facts))
 
     def action_inspect(self) -> None:
         """Inspect the thing under the cursor, else choose a card."""
