@@ -23,6 +23,7 @@ from dbdeck.games.ccg.table.view import LogLine
 from dbdeck.games.ccg.tui import glyphs
 from dbdeck.games.ccg.tui.offers import Entry
 from dbdeck.games.ccg.tui.widgets import LOG_STYLES, ChoiceList, TickList
+from dbdeck.tui.choices import answers
 from dbdeck.tui.modal import Dialog, ResultT
 
 __all__ = [
@@ -84,16 +85,11 @@ class ChoiceDialog(CcgDialog[int | None]):
         self.cancellable = cancellable
 
     def compose(self) -> ComposeResult:
-        cross = "x" if glyphs.ASCII else "✗"
         with Vertical(classes="ccg-dialog"):
             yield Label(Text(self.title_text, style="bold"))
             if self.prompt:
                 yield Static(Text(self.prompt))
-            choices = [Option(Text(o), id=str(i)) for i, o in enumerate(self.options)]
-            choices += [
-                Option(Text(f"{cross} {line}", style="dim"), disabled=True)
-                for line in self.forbidden
-            ]
+            choices = answers(self.options, self.forbidden, ascii_only=glyphs.ASCII)
             yield ChoiceList(*choices, id="choices")
             keys = "Down, then Enter: choose"
             yield _keys(keys + ("  Escape: cancel" if self.cancellable else ""))

@@ -16,21 +16,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
-from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
-from textual.strip import Strip
-from textual.widgets import Checkbox, OptionList, RichLog, SelectionList, Static
-from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets import RichLog, Static
 
 from dbdeck.games.ccg.table.view import LogLine, TableView
 from dbdeck.games.ccg.tui import glyphs
 from dbdeck.games.ccg.tui.draw import Item, Items, SeatShown, middle_picture, seat_picture
 from dbdeck.games.ccg.tui.glyphs import pack, styled
 from dbdeck.games.ccg.tui.offers import Entry
+from dbdeck.tui import choices
 
 __all__ = [
     "Board",
@@ -329,88 +327,20 @@ class TableLog(RichLog):
         self.show(lines)
 
 
-def _marker() -> str:
-    return glyphs.mark()
+class ChoiceList(choices.ChoiceList):
+    """A list of the table's one kind (``dbdeck.tui.choices``): it opens with
+    nothing highlighted, Up and Down stop at the ends, and the highlighted
+    item is marked by this table's glyph. Its labels are plain text."""
+
+    def marker(self) -> str:
+        """The mark of the highlighted item."""
+        return glyphs.mark()
 
 
-class ChoiceList(OptionList):
-    """A list of the table's one kind: it opens with nothing highlighted (a
-    stray Enter chooses nothing), Down highlights the first item, Up and
-    Down stop at the ends, and the highlighted item is marked by a glyph,
-    not by colour alone. Its labels are plain text, never markup."""
+class TickList(choices.TickList):
+    """Cards to tick with Space, in a list of the table's one kind; a box
+    holds a mark only when ticked."""
 
-    NOTHING = "Nothing is highlighted: press Down to highlight the first item, then Enter."
-
-    ALLOW_MAXIMIZE: ClassVar[bool] = False
-
-    def __init__(self, *content: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("markup", False)
-        super().__init__(*content, **kwargs)
-
-    def on_mount(self) -> None:
-        """Nothing is highlighted when the list opens."""
-        self.highlighted = None
-
-    def _get_left_gutter_width(self) -> int:
-        return super()._get_left_gutter_width() + 2
-
-    def render_line(self, y: int) -> Strip:
-        """A line of the list, the highlighted item marked."""
-        strip = super().render_line(y)
-        try:
-            index, offset = self._lines[self.scroll_offset.y + y]
-        except IndexError:
-            index, offset = -1, 0
-        on = offset == 0 and index == self.highlighted
-        style = self.get_visual_style("option-list--option").rich_style
-        mark = f"{_marker()} " if on else "  "
-        return Strip.join([Strip([Segment(mark, style)], 2), strip])
-
-    def _step(self, direction: int) -> None:
-        enabled = [i for i, option in enumerate(self.options) if not option.disabled]
-        if not enabled:
-            return
-        if self.highlighted is None:
-            self.highlighted = enabled[0]
-            return
-        ahead = [i for i in enabled if (i - self.highlighted) * direction > 0]
-        if ahead:
-            self.highlighted = min(ahead) if direction > 0 else max(ahead)
-
-    def action_cursor_down(self) -> None:
-        """Down: the first item, or the next (never wrapping)."""
-        self._step(1)
-
-    def action_cursor_up(self) -> None:
-        """Up: the first item, or the one before (never wrapping)."""
-        self._step(-1)
-
-    def action_select(self) -> None:
-        """Choose the highlighted item; with none, say so."""
-        if self.highlighted is None:
-            self.notify(self.NOTHING, title="Choose first", severity="warning")
-            return
-        super().action_select()
-
-
-class TickList(SelectionList[int]):
-    """Cards to tick with Space. A box holds a mark only when ticked:
-    Textual's own box shows an ``X`` either way, told apart by colour
-    alone, so under ``NO_COLOR``, in ASCII or read as text every card would
-    look ticked."""
-
-    def render_line(self, y: int) -> Strip:
-        """A line of the list, its box empty unless its card is ticked."""
-        strip = super().render_line(y)
-        try:
-            selection = self.get_option_at_index(self.scroll_offset.y + y)
-        except OptionDoesNotExist:
-            return strip
-        if selection.value in self._selected:
-            return strip
-        segments = list(strip)
-        for n, segment in enumerate(segments):
-            if segment.text == Checkbox.BUTTON_INNER:
-                segments[n] = Segment(" ", segment.style, segment.control)
-                break
-        return Strip(segments, strip.cell_length)
+    def marker(self) -> str:
+        """The mark of the highlighted item."""
+        return glyphs.mark()

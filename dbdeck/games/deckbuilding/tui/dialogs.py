@@ -18,6 +18,7 @@ from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
 from dbdeck.games.deckbuilding.tui.widgets import glyphs
 from dbdeck.games.deckbuilding.tui.widgets.card import card_picture
 from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList, TickList
+from dbdeck.tui.choices import answers
 from dbdeck.tui.modal import Dialog, ResultT
 
 __all__ = [
@@ -90,16 +91,11 @@ class DecisionDialog(Dialog[int | None]):
         self.card = card
 
     def compose(self) -> ComposeResult:
-        cross = "x" if glyphs.ASCII else "✗"
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
             if self.prompt:
                 yield Static(Text(self.prompt))
-            choices = [Option(Text(o), id=str(i)) for i, o in enumerate(self.options)]
-            choices += [
-                Option(Text(f"{cross} {line}", style="dim"), disabled=True)
-                for line in self.forbidden
-            ]
+            choices = answers(self.options, self.forbidden, ascii_only=glyphs.ASCII)
             yield ChoiceList(*choices, id="choices")
             keys = "Down, then Enter: choose"
             keys += "  Escape: cancel" if self.cancellable else ""
