@@ -14,6 +14,7 @@ packs = ["pack"]                    # CCG pack folders beside the scenario file
 
 [table.p1]                           # lay a side: p1 (seat 0) or p2 (seat 1)
 extra = ["Test Plateau"]             # cards added to the Life Deck (a pack's: setup.packs)
+sensei_deck = ["Test Gokuhan Level 1"]   # cards added to the Sensei Deck, face down
 top = ["Senzu Bean"]                 # these cards of the Life Deck go on top, in order
 hand = ["Mother's Touch"]            # from the Life Deck into the hand
 dragon_balls = ["Earth Dragon Ball 3"]   # from the Life Deck into play
@@ -28,13 +29,17 @@ refused = "cannot be performed"      # instead: the action is refused, with thes
 ```
 
 An action names cards by title: the acting seat's hand first, then its
-cards in play, then the other side's cards in play, then its Life Deck.
+cards in play, then the other side's cards in play, then its Sensei Deck,
+its Main Personality's cards and its Life Deck.
 The facts a step checks: ``turn``, ``active``, ``step``, ``winner``,
 ``result``, ``suggestion``, ``combat.*`` (``phase``, ``passes``,
 ``acting``) and for each of ``p1``, ``p2``: ``stages``, ``anger``,
 ``level``, ``life_deck`` (its count), ``life_top``, ``life_bottom``, and the
 titles of ``hand``, ``discard``, ``removed``, ``non_combat``, ``drills``,
-``allies``, ``dragon_balls``, ``location`` (one title or ``""``).
+``allies`` (and ``ally_stages``), ``dragon_balls``, ``location`` (one
+title or ``""``), ``sensei_deck``, ``fusion`` (the Fusion personality in
+play, or ``""``), ``fused`` (its components) and ``timer`` (how many timer
+cards lie beneath the anger counter).
 """
 
 from __future__ import annotations
@@ -72,6 +77,8 @@ class Layout(_Strict):
 
     extra: _Titles = []
     """Cards added to the Life Deck, by title."""
+    sensei_deck: _Titles = []
+    """Cards added to the Sensei Deck, by title (face down, as at setup)."""
     top: _Titles = []
     """Cards of the Life Deck put on top, in order."""
     hand: _Titles = []
@@ -120,7 +127,19 @@ def _checked(data: dict[str, Any]) -> ScenarioFile:
 
 
 ROLES = ("p1", "p2")
-_CARD_FIELDS = ("card", "source", "discard", "keep", "ball", "over", "recipient", "personality")
+_CARD_FIELDS = (
+    "card",
+    "source",
+    "discard",
+    "keep",
+    "ball",
+    "over",
+    "recipient",
+    "personality",
+    "fusion",
+    "ally",
+    "partner",
+)
 
 
 def scenario_runner() -> CcgScenarioRunner:
@@ -236,16 +255,19 @@ def _deck_text(deck: Any) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _add_card(state: TableState, side: Side, title: str, role: str, rules: CcgRules) -> None:
-    """A card added to the Life Deck, as the library knows it."""
+def _add_card(
+    state: TableState, side: Side, title: str, role: str, rules: CcgRules, key: str = "extra"
+) -> None:
+    """A card added to the Life Deck (or the Sensei Deck), as the library
+    knows it."""
     found = rules.library.find(title)
     if not found:
-        raise ScenarioFailure(f"table.{role}.extra: the library has no card {title!r}")
+        raise ScenarioFailure(f"table.{role}.{key}: the library has no card {title!r}")
     facts = facts_of(found[0], profile_named(state.profile), rules.library)
     uid = max(state.cards) + 1
     state.cards[uid] = table_card(uid, side.seat, facts)
     state.cards[uid].face_up = False
-    side.life_deck.append(uid)
+    (side.sensei_deck if key == "sensei_deck" else side.life_deck).append(uid)
 
 
 def _pull(state: TableState, side: Side, title: str, role: str) -> int:
@@ -258,6 +280,8 @@ def _pull(state: TableState, side: Side, title: str, role: str) -> int:
 def _lay_side(state: TableState, side: Side, role: str, layout: Layout, rules: CcgRules) -> None:
     for title in layout.extra:
         _add_card(state, side, title, role, rules)
+    for title in layout.sensei_deck:
+        _add_card(state, side, title, role, rules, "sensei_deck")
     for title in layout.hand:
         uid = _pull(state, side, title, role)
         take(state, uid)
@@ -304,6 +328,7 @@ def _find(state: TableState, seat: int, title: str, where: str, but: Sequence[An
         mine.dragon_balls,
         theirs.dragon_balls,
         theirs.allies,
+        mine.sensei_deck,
         mine.levels,
         mine.life_deck,
         mine.discard,
@@ -353,5 +378,9 @@ def facts(state: TableState) -> dict[str, Any]:
             "location": state.cards[location].title
             if location is not None and state.cards[location].owner == side.seat
             else "",
+            "sensei_deck": titles(side.sensei_deck),
+            "fusion": state.cards[side.fusion].title if side.fusion is not None else "",
+            "fused": titles(side.fused),
+            "timer": len(side.timer),
         }
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table.damage import change_level, raise_anger
+from dbdeck.games.ccg.table.fusion import fusion_guard
 from dbdeck.games.ccg.table.snapshot import restore
 from dbdeck.games.ccg.table.state import (
     STAGES_ABOVE_ZERO_AT_START,
@@ -39,6 +40,7 @@ _ZONE_WORDS = {
     "location": "the Location slot",
     "sensei-deck": "the Sensei Deck",
     "set-aside": "set aside",
+    "timer": "the fusion's timer, beneath the anger counter",
 }
 
 
@@ -67,6 +69,9 @@ def searching_elsewhere(state: TableState, seat: int, kind: str) -> str | None:
 
 def check_move_card(state: TableState, x: a.MoveCard, strict: bool) -> str | None:
     problem = _yours(state, x.seat, x.card)
+    if problem:
+        return problem
+    problem = fusion_guard(state, x.card)
     if problem:
         return problem
     where = locate(state, x.card)
@@ -194,7 +199,7 @@ def do_turn_card(state: TableState, x: a.TurnCard) -> None:
 
 
 def check_attach(state: TableState, x: a.Attach, strict: bool) -> str | None:
-    problem = _yours(state, x.seat, x.card)
+    problem = _yours(state, x.seat, x.card) or fusion_guard(state, x.card)
     if problem:
         return problem
     if x.to is None:
@@ -364,6 +369,11 @@ def check_counter(state: TableState, x: a.Counter, strict: bool) -> str | None:
             return "an Ally's stages need one of your Allies in play"
     elif x.card is not None:
         return "only an Ally's stages name a card"
+    if x.counter == "level" and side.fused_main:
+        return (
+            f"{state.mp_name(x.seat)} is a Fusion personality of one level: its level does "
+            "not change; Defuse first (rules notes, T8)"
+        )
     if x.counter == "custom":
         if not x.name or len(x.name) > 30 or not x.name.isprintable():
             return "a custom counter has a name of 1 to 30 printable characters"
@@ -383,7 +393,9 @@ def do_counter(state: TableState, x: a.Counter) -> None:
         side.stages = max(0, min(top, side.stages + x.delta))
         state.log.append(
             Entry(
-                "counter", f"{side.main_name}'s stages {sign}: now {side.stages} above 0.", x.seat
+                "counter",
+                f"{state.mp_name(x.seat)}'s stages {sign}: now {side.stages} above 0.",
+                x.seat,
             )
         )
     elif x.counter == "ally-stages":
@@ -394,14 +406,17 @@ def do_counter(state: TableState, x: a.Counter) -> None:
             Entry("counter", f"{card.title}'s stages {sign}: now {card.stages} above 0.", x.seat)
         )
     elif x.counter == "anger":
-        state.log.append(Entry("counter", f"{side.main_name}'s anger {sign}.", x.seat))
+        state.log.append(Entry("counter", f"{state.mp_name(x.seat)}'s anger {sign}.", x.seat))
         if applied:
             raise_anger(state, x.seat, x.delta)
         else:
             side.anger = max(0, min(5, side.anger + x.delta))
             if side.anger >= 5 and state.adjudication == "suggest":
                 state.suggestion = (
-                    f"{side.main_name} has five anger: the next level, anger 0 "
+                    f"{state.mp_name(x.seat)} has five anger: anger 0 and the highest stage "
+                    "(a Fusion personality has no next level: rules notes, T8)."
+                    if side.fused_main
+                    else f"{side.main_name} has five anger: the next level, anger 0 "
                     "and the highest stage (seed 003, Anger and Levels)."
                 )
     elif x.counter == "level":
