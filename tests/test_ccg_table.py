@@ -276,6 +276,19 @@ def test_a_location_skips_combat_and_replaces_the_old_one(library: Library) -> N
     _do(match, a.SkipCombat(seat=JOHN))
 
 
+def test_a_card_moved_to_the_location_slot_removes_the_one_there(library: Library) -> None:
+    """Seed 001: only one Location is in play; a new one removes the previous
+    one from the game, moved by hand as when placed."""
+    match = _match(library)
+    state = match.state
+    first, second = state.side(JOHN).life_deck[:2]
+    _do(match, a.DrawThree(seat=JOHN), a.MoveCard(seat=JOHN, card=first, to="location"))
+    _do(match, a.MoveCard(seat=JOHN, card=second, to="location"))
+    assert state.location == second
+    assert locate(state, first) == (JOHN, "removed")
+    assert "removing" in state.log[-1].text
+
+
 def test_five_anger_raises_the_level_and_level_four_wins(library: Library) -> None:
     """Seed 003, Anger and Levels; seed 002: Raditz must reach level 4."""
     match = _match(library)

@@ -113,6 +113,14 @@ def do_move_card(state: TableState, x: a.MoveCard) -> None:
         )
         return
     take(state, x.card)
+    replaced = ""
+    if x.to == "location" and state.location is not None:
+        # One Location or Battleground across the table: a new one removes
+        # the previous one from the game (seed 001), as placing one does.
+        old = state.location
+        take(state, old)
+        put(state, old, state.cards[old].owner, "removed")
+        replaced = f", removing {state.cards[old].title} from the game"
     put(state, x.card, seat, x.to, bottom=x.bottom)
     if x.to == "allies":
         card.stages = min(STAGES_ABOVE_ZERO_AT_START, card.max_stages)
@@ -124,7 +132,7 @@ def do_move_card(state: TableState, x: a.MoveCard) -> None:
         Entry(
             "move",
             f"{state.side(x.seat).player} moves {title} from {zone_words(where[1])} to "
-            f"{place}{zone_words(x.to)}.",
+            f"{place}{zone_words(x.to)}{replaced}.",
             x.seat,
             f"You moved {card.title}." if title != card.title else "",
         )
