@@ -437,7 +437,7 @@ def _hidden_from(state: TableState, viewer: int | None) -> set[int]:
         if side.seat == viewer:
             continue
         hidden |= {u for u in side.hand if u not in side.shown}
-        hidden |= set(side.life_deck) | set(side.sensei_deck)
+        hidden |= set(side.life_deck) | set(side.sensei_deck) | set(side.timer)
         for zone in (side.non_combat, side.drills, side.allies, side.dragon_balls):
             hidden |= {u for u in zone if not state.cards[u].face_up}
     own = state.side(viewer) if viewer is not None else None
@@ -575,9 +575,12 @@ def _zones_of(state: TableState) -> list[int]:
             side.set_aside,
             side.sensei_deck,
             side.levels,
+            side.timer,
         ):
             every.extend(zone)
         every.extend(u for u in (side.mastery, side.sensei) if u is not None)
+        if side.fusion is not None and side.fused_main:
+            every.append(side.fusion)
     if state.location is not None:
         every.append(state.location)
     every.extend(u for u, c in state.cards.items() if c.attached_to is not None)
