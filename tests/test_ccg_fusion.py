@@ -327,7 +327,7 @@ def test_suggest_and_off_leave_the_timer_to_the_player(library: Library) -> None
         _turn(match, SANDRA)
         assert john.timer == []
         if adjudication == "suggest":
-            assert "as its timer (seed 001)" in state.suggestion
+            assert "Place the fusion's timer" in state.suggestion
         else:
             assert state.suggestion == ""
         for _ in range(6):

@@ -200,8 +200,8 @@ def start_of_turn(state: TableState) -> None:
             defuse(state, seat, f"{TIMER_DEFUSES} timer cards: it defuses at once")
     elif state.adjudication == "suggest":
         state.suggestion = (
-            f"{_fusion_title(state, seat)} is fused: put the top card of the Life Deck face "
-            "down beneath the anger counter as its timer (seed 001)."
+            "Place the fusion's timer: the top Life Deck card face down beneath the anger "
+            "counter (seed 001)."
         )
 
 
@@ -221,8 +221,7 @@ def do_fusion_timer(state: TableState, x: a.FusionTimer) -> None:
     place_timer(state, x.seat)
     if state.adjudication == "suggest":
         state.suggestion = (
-            f"{len(side.timer)} timer cards: {_fusion_title(state, x.seat)} defuses "
-            "immediately (seed 001)."
+            f"{len(side.timer)} timer cards: the fusion defuses immediately (seed 001)."
             if len(side.timer) >= TIMER_DEFUSES
             else ""
         )
