@@ -7,7 +7,8 @@ sent) and a spectator; every client keeps every raw line. The host's truth
 is replayed from the setup and the save's actions to the version each
 message names, and each line is searched for the uid of a card its client
 may not see (the other hand, both Life Decks outside one's own search, the
-other Sensei Deck, a face-down card of the other side), for another seat's
+other Sensei Deck and fusion timer, a face-down card of the other side),
+once with the shipped decks and once with fusions, for another seat's
 private log words ("You drew …"), and for the seed. The scanner is shown to
 catch a deliberately leaky view built from the same truth.
 """
@@ -20,6 +21,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+from ccg_fusion_decks import PACK, fusion_deck
 from table_clients import READ_TIMEOUT, RecordingClient, Users
 
 from dbdeck.games.ccg.library import load_library
@@ -45,7 +48,7 @@ def _hidden(state: TableState, viewer: int | None) -> set[int]:
         if side.seat == viewer:
             continue
         hidden |= {u for u in side.hand if u not in side.shown}
-        hidden |= set(side.sensei_deck)
+        hidden |= set(side.sensei_deck) | set(side.timer)
         for zone in (side.non_combat, side.drills, side.allies, side.dragon_balls):
             hidden |= {u for u in zone if not state.cards[u].face_up}
     return hidden
@@ -67,6 +70,9 @@ def _uids(node: Any) -> list[int]:
                     "over",
                     "recipient",
                     "personality",
+                    "fusion",
+                    "ally",
+                    "partner",
                 )
                 and isinstance(value, int)
                 and not isinstance(value, bool)
@@ -108,8 +114,11 @@ class Truth:
         return hits, version
 
 
-async def _player(client: RecordingClient, rng: random.Random, done: asyncio.Event) -> None:
-    """Answer each view that offers something, from the offers alone."""
+async def _player(
+    client: RecordingClient, rng: random.Random, done: asyncio.Event, fuse: bool = False
+) -> None:
+    """Answer each view that offers something, from the offers alone (with
+    ``fuse``: placing Allies and fusing them whenever offered, mostly)."""
     rules = CcgRules(load_library(include_env_packs=False))
     while not done.is_set():
         try:
@@ -128,6 +137,14 @@ async def _player(client: RecordingClient, rng: random.Random, done: asyncio.Eve
             continue
         plain = [o for o in offers if o.group in ("turn", "combat")]
         choice = rng.choice(plain if plain and rng.random() < 0.93 else offers)
+        eager = [
+            o
+            for o in offers
+            if o.action.kind == "fuse"
+            or (o.action.kind == "play-card" and "Level" in o.label and " over " not in o.label)
+        ]
+        if fuse and eager and rng.random() < 0.8:
+            choice = rng.choice(eager)
         await client.send(
             ActionMessage(type="action", version=message.version, action=choice.action.to_json())
         )
@@ -143,13 +160,21 @@ async def _watch(client: RecordingClient, done: asyncio.Event) -> None:
             return
 
 
-async def test_no_byte_sent_to_a_ccg_seat_shows_what_it_may_not_see(tmp_path: Path) -> None:
-    rules = CcgRules(load_library(include_env_packs=False))
+@pytest.mark.parametrize("fusion", [False, True], ids=["shipped", "fusion"])
+async def test_no_byte_sent_to_a_ccg_seat_shows_what_it_may_not_see(
+    tmp_path: Path, fusion: bool
+) -> None:
+    """The shipped decks, and a Sensei Deck's fusions (whose timer cards
+    lie face down beneath the anger counter)."""
+    packs = [PACK] if fusion else []
+    rules = CcgRules(load_library(packs, include_env_packs=False))
+    goku = fusion_deck() if fusion else (DECKS / "goku.txt").read_text()
     setup = rules.read_setup(
         {
             "players": ["alice", "bob"],
-            "decks": [(DECKS / "goku.txt").read_text(), (DECKS / "raditz.txt").read_text()],
+            "decks": [goku, (DECKS / "raditz.txt").read_text()],
             "seed": SEED,
+            "profile": "digest" if fusion else "errata-2001",
         }
     )
     session: Session[CcgMatch] = Session.start(rules, setup, tmp_path, save_id="ccg")
@@ -181,8 +206,8 @@ async def test_no_byte_sent_to_a_ccg_seat_shows_what_it_may_not_see(tmp_path: Pa
         done = asyncio.Event()
         await asyncio.wait_for(
             asyncio.gather(
-                _player(clients[0][0], random.Random(1), done),
-                _player(clients[1][0], random.Random(2), done),
+                _player(clients[0][0], random.Random(1), done, fusion),
+                _player(clients[1][0], random.Random(2), done, fusion),
                 _watch(clients[2][0], done),
             ),
             timeout=240,
@@ -203,6 +228,9 @@ async def test_no_byte_sent_to_a_ccg_seat_shows_what_it_may_not_see(tmp_path: Pa
     print(f"\n{len(server.session.actions)} actions, {scanned} bytes scanned")
     assert not found, json.dumps(found, indent=1)[:3000]
     assert len(server.session.actions) > 30
+    if fusion:
+        kinds = [entry.kind for entry in truth.states[-1].log]
+        assert "fuse" in kinds and "timer" in kinds, "the game fused and kept a timer"
 
     # The scanner catches a leak built from the same truth.
     state = truth.states[len(truth.states) // 2]

@@ -276,6 +276,19 @@ def test_a_location_skips_combat_and_replaces_the_old_one(library: Library) -> N
     _do(match, a.SkipCombat(seat=JOHN))
 
 
+def test_a_card_moved_to_the_location_slot_removes_the_one_there(library: Library) -> None:
+    """Seed 001: only one Location is in play; a new one removes the previous
+    one from the game, moved by hand as when placed."""
+    match = _match(library)
+    state = match.state
+    first, second = state.side(JOHN).life_deck[:2]
+    _do(match, a.DrawThree(seat=JOHN), a.MoveCard(seat=JOHN, card=first, to="location"))
+    _do(match, a.MoveCard(seat=JOHN, card=second, to="location"))
+    assert state.location == second
+    assert locate(state, first) == (JOHN, "removed")
+    assert "removing" in state.log[-1].text
+
+
 def test_five_anger_raises_the_level_and_level_four_wins(library: Library) -> None:
     """Seed 003, Anger and Levels; seed 002: Raditz must reach level 4."""
     match = _match(library)
@@ -438,7 +451,7 @@ def _hidden_from(state: TableState, viewer: int | None) -> set[int]:
         if side.seat == viewer:
             continue
         hidden |= {u for u in side.hand if u not in side.shown}
-        hidden |= set(side.life_deck) | set(side.sensei_deck)
+        hidden |= set(side.life_deck) | set(side.sensei_deck) | set(side.timer)
         for zone in (side.non_combat, side.drills, side.allies, side.dragon_balls):
             hidden |= {u for u in zone if not state.cards[u].face_up}
     own = state.side(viewer) if viewer is not None else None
@@ -577,9 +590,12 @@ def _zones_of(state: TableState) -> list[int]:
             side.set_aside,
             side.sensei_deck,
             side.levels,
+            side.timer,
         ):
             every.extend(zone)
         every.extend(u for u in (side.mastery, side.sensei) if u is not None)
+        if side.fusion is not None and side.fused_main:
+            every.append(side.fusion)
     if state.location is not None:
         every.append(state.location)
     every.extend(u for u, c in state.cards.items() if c.attached_to is not None)

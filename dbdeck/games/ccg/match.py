@@ -42,8 +42,12 @@ GAME_ID = "ccg"
 ROLES = ("p1", "p2")
 """The role of each seat."""
 
-REVEALING = frozenset({"draw", "shuffle", "search", "damage", "cut", "reveal"})
-"""Kinds of log entry that bring hidden cards to light: undo stops there."""
+REVEALING = frozenset(
+    {"draw", "shuffle", "search", "damage", "cut", "reveal", "fuse", "timer", "defuse"}
+)
+"""Kinds of log entry that bring hidden cards to light (a fusion's card
+comes out of the Sensei Deck, a timer card is seen by its owner, a defusing
+shuffles): undo stops there."""
 
 
 class CcgStory:
@@ -367,6 +371,9 @@ class CcgMatch:
             "keep",
             "personality",
             "to",
+            "fusion",
+            "ally",
+            "partner",
         ):
             value = getattr(act, field, None)
             if isinstance(value, int) and not isinstance(value, bool):
@@ -438,11 +445,14 @@ def _seen(view: TableView) -> set[int]:
             panel.sensei_deck,
             panel.set_aside,
             panel.search,
+            panel.fused,
+            panel.timer,
         ):
             for face in group:
                 add(face)
         add(panel.mastery)
         add(panel.sensei)
+        add(panel.fusion)
     add(view.location)
     return seen
 

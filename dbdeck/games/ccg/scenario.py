@@ -16,6 +16,7 @@ packs = ["pack"]                    # CCG pack folders beside the scenario file
 
 [table.p1]                           # lay a side: p1 (seat 0) or p2 (seat 1)
 extra = ["Test Plateau"]             # cards added to the Life Deck (a pack's: setup.packs)
+sensei_deck = ["Test Gokuhan Level 1"]   # cards added to the Sensei Deck, face down
 top = ["Senzu Bean"]                 # these cards of the Life Deck go on top, in order
 hand = ["Mother's Touch"]            # from the Life Deck into the hand
 dragon_balls = ["Earth Dragon Ball 3"]   # from the Life Deck into play
@@ -30,17 +31,20 @@ refused = "cannot be performed"      # instead: the action is refused, with thes
 ```
 
 An action names cards by title: the acting seat's hand first, then its
-cards in play, then the other side's cards in play, then its Mastery and
-Sensei, then its Life Deck. A step's ``expect_log`` reads the lines its
-action added; the first step's reads the setup's lines too (who goes
-first, the starting stages), so a first step without an action checks
-them.
+cards in play, then the other side's cards in play, then its Sensei Deck,
+its Main Personality's cards, its Mastery and Sensei, and its Life Deck.
+A step's ``expect_log`` reads the lines its action added; the first step's
+reads the setup's lines too (who goes first, the starting stages), so a
+first step without an action checks them.
 The facts a step checks: ``turn``, ``active``, ``step``, ``winner``,
 ``result``, ``suggestion``, ``combat.*`` (``phase``, ``passes``,
 ``acting``) and for each of ``p1``, ``p2``: ``stages``, ``anger``,
 ``level``, ``life_deck`` (its count), ``life_top``, ``life_bottom``, and the
 titles of ``hand``, ``discard``, ``removed``, ``non_combat``, ``drills``,
-``allies``, ``dragon_balls``, ``location`` (one title or ``""``).
+``allies`` (and ``ally_stages``), ``dragon_balls``, ``location`` (one
+title or ``""``), ``sensei_deck``, ``fusion`` (the Fusion personality in
+play, or ``""``), ``fused`` (its components) and ``timer`` (how many timer
+cards lie beneath the anger counter).
 """
 
 from __future__ import annotations
@@ -78,6 +82,8 @@ class Layout(_Strict):
 
     extra: _Titles = []
     """Cards added to the Life Deck, by title."""
+    sensei_deck: _Titles = []
+    """Cards added to the Sensei Deck, by title (face down, as at setup)."""
     top: _Titles = []
     """Cards of the Life Deck put on top, in order."""
     hand: _Titles = []
@@ -126,7 +132,19 @@ def _checked(data: dict[str, Any]) -> ScenarioFile:
 
 
 ROLES = ("p1", "p2")
-_CARD_FIELDS = ("card", "source", "discard", "keep", "ball", "over", "recipient", "personality")
+_CARD_FIELDS = (
+    "card",
+    "source",
+    "discard",
+    "keep",
+    "ball",
+    "over",
+    "recipient",
+    "personality",
+    "fusion",
+    "ally",
+    "partner",
+)
 
 
 def scenario_runner() -> CcgScenarioRunner:
@@ -249,16 +267,19 @@ def _deck_text(deck: Any) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _add_card(state: TableState, side: Side, title: str, role: str, rules: CcgRules) -> None:
-    """A card added to the Life Deck, as the library knows it."""
+def _add_card(
+    state: TableState, side: Side, title: str, role: str, rules: CcgRules, key: str = "extra"
+) -> None:
+    """A card added to the Life Deck (or the Sensei Deck), as the library
+    knows it."""
     found = rules.library.find(title)
     if not found:
-        raise ScenarioFailure(f"table.{role}.extra: the library has no card {title!r}")
+        raise ScenarioFailure(f"table.{role}.{key}: the library has no card {title!r}")
     facts = facts_of(found[0], profile_named(state.profile), rules.library)
     uid = max(state.cards) + 1
     state.cards[uid] = table_card(uid, side.seat, facts)
     state.cards[uid].face_up = False
-    side.life_deck.append(uid)
+    (side.sensei_deck if key == "sensei_deck" else side.life_deck).append(uid)
 
 
 def _pull(state: TableState, side: Side, title: str, role: str) -> int:
@@ -271,6 +292,8 @@ def _pull(state: TableState, side: Side, title: str, role: str) -> int:
 def _lay_side(state: TableState, side: Side, role: str, layout: Layout, rules: CcgRules) -> None:
     for title in layout.extra:
         _add_card(state, side, title, role, rules)
+    for title in layout.sensei_deck:
+        _add_card(state, side, title, role, rules, "sensei_deck")
     for title in layout.hand:
         uid = _pull(state, side, title, role)
         take(state, uid)
@@ -317,6 +340,7 @@ def _find(state: TableState, seat: int, title: str, where: str, but: Sequence[An
         mine.dragon_balls,
         theirs.dragon_balls,
         theirs.allies,
+        mine.sensei_deck,
         mine.levels,
         [u for u in (mine.mastery, mine.sensei) if u is not None],
         mine.life_deck,
@@ -367,5 +391,9 @@ def facts(state: TableState) -> dict[str, Any]:
             "location": state.cards[location].title
             if location is not None and state.cards[location].owner == side.seat
             else "",
+            "sensei_deck": titles(side.sensei_deck),
+            "fusion": state.cards[side.fusion].title if side.fusion is not None else "",
+            "fused": titles(side.fused),
+            "timer": len(side.timer),
         }
     return out

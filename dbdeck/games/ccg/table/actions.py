@@ -14,6 +14,9 @@ Three families:
 - **manual moves** (``MoveCard`` … ``Counter``): what a player does by hand
   at a real table (move a card, flip it, shuffle, search, change a counter),
   the way through for whatever needs a card's text;
+- **fusion** (``Fuse``, ``FusionTimer``, ``Defuse``): a card's effect fuses
+  two personalities (by hand: its text decides), the timer beneath the anger
+  counter, and the end of the fusion (seed 001);
 - **corrections** (``Overrule``): a player undoes an automatic consequence
   or corrects a counter, and the log says who.
 
@@ -42,6 +45,7 @@ __all__ = [
     "Cut",
     "DeclareCombat",
     "Defend",
+    "Defuse",
     "DiscardDown",
     "DrawCards",
     "DrawThree",
@@ -50,6 +54,8 @@ __all__ = [
     "FinalPhysicalAttack",
     "FinishSearch",
     "Flip",
+    "Fuse",
+    "FusionTimer",
     "MarkUsed",
     "MoveCard",
     "Overrule",
@@ -410,6 +416,43 @@ class Counter(Action):
     name: str = ""
 
 
+# --- fusion ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fuse(Action):
+    """An effect allows two matching-level personalities to fuse: the Fusion
+    personality of their level (``fusion``, from your Sensei Deck) replaces
+    the pair, one of your Allies (``ally``) and ``partner`` (another of your
+    Allies, or ``None`` for your Main Personality), at its highest stage and
+    zero anger. With the Main Personality it becomes your Main Personality;
+    of two Allies it is one Ally (seed 001)."""
+
+    kind: ClassVar[str] = "fuse"
+    fusion: int
+    ally: int
+    partner: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FusionTimer(Action):
+    """Put the top card of your Life Deck face down beneath the anger
+    counter as the fusion's timer, by hand (the table does it at the start
+    of each of your turns when it applies the rules: seed 001)."""
+
+    kind: ClassVar[str] = "fusion-timer"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Defuse(Action):
+    """End your fusion: the Fusion personality is removed from the game,
+    both components return at their highest stages, and the timer cards are
+    shuffled into the Life Deck (seed 001: at five timer cards, or as a card
+    says)."""
+
+    kind: ClassVar[str] = "defuse"
+
+
 # --- corrections ------------------------------------------------------------------------------
 
 
@@ -466,6 +509,9 @@ ACTION_KINDS: dict[str, type[Action]] = {
         SearchTake,
         FinishSearch,
         Counter,
+        Fuse,
+        FusionTimer,
+        Defuse,
         Overrule,
         AnswerOverrule,
     )

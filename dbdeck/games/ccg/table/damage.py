@@ -48,7 +48,7 @@ def deal_stages(state: TableState, seat: int, recipient: int | None, stages: int
     if recipient is None:
         lost = min(stages, side.stages)
         side.stages -= lost
-        name = side.main_name
+        name = state.mp_name(seat)
     else:
         card = state.cards[recipient]
         lost = min(stages, card.stages or 0)
@@ -135,8 +135,12 @@ def change_level(state: TableState, seat: int, delta: int, why: str) -> None:
     stage. Down (seed 001; seed 003 Drills): keep the anger, five stages
     above 0. Either way the Drills are discarded (seed 003, Drills) and the
     personality power is available again (seed 001). Reaching level 4 wins.
+    A Fusion personality has one level and does not change it (rules
+    notes, T9).
     """
     side = state.side(seat)
+    if side.fused_main:
+        return
     target = max(0, min(len(side.levels) - 1, side.level_index + delta))
     if target == side.level_index:
         return
@@ -172,10 +176,24 @@ def change_level(state: TableState, seat: int, delta: int, why: str) -> None:
 def raise_anger(state: TableState, seat: int, delta: int) -> None:
     """Change the anger; five or more raises the level (the extra does not
     carry over), or at a top level that cannot win, resets the anger and
-    maximizes the stages (seed 003, Anger and Levels; seed 001)."""
+    maximizes the stages (seed 003, Anger and Levels; seed 001). A Fusion
+    Main Personality is at its one level: five anger resets it so (rules
+    notes, T9)."""
     side = state.side(seat)
     side.anger = max(0, side.anger + delta)
     if side.anger < 5:
+        return
+    if side.fused_main:
+        side.anger = 0
+        side.stages = state.cards[side.main].max_stages
+        state.log.append(
+            Entry(
+                "level",
+                f"{state.mp_name(seat)} has five anger: a Fusion personality has no next "
+                "level, so anger back to 0 and the highest stage (seed 001; rules notes, T9).",
+                seat,
+            )
+        )
         return
     if side.level_index + 1 < len(side.levels):
         change_level(state, seat, +1, "five anger")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
 from dbdeck.games.ccg.table.damage import change_level, raise_anger
+from dbdeck.games.ccg.table.fusion import fusion_guard
 from dbdeck.games.ccg.table.snapshot import restore
 from dbdeck.games.ccg.table.state import (
     STAGES_ABOVE_ZERO_AT_START,
@@ -39,6 +40,7 @@ _ZONE_WORDS = {
     "location": "the Location slot",
     "sensei-deck": "the Sensei Deck",
     "set-aside": "set aside",
+    "timer": "the fusion's timer, beneath the anger counter",
 }
 
 
@@ -67,6 +69,9 @@ def searching_elsewhere(state: TableState, seat: int, kind: str) -> str | None:
 
 def check_move_card(state: TableState, x: a.MoveCard, strict: bool) -> str | None:
     problem = _yours(state, x.seat, x.card)
+    if problem:
+        return problem
+    problem = fusion_guard(state, x.card)
     if problem:
         return problem
     where = locate(state, x.card)
@@ -108,6 +113,14 @@ def do_move_card(state: TableState, x: a.MoveCard) -> None:
         )
         return
     take(state, x.card)
+    replaced = ""
+    if x.to == "location" and state.location is not None:
+        # One Location or Battleground across the table: a new one removes
+        # the previous one from the game (seed 001), as placing one does.
+        old = state.location
+        take(state, old)
+        put(state, old, state.cards[old].owner, "removed")
+        replaced = f", removing {state.cards[old].title} from the game"
     put(state, x.card, seat, x.to, bottom=x.bottom)
     if x.to == "allies":
         card.stages = min(STAGES_ABOVE_ZERO_AT_START, card.max_stages)
@@ -119,7 +132,7 @@ def do_move_card(state: TableState, x: a.MoveCard) -> None:
         Entry(
             "move",
             f"{state.side(x.seat).player} moves {title} from {zone_words(where[1])} to "
-            f"{place}{zone_words(x.to)}.",
+            f"{place}{zone_words(x.to)}{replaced}.",
             x.seat,
             f"You moved {card.title}." if title != card.title else "",
         )
@@ -194,7 +207,7 @@ def do_turn_card(state: TableState, x: a.TurnCard) -> None:
 
 
 def check_attach(state: TableState, x: a.Attach, strict: bool) -> str | None:
-    problem = _yours(state, x.seat, x.card)
+    problem = _yours(state, x.seat, x.card) or fusion_guard(state, x.card)
     if problem:
         return problem
     if x.to is None:
@@ -364,6 +377,11 @@ def check_counter(state: TableState, x: a.Counter, strict: bool) -> str | None:
             return "an Ally's stages need one of your Allies in play"
     elif x.card is not None:
         return "only an Ally's stages name a card"
+    if x.counter == "level" and side.fused_main:
+        return (
+            f"{state.mp_name(x.seat)} is a Fusion personality of one level: its level does "
+            "not change; Defuse first (rules notes, T9)"
+        )
     if x.counter == "custom":
         if not x.name or len(x.name) > 30 or not x.name.isprintable():
             return "a custom counter has a name of 1 to 30 printable characters"
@@ -383,7 +401,9 @@ def do_counter(state: TableState, x: a.Counter) -> None:
         side.stages = max(0, min(top, side.stages + x.delta))
         state.log.append(
             Entry(
-                "counter", f"{side.main_name}'s stages {sign}: now {side.stages} above 0.", x.seat
+                "counter",
+                f"{state.mp_name(x.seat)}'s stages {sign}: now {side.stages} above 0.",
+                x.seat,
             )
         )
     elif x.counter == "ally-stages":
@@ -394,14 +414,17 @@ def do_counter(state: TableState, x: a.Counter) -> None:
             Entry("counter", f"{card.title}'s stages {sign}: now {card.stages} above 0.", x.seat)
         )
     elif x.counter == "anger":
-        state.log.append(Entry("counter", f"{side.main_name}'s anger {sign}.", x.seat))
+        state.log.append(Entry("counter", f"{state.mp_name(x.seat)}'s anger {sign}.", x.seat))
         if applied:
             raise_anger(state, x.seat, x.delta)
         else:
             side.anger = max(0, min(5, side.anger + x.delta))
             if side.anger >= 5 and state.adjudication == "suggest":
                 state.suggestion = (
-                    f"{side.main_name} has five anger: the next level, anger 0 "
+                    f"{state.mp_name(x.seat)} has five anger: anger 0 and the highest stage "
+                    "(a Fusion personality has no next level: rules notes, T9)."
+                    if side.fused_main
+                    else f"{side.main_name} has five anger: the next level, anger 0 "
                     "and the highest stage (seed 003, Anger and Levels)."
                 )
     elif x.counter == "level":

@@ -9,7 +9,7 @@ candidates this module makes that pass ``check``. An illegal action raises
 from __future__ import annotations
 
 from dbdeck.games.ccg.table import actions as a
-from dbdeck.games.ccg.table import manual, turn
+from dbdeck.games.ccg.table import fusion, manual, turn
 from dbdeck.games.ccg.table.attack_reading import read_attack_table
 from dbdeck.games.ccg.table.damage import check_victories
 from dbdeck.games.ccg.table.state import Check, Entry, Perform, TableState
@@ -37,8 +37,9 @@ class Refused(Exception):
 _CHECKS: dict[str, Check] = {
     **turn.CHECKS,
     **manual.CHECKS,
+    **fusion.CHECKS,
 }
-_PERFORMS: dict[str, Perform] = {**turn.PERFORMS, **manual.PERFORMS}
+_PERFORMS: dict[str, Perform] = {**turn.PERFORMS, **manual.PERFORMS, **fusion.PERFORMS}
 
 
 def asked(state: TableState) -> int | None:
@@ -115,7 +116,7 @@ def offers(state: TableState, seat: int) -> list[tuple[a.Action, str, str]]:
 
 def _title(state: TableState, uid: int | None, seat: int) -> str:
     if uid is None:
-        return state.side(seat).main_name
+        return state.mp_name(seat)
     return state.cards[uid].title
 
 
@@ -305,7 +306,9 @@ def _combat_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
                         "combat",
                     )
                 )
-        out.append((a.AllowAttack(seat=seat), f"Take the attack on {side.main_name}", "combat"))
+        out.append(
+            (a.AllowAttack(seat=seat), f"Take the attack on {state.mp_name(seat)}", "combat")
+        )
         for uid in side.allies:
             out.append(
                 (
@@ -351,7 +354,7 @@ def _manual_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
             out.append(
                 (
                     a.Counter(seat=seat, counter=counter, delta=delta),  # type: ignore[arg-type]
-                    f"{side.main_name}'s {words} {delta:+d}",
+                    f"{state.mp_name(seat)}'s {words} {delta:+d}",
                     "counter",
                 )
             )
@@ -373,6 +376,7 @@ def _manual_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
                     "counter",
                 )
             )
+    out.extend(_fusion_candidates(state, seat))
     for uid in _movable(state, seat):
         out.extend(_card_candidates(state, seat, uid))
     if side.hand:
@@ -380,6 +384,54 @@ def _manual_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str
             (a.Reveal(seat=seat, cards=tuple(side.hand)), "Reveal your whole hand", "manual")
         )
     out.append((a.Overrule(seat=seat), "Overrule: ask to take back the last action", "manual"))
+    return out
+
+
+def _fusion_candidates(state: TableState, seat: int) -> list[tuple[a.Action, str, str]]:
+    """Fuse two of the seat's personalities with a personality card of its
+    Sensei Deck; or, while fused, the timer by hand and Defuse."""
+    side = state.side(seat)
+    out: list[tuple[a.Action, str, str]] = []
+    if side.fusion is not None:
+        title = state.cards[side.fusion].title
+        out.append(
+            (
+                a.FusionTimer(seat=seat),
+                f"Put the top Life Deck card beneath the anger counter: {title}'s timer, "
+                f"{len(side.timer) + 1} of {fusion.TIMER_DEFUSES}",
+                "manual",
+            )
+        )
+        out.append(
+            (
+                a.Defuse(seat=seat),
+                f"Defuse {title}: it leaves the game, its components return",
+                "manual",
+            )
+        )
+        return out
+    pairs: list[tuple[int, int | None]] = [(ally, None) for ally in side.allies]
+    pairs += [
+        (first, second) for n, first in enumerate(side.allies) for second in side.allies[n + 1 :]
+    ]
+    for uid in side.sensei_deck:
+        card = state.cards[uid]
+        if card.type not in ("personality", ""):
+            continue
+        for ally, partner in pairs:
+            names = (
+                (state.cards[side.main].title, state.cards[ally].title)
+                if partner is None
+                else (state.cards[ally].title, state.cards[partner].title)
+            )
+            into = "the Main Personality" if partner is None else "one Ally"
+            out.append(
+                (
+                    a.Fuse(seat=seat, fusion=uid, ally=ally, partner=partner),
+                    f"Fuse {names[0]} and {names[1]} into {card.title} ({into})",
+                    "manual",
+                )
+            )
     return out
 
 

@@ -4,8 +4,9 @@
 Hidden from the other player, and from a spectator: the hand (its count is
 public, and a card revealed from it is shown), the Life Deck (a count; its
 order never leaves the state), the Sensei Deck (seed 001: "your opponent
-cannot"), the cards of a search (seed 001: "cannot see the search results")
-and face-down cards. A hidden card is ``HIDDEN`` with no title or type.
+cannot"), a fusion's timer cards (a count), the cards of a search (seed
+001: "cannot see the search results") and face-down cards. A hidden card
+is ``HIDDEN`` with no title or type.
 """
 
 from __future__ import annotations
@@ -104,6 +105,10 @@ def _seat_panel(state: TableState, side: Side, viewer: int | None, every_hand: b
         else (),
         counters=tuple(sorted(side.counters.items())),
         final_physical_attack_used=side.final_physical_attack_used,
+        fusion=_own_face(state, side.fusion, mine) if side.fusion is not None else None,
+        fusion_is_main=side.fused_main,
+        fused=tuple(_own_face(state, u, mine) for u in side.fused),
+        timer=tuple(_face(state, u, mine) for u in side.timer),
     )
 
 

@@ -75,6 +75,7 @@ def table_card(uid: int, owner: int, facts: Facts, level: int | None = None) -> 
         style=facts.style,
         pur=record.pur if record is not None else None,
         ladder=_ladder(record.power_stages if record is not None else ()),
+        fusion=facts.fusion if facts.from_pack else None,
     )
 
 

@@ -72,6 +72,9 @@ class TableCard:
     """An Ally's stages above 0 while in play."""
     beneath: list[int] = field(default_factory=list)
     attached_to: int | None = None
+    fusion: bool | None = None
+    """Whether the card is a Fusion personality, as its pack says (``None``:
+    no pack says)."""
 
     @property
     def max_stages(self) -> int:
@@ -126,10 +129,29 @@ class Side:
     seven_captured_on: int | None = None
     """The turn on which a capture completed this player's seven Dragon
     Balls: the victory waits for the start of their next turn."""
+    fusion: int | None = None
+    """The Fusion personality in play, taken from the Sensei Deck: the Main
+    Personality, or one of ``allies`` (seed 001; one at a time: rules
+    notes, T9)."""
+    fused: list[int] = field(default_factory=list)
+    """The fusion's two components, kept until it defuses: the Main
+    Personality's card (which stays in the stack) and the Allies, stored
+    beneath the Fusion personality's card."""
+    timer: list[int] = field(default_factory=list)
+    """The fusion's timer: Life Deck cards face down beneath the anger
+    counter, one at the start of each of the owner's turns (seed 001)."""
+
+    @property
+    def fused_main(self) -> bool:
+        """Whether the Main Personality is a Fusion personality now."""
+        return self.fusion is not None and self.fusion not in self.allies
 
     @property
     def main(self) -> int:
-        """The current level's card."""
+        """The Main Personality's card: the current level's, or the Fusion
+        personality's while the Main Personality is fused."""
+        if self.fusion is not None and self.fused_main:
+            return self.fusion
         return self.levels[self.level_index]
 
 
@@ -248,6 +270,15 @@ class TableState:
     def side(self, seat: int) -> Side:
         """The side of ``seat``."""
         return self.sides[seat]
+
+    def mp_name(self, seat: int) -> str:
+        """The Main Personality of ``seat`` in words: the Fusion
+        personality's name while it is fused, else the deck's."""
+        side = self.sides[seat]
+        if side.fusion is not None and side.fused_main:
+            card = self.cards[side.fusion]
+            return card.personality or card.title
+        return side.main_name
 
     def other(self, seat: int) -> int:
         """The other seat."""

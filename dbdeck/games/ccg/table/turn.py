@@ -18,6 +18,7 @@ from dbdeck.games.ccg.table.damage import (
     seven_balls,
     win,
 )
+from dbdeck.games.ccg.table.fusion import start_of_turn
 from dbdeck.games.ccg.table.state import (
     STAGES_ABOVE_ZERO_AT_START,
     Check,
@@ -89,8 +90,7 @@ _STEP_NAMES = {
 
 
 def _name(state: TableState, uid: int | None, seat: int) -> str:
-    side = state.side(seat)
-    return side.main_name if uid is None else state.cards[uid].title
+    return state.mp_name(seat) if uid is None else state.cards[uid].title
 
 
 # --- the steps -----------------------------------------------------------------------------
@@ -119,6 +119,8 @@ def check_play_card(state: TableState, x: a.PlayCard, strict: bool) -> str | Non
         return f"a {card.type.title()} card is not played from the hand"
     if x.over is not None and card.type != "personality":
         return "only an Ally overlays another card"
+    if x.over is not None and x.over == side.fusion:
+        return f"{state.cards[x.over].title} is fused: a Fusion personality is not overlaid"
     if not strict:
         return None
     if card.type == "personality":
@@ -149,6 +151,15 @@ def _ally_problem(state: TableState, seat: int, uid: int, over: int | None) -> s
         )
     same = [u for u in side.allies if state.cards[u].personality == card.personality]
     saibaimen = who == "Saibaimen"
+    fused = [u for u in side.fused if u not in side.levels]
+    if over is None and not saibaimen:
+        for u in fused:
+            if state.cards[u].personality == card.personality:
+                return (
+                    f"{who} is fused into {state.cards[side.fusion or u].title}, and a "
+                    "component still counts (seed 001): one Personality card of the same "
+                    "Ally (seed 003, Allies 4)"
+                )
     if over is not None:
         if over not in same:
             return f"{card.title} overlays only a lower level of {who} in play"
@@ -161,7 +172,7 @@ def _ally_problem(state: TableState, seat: int, uid: int, over: int | None) -> s
             "(seed 003, Allies 4)"
         )
     for other in state.sides:
-        for u in other.allies:
+        for u in (*other.allies, *(v for v in other.fused if v not in other.levels)):
             c = state.cards[u]
             if c.personality == card.personality and c.level == card.level:
                 if saibaimen:
@@ -284,7 +295,7 @@ def do_power_up(state: TableState, x: a.PowerUp) -> None:
         card = state.cards[side.main]
         before = side.stages
         side.stages = min(card.max_stages, side.stages + x.stages)
-        gained, name = side.stages - before, side.main_name
+        gained, name = side.stages - before, state.mp_name(x.seat)
     else:
         card = state.cards[x.personality]
         before = card.stages or 0
@@ -369,7 +380,7 @@ def check_take_control(state: TableState, x: a.TakeControl, strict: bool) -> str
         return "that card is not one of your Allies in play"
     if strict and side.in_control is None and side.stages > 1:
         return (
-            f"{side.main_name} is {side.stages} stages above 0: an Ally takes control when "
+            f"{state.mp_name(x.seat)} is {side.stages} stages above 0: an Ally takes control when "
             "the Main Personality is at 0 or 1 stage above 0 (seed 003, Allies in Combat 2)"
         )
     return None
@@ -413,7 +424,7 @@ def _power_problem(state: TableState, seat: int, source: int | None, strict: boo
     side = state.side(seat)
     if side.in_control is None:
         if side.power_used:
-            return f"{side.main_name}'s power was used this turn (seed 001: once per turn)"
+            return f"{state.mp_name(seat)}'s power was used this turn (seed 001: once per turn)"
         return None
     if side.in_control in side.ally_powers_used:
         title = state.cards[side.in_control].title
@@ -955,6 +966,7 @@ def do_end_turn(state: TableState, x: a.EndTurn) -> None:
                 "turn: the Dragon Ball Victory (seed 003).",
             )
         new.seven_captured_on = None
+    start_of_turn(state)
 
 
 CHECKS: dict[str, Check] = {

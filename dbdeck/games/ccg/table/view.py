@@ -146,6 +146,17 @@ class SeatPanel:
     """Custom counters, by name."""
     final_physical_attack_used: bool
     """Whether this Combat's Final Physical Attack was made (seed 001)."""
+    fusion: CardFace | None = None
+    """The Fusion personality in play (seed 001): the Main Personality when
+    ``fusion_is_main``, else one of ``allies``; ``None`` when not fused."""
+    fusion_is_main: bool = False
+    """Whether the Fusion personality is the Main Personality."""
+    fused: tuple[CardFace, ...] = ()
+    """The fusion's two components, which return when it defuses."""
+    timer: tuple[CardFace, ...] = ()
+    """The fusion's timer beneath the anger counter: face down, its owner
+    sees the cards and the other seat hidden faces (their number only). At
+    five it defuses (seed 001)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,10 @@ _FIELDS = {
     "dragon-balls": "dragon_balls",
     "sensei-deck": "sensei_deck",
     "set-aside": "set_aside",
+    "timer": "timer",
 }
+"""Each zone's field of a side: the zones of ``ZONES``, and the fusion's
+timer beneath the anger counter (no card is moved there by hand)."""
 
 
 def zone_list(side: Side, zone: str) -> list[int]:
@@ -45,7 +48,8 @@ def zone_list(side: Side, zone: str) -> list[int]:
 
 def locate(state: TableState, uid: int) -> tuple[int, str] | None:
     """The seat and zone holding ``uid``: a zone of ``ZONES``, ``main`` (the
-    Main Personality stack), ``mastery``, ``sensei`` or ``beneath``;
+    Main Personality stack, or a Fusion personality that is the Main
+    Personality), ``mastery``, ``sensei``, ``beneath`` or ``timer``;
     ``None`` when no card has that uid."""
     card = state.cards.get(uid)
     if card is None:
@@ -55,7 +59,7 @@ def locate(state: TableState, uid: int) -> tuple[int, str] | None:
     if state.location == uid:
         return card.owner, "location"
     for side in state.sides:
-        if uid in side.levels:
+        if uid in side.levels or (uid == side.fusion and side.fused_main):
             return side.seat, "main"
         if side.mastery == uid:
             return side.seat, "mastery"
@@ -87,7 +91,15 @@ def take(state: TableState, uid: int) -> None:
     elif zone in _FIELDS:
         zone_list(side, zone).remove(uid)
     side.shown.discard(uid)
-    if zone not in ("hand", "life-deck", "discard", "removed", "set-aside", "sensei-deck"):
+    if zone not in (
+        "hand",
+        "life-deck",
+        "discard",
+        "removed",
+        "set-aside",
+        "sensei-deck",
+        "timer",
+    ):
         for child in list(card.beneath):
             state.cards[child].attached_to = None
             state.side(state.cards[child].owner).discard.append(child)

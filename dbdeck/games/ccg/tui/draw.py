@@ -2,6 +2,9 @@
 (the Main Personality with its scouter and Warrior Sword, the piles, the
 cards in play, the hand), the turn's steps, the Location and Combat.
 
+A fusion shows on its side: the Fusion personality, its two components and
+its timer's count (the timer cards are face down: their number only).
+
 Every function here is pure: a panel of the ``TableView`` in, a rich
 ``Text`` out, and each card drawn is recorded in ``Items`` so that a
 board's cursor can visit it. Titles and names are data: they are appended
@@ -31,7 +34,9 @@ from dbdeck.games.ccg.tui.glyphs import pack, sep, styled
 
 __all__ = [
     "ANGER_MAX",
+    "HAND_ROW",
     "STEPS",
+    "TIMER_DEFUSES",
     "Item",
     "Items",
     "SeatShown",
@@ -39,6 +44,7 @@ __all__ = [
     "card_key",
     "card_tile",
     "combat_line",
+    "fusion_parts",
     "hidden_hand",
     "main_key",
     "middle_picture",
@@ -51,6 +57,12 @@ __all__ = [
 
 ANGER_MAX = 5
 """The Warrior Sword's marks: 0 to 5 (seed 003, Anger and Levels)."""
+
+TIMER_DEFUSES = 5
+"""A fusion defuses at five timer cards (seed 001)."""
+
+HAND_ROW = 20
+"""The hand's group row (Up and Down move between rows, in order)."""
 
 STEPS: tuple[tuple[str, str], ...] = (
     ("draw", "Draw"),
@@ -206,7 +218,7 @@ def _heading(
     if own and view.viewer is not None:
         name.append(" (you)", style="bold")
     mp = items.add(styled(main.title or main.name, "bold orchid1"), main_key(seat.seat), 0)
-    mp.append(f" {level_words(main)}")
+    mp.append(f" Fusion, Lv {main.level}" if seat.fusion_is_main else f" {level_words(main)}")
     parts = [name, mp, Text(f"PUR {main.pur if main.pur is not None else '?'}")]
     parts.append(styled("power used", "dim") if main.power_used else Text("power ready"))
     if not compact:
@@ -321,9 +333,35 @@ def _group(
     return parts
 
 
+def fusion_parts(
+    view: TableView, seat: SeatPanel, items: Items, row: int, *, compact: bool = False
+) -> list[Text]:
+    """A fusion's parts: the Fusion personality (the Main Personality or an
+    Ally), its components (items of the cursor), and its timer's count."""
+    if seat.fusion is None:
+        return []
+    lead = styled("Fused: ", "bold")
+    lead.append(seat.fusion.title, style="bold orchid1")
+    lead.append(" (the Main Personality)" if seat.fusion_is_main else " (an Ally)")
+    parts = [lead]
+    for n, face in enumerate(seat.fused):
+        tile = card_tile(face, view, seat.seat)
+        if face.uid != HIDDEN:
+            tile = items.add(tile, card_key(face.uid), row)
+        parts.append(Text("of " if n == 0 else "+ ") + tile)
+    timer = styled(f"Timer {len(seat.timer)}/{TIMER_DEFUSES}", "bold")
+    if not compact:
+        timer.append(" face down, beneath the anger counter", style="dim")
+    parts.append(timer)
+    return parts
+
+
 def _in_play(shown: SeatShown, seat: SeatPanel, items: Items) -> list[list[Text]]:
     view = shown.view
     groups: list[list[Text]] = []
+    fused = fusion_parts(view, seat, items, 2, compact=shown.compact)
+    if fused:
+        groups.append(fused)
     named: list[tuple[str, Sequence[CardFace]]] = [
         ("Allies", seat.allies),
         ("Drills", seat.drills),
@@ -333,7 +371,7 @@ def _in_play(shown: SeatShown, seat: SeatPanel, items: Items) -> list[list[Text]
         ("Sensei", [seat.sensei] if seat.sensei is not None else []),
         ("Set aside", seat.set_aside),
     ]
-    for row, (label, faces) in enumerate(named, start=2):
+    for row, (label, faces) in enumerate(named, start=3):
         if faces:
             groups.append(_group(label, faces, view, seat, items, row))
     if seat.in_control is not None:
@@ -355,7 +393,7 @@ def _hand(shown: SeatShown, seat: SeatPanel, items: Items) -> list[Text]:
     parts = []
     for number, face in enumerate(seat.hand, 1):
         tile = card_tile(face, shown.view, seat.seat)
-        tile = items.add(tile, card_key(face.uid), 9) if face.uid != HIDDEN else tile
+        tile = items.add(tile, card_key(face.uid), HAND_ROW) if face.uid != HIDDEN else tile
         parts.append(Text(f"{number} ", style="bold") + tile if number <= 9 else tile)
     parts[0] = lead + " " + parts[0]
     return parts
@@ -368,7 +406,7 @@ def _shown_cards(shown: SeatShown, seat: SeatPanel, items: Items) -> list[Text]:
     faces = [f for f in seat.hand if f.uid != HIDDEN and f.face_up]
     if not faces:
         return []
-    return _group("Shown from the hand", faces, shown.view, seat, items, 9)
+    return _group("Shown from the hand", faces, shown.view, seat, items, HAND_ROW)
 
 
 def seat_picture(shown: SeatShown, width: int, items: Items) -> Text:

@@ -62,7 +62,10 @@ PAGES: tuple[tuple[str, str], ...] = (
         "player whose Life Deck holds only Dragon Balls loses when dealt life cards.\n\n"
         "Five anger raises your Main Personality a level: anger back to 0, the "
         "highest stage, your Drills discarded. Reaching level 4 wins the Most "
-        "Powerful Personality Victory.",
+        "Powerful Personality Victory.\n\n"
+        "A card may fuse two personalities of one level into a Fusion personality "
+        "of your Sensei Deck (x). At the start of each of your turns a Life Deck card "
+        "goes beneath the anger counter; at five it defuses.",
     ),
     (
         "Dragon Balls and victory",

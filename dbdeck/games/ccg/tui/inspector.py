@@ -27,7 +27,7 @@ from dbdeck.games.ccg.profiles import PROFILES
 from dbdeck.games.ccg.table.view import HIDDEN, CardFace, SeatPanel, TableView
 from dbdeck.games.ccg.titles import fold
 from dbdeck.games.ccg.tui.dialogs import CcgDialog
-from dbdeck.games.ccg.tui.draw import ANGER_MAX, level_words, scouter, whose
+from dbdeck.games.ccg.tui.draw import ANGER_MAX, TIMER_DEFUSES, level_words, scouter, whose
 from dbdeck.games.ccg.tui.glyphs import bar, styled
 
 if TYPE_CHECKING:
@@ -118,6 +118,15 @@ def main_facts(seat: SeatPanel, view: TableView, catalog: Library | None = None)
         ally = next((a for a in seat.allies if a.uid == seat.in_control), None)
         control = ally.title if ally is not None else "an Ally"
     _row(text, "In control", control)
+    if seat.fusion is not None:
+        what = "the Main Personality" if seat.fusion_is_main else "an Ally"
+        _row(text, "Fused", f"{seat.fusion.title} ({what})")
+        _row(text, "Components", ", ".join(f.title for f in seat.fused) or "-")
+        timer = f"{len(seat.timer)} of {TIMER_DEFUSES} cards, face down beneath the anger counter"
+        seen = [f.title for f in seat.timer if f.uid != HIDDEN]
+        if seen:
+            timer += f": {', '.join(seen)}"
+        _row(text, "Timer", timer)
     text.append_text(card_lore(main.card_id, catalog, view.profile))
     return text
 

@@ -43,6 +43,7 @@ BINDINGS: list[BindingType] = [
     Binding("r", "shuffle", "Shuffle"),
     Binding("c", "cut", "Cut"),
     Binding("v", "reveal", "Reveal"),
+    Binding("x", "fusion", "Fusion"),
     Binding("plus,equals_sign", "counter('stages', 1)", "+ stage", key_display="+"),
     Binding("minus", "counter('stages', -1)", "- stage", key_display="-"),
     Binding("greater_than_sign", "counter('anger', 1)", "+ anger", key_display=">"),
@@ -71,6 +72,7 @@ PLAY_KEYS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("F", "Final attack", frozenset({"final-physical-attack"})),
     ("d", "Draw", frozenset({"draw-three", "draw-cards"})),
     ("s", "Search", frozenset({"start-search", "search-take", "finish-search"})),
+    ("x", "Fusion", frozenset({"fuse", "fusion-timer", "defuse"})),
     ("+/-", "Stages", frozenset({"counter"})),
     ("m", "Move", frozenset({"move-card"})),
     ("i", "Inspect", frozenset()),
@@ -138,10 +140,14 @@ By hand, as at a real table
              flip it, mark it used, turn it sideways
   A          attach it to a card in play (or detach it)
   r  c  v    shuffle a pile, cut the other Life Deck, reveal hand cards
+  x          fusion, as a card allows: fuse two personalities of one
+             level into a Fusion personality of your Sensei Deck; while
+             fused, its timer card by hand, or defuse (asked first)
   + -        the stages of the personality under the cursor (the Main
              Personality elsewhere)
   > <        anger (the Warrior Sword); ] [ the Main Personality's level
-  o          overrule: ask to take back the last action (the other player agrees)
+  o          overrule: ask to take back the last action (the other
+             player agrees)
 
 Looking
   i          inspect the card under the cursor (or choose one)

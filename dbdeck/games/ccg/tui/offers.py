@@ -5,8 +5,9 @@ The rules' offers are the only source of what may be done: nothing here
 makes an action the offers do not hold, it only finds, groups and words
 them. An offer names a card through the fields its kind declares (``card``,
 ``source``, ``ball``, ``discard``, ``personality``, ``recipient``, ``over``,
-``keep``, an Attach's ``to``, and ``cards``); ``None`` in ``personality``,
-``recipient`` or ``source`` means the Main Personality (or its power).
+``keep``, an Attach's ``to``, a Fuse's ``fusion``, ``ally`` and ``partner``,
+and ``cards``); ``None`` in ``personality``, ``recipient``, ``source`` or
+``partner`` means the Main Personality (or its power).
 """
 
 from __future__ import annotations
@@ -42,9 +43,13 @@ CARD_FIELDS = (
     "over",
     "keep",
     "to",
+    "fusion",
+    "ally",
+    "partner",
 )
 """The fields of an action that name one card by its uid (a MoveCard's
-``to`` is a zone's name, never an int, so it names none)."""
+``to`` is a zone's name, never an int, so it names none). A Fuse is
+gathered by its Fusion personality, its first field here."""
 
 MANUAL_GROUPS = frozenset({"manual", "card", "counter", "correction", "corrections"})
 """The groups of offers made by hand (reached by their keys, a card's menu
@@ -81,6 +86,9 @@ KIND_WORDS = {
     "search-take": "Take from the search",
     "finish-search": "Finish search & shuffle",
     "counter": "Change a counter",
+    "fuse": "Fuse",
+    "fusion-timer": "The fusion's timer",
+    "defuse": "Defuse",
     "overrule": "Overrule",
     "answer-overrule": "Answer the overrule",
 }
@@ -93,6 +101,7 @@ _MAIN_NONE = {
     "attack": "source",
     "use-instead": "source",
     "defend": "source",
+    "fuse": "partner",
 }
 """The kinds whose field, left ``None``, means the Main Personality (or a
 personality power)."""
@@ -162,6 +171,10 @@ def _faces(seat: SeatPanel) -> Iterable[CardFace]:
     yield from seat.sensei_deck
     yield from seat.set_aside
     yield from seat.search
+    if seat.fusion is not None:
+        yield seat.fusion
+    yield from seat.fused
+    yield from seat.timer
 
 
 def _with_beneath(faces: Iterable[CardFace]) -> Iterable[CardFace]:
@@ -200,6 +213,9 @@ def _zones(seat: SeatPanel) -> Iterable[tuple[str, Sequence[CardFace]]]:
     yield "Sensei Deck", seat.sensei_deck
     yield "set-aside cards", seat.set_aside
     yield "search", seat.search
+    yield "Fusion personality", [seat.fusion] if seat.fusion is not None else []
+    yield "fusion's components", seat.fused
+    yield "fusion's timer", seat.timer
 
 
 def every_card(view: TableView) -> list[CardFace]:

@@ -8,9 +8,9 @@ offer. A number key takes a line of the list of what the turn asks now
 (those about the card under the cursor first); Enter on a card lists every
 offer that names it; ``a`` lists every offer, filterable; the manual moves
 of a real table (move, flip, mark used, turn, attach, draw, search,
-shuffle, cut, reveal, counters) each have a key. What cannot be taken back
-is asked first (ending the turn with cards still playable, the Final
-Physical Attack). A refused action shows the rules' reason.
+shuffle, cut, reveal, counters, fusion) each have a key. What cannot be
+taken back is asked first (ending the turn with cards still playable, the
+Final Physical Attack, defusing). A refused action shows the rules' reason.
 
 Two layouts: from 120×36 the log stands beside the table; below it the
 sides are packed on fewer lines and the log opens with ``l``.
@@ -552,6 +552,14 @@ class CcgTableScreen(Screen[None]):
                 lambda: self.play(offer.action),
             )
             return
+        elif kind == "defuse":
+            self._confirm(
+                "Defuse?",
+                f"{offer.label}. The timer cards are shuffled into your Life Deck.",
+                "defuse",
+                lambda: self.play(offer.action),
+            )
+            return
         elif kind == "overrule":
             self._overrule(offer)
             return
@@ -820,6 +828,25 @@ class CcgTableScreen(Screen[None]):
     def action_cut(self) -> None:
         """Cut the other player's Life Deck."""
         self._kind_key("cut")
+
+    def action_fusion(self) -> None:
+        """Fusion, as a card allows: fuse two personalities (those about the
+        card under the cursor first), the timer by hand, or defuse."""
+        offers = of_kind(self.offers, "fuse", "fusion-timer", "defuse")
+        if not offers:
+            self.nothing("fuse")
+            return
+        if self.focus_key is not None:
+            about = [o for o in offers if o in self.item_offers(self.focus_key)]
+            offers = about + [o for o in offers if o not in about]
+        lines = entries(offers, self.view)
+        if len(lines) == 1:
+            self.take_entry(lines[0])
+            return
+        self.app.push_screen(
+            ActionsDialog(lines, title="Fusion"),
+            lambda entry: self.take_entry(entry) if entry is not None else None,
+        )
 
     def action_overrule(self) -> None:
         """Ask to take back the last action and what the table did with it (say why)."""
