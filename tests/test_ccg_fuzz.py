@@ -1,6 +1,7 @@
-"""Hostile deck files, CCG packs and Physical Attack Tables: whatever they hold, the parser, the
-checker and ``dbdeck ccg check`` answer with one-line findings (or a one-line
-refusal), exit 0, 1 or 2, and never a traceback or a hang.
+"""Hostile deck files, CCG packs, Physical Attack Tables and recorded card
+facts: whatever they hold, the parser, the checker and ``dbdeck ccg check``
+answer with one-line findings (or a one-line refusal), exit 0, 1 or 2, and
+never a traceback or a hang.
 
 ``DBDECK_FUZZ_EXAMPLES=1000 pytest tests/test_ccg_fuzz.py`` fuzzes harder.
 """
@@ -210,3 +211,53 @@ def test_hostile_physical_attack_tables(value: Any, seed: int, whole: bool) -> N
     except (ValueError, TypeError):
         return
     assert isinstance(saved, PhysicalAttackTable)
+
+
+TABLE_PACK = Path(__file__).parent / "scenarios" / "ccg" / "pack-attack-table"
+"""Goku's and Raditz's ladders and a Physical Attack Table."""
+
+
+def _recorded_setup() -> dict[str, Any]:
+    from dbdeck.games.ccg.match import CcgRules
+
+    decks = Path(__file__).resolve().parent.parent / "cards" / "ccg" / "decks"
+    rules = CcgRules(load_library([TABLE_PACK], include_env_packs=False))
+    setup = rules.read_setup(
+        {
+            "players": ["Ann", "Bob"],
+            "decks": [(decks / "goku.txt").read_text(), (decks / "raditz.txt").read_text()],
+        }
+    )
+    data: dict[str, Any] = json.loads(json.dumps(rules.setup_json(rules.record_facts(setup))))
+    return data
+
+
+RECORDED = _recorded_setup()
+"""A new table's setup, with the facts of its cards recorded (rules notes, T10)."""
+
+
+@FUZZ
+@given(value=json_values(), seed=st.integers(0, 2**32))
+def test_hostile_card_fact_records(value: Any, seed: int) -> None:
+    """A setup whose record of the cards' facts holds anything somewhere is
+    a one-line ``SetupProblem`` naming the record's field, or a setup that
+    writes back as it reads and sits at a table (or says in one line why
+    its decks cannot)."""
+    from dbdeck.games.ccg.match import CcgRules
+    from dbdeck.tabletop.game import SetupProblem
+
+    rules = CcgRules(load_library(include_env_packs=False))
+    data = {**RECORDED, "card_facts": mutate(RECORDED["card_facts"], random.Random(seed), value)}
+    try:
+        setup = rules.read_setup(data)
+    except SetupProblem as exc:
+        said = str(exc)
+        assert "\n" not in said and said.startswith("setup.card_facts"), said
+        return
+    assert rules.read_setup(json.loads(json.dumps(rules.setup_json(setup)))) == setup
+    try:
+        match = rules.new(setup)
+    except SetupProblem as exc:
+        assert "\n" not in str(exc)
+        return
+    assert match.state.cards and all(s.stages >= 0 for s in match.state.sides)

@@ -11,19 +11,80 @@ import dataclasses
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from dbdeck.games.ccg.models import PhysicalAttackTableFile
+from dbdeck.games.ccg.attack_table import MAX_POWER
+from dbdeck.games.ccg.deckfile import MAX_LINE
+from dbdeck.games.ccg.models import (
+    Alignment,
+    CardId,
+    CardType,
+    DragonBallId,
+    Name,
+    PhysicalAttackTableFile,
+    Title,
+)
 from dbdeck.games.ccg.table.actions import ACTION_KINDS, Action
+from dbdeck.games.ccg.table.card_facts import MAX_LADDER, MAX_RECORDED_CARDS
 from dbdeck.games.ccg.table.view import Offer, TableView
+from dbdeck.games.ccg.titles import fold
 from dbdeck.packs.printable import PRINTABLE_PATTERN
 
-__all__ = ["SetupModel", "read_action", "read_offer", "read_view"]
+__all__ = ["CardFactsModel", "SetupModel", "read_action", "read_offer", "read_view"]
 
 MAX_DECK_TEXT = 256 * 1024
 """The largest deck file a setup carries (as the deck reader allows)."""
 
 PlayerName = Annotated[str, Field(min_length=1, max_length=40, pattern=PRINTABLE_PATTERN)]
+
+Power = Annotated[int, Field(ge=0, le=MAX_POWER)]
+
+
+class CardFactsModel(BaseModel):
+    """What the table reads of one card, recorded when the table was set up
+    (rules notes, T10). No card text: the packs keep it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    written: str = Field(min_length=1, max_length=MAX_LINE, pattern=PRINTABLE_PATTERN)
+    """The title as a deck file writes it."""
+    title: Title
+    """The card's title."""
+    card_id: CardId | Literal[""] = ""
+    """The library's id of the card."""
+    type: CardType | None = None
+    """The card's type, when known."""
+    personality: Name | None = None
+    """For a personality card: whose."""
+    level: int | None = Field(default=None, ge=1, le=9)
+    """For a personality card: its (highest) level."""
+    alignment: Alignment | None = None
+    """For a personality card: its alignment under the setup's profile."""
+    dragon_ball: DragonBallId | None = None
+    """For a Dragon Ball: which one."""
+    pur: int | None = Field(default=None, ge=0, le=20)
+    """A personality's Power Up Rating."""
+    ladder: list[Power] = Field(default=[], max_length=MAX_LADDER)
+    """A personality's power ratings from stage 0 (empty: none given)."""
+    fusion: bool | None = None
+    """Whether a pack says the card is a Fusion personality (absent: no pack
+    says)."""
+
+    @model_validator(mode="after")
+    def _from_stage_0(self) -> CardFactsModel:
+        if self.ladder and self.ladder[0] != 0:
+            raise ValueError(
+                f"the ladder starts at stage 0, whose power is 0, not {self.ladder[0]}"
+            )
+        return self
 
 
 class SetupModel(BaseModel):
@@ -49,6 +110,22 @@ class SetupModel(BaseModel):
     attack_table: PhysicalAttackTableFile | None = None
     """The user's Physical Attack Table (absent: the players give each
     physical attack's stage damage)."""
+    card_facts: list[CardFactsModel] | None = Field(default=None, max_length=MAX_RECORDED_CARDS)
+    """What the table reads of each card of both decks, recorded when the
+    table was set up (absent, in a setup written before: the packs give it)."""
+
+    @field_validator("card_facts")
+    @classmethod
+    def _one_record_per_title(
+        cls, cards: list[CardFactsModel] | None
+    ) -> list[CardFactsModel] | None:
+        seen: set[str] = set()
+        for card in cards or ():
+            key = fold(card.written)
+            if key in seen:
+                raise ValueError(f"a second record of the title {card.written!r}")
+            seen.add(key)
+        return cards
 
 
 _INT = Annotated[int, Field(ge=-1_000_000, le=1_000_000)]

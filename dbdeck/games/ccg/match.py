@@ -18,8 +18,9 @@ from dbdeck.games.ccg.attack_table import PhysicalAttackTable, table_problems
 from dbdeck.games.ccg.library import Library, load_library
 from dbdeck.games.ccg.table import rules
 from dbdeck.games.ccg.table.actions import Action
+from dbdeck.games.ccg.table.card_facts import CardFacts
 from dbdeck.games.ccg.table.seat_view import log_lines, seat_view
-from dbdeck.games.ccg.table.setup import CcgSetup, DeckProblem, new_table
+from dbdeck.games.ccg.table.setup import CcgSetup, DeckProblem, new_table, recorded_setup
 from dbdeck.games.ccg.table.snapshot import state_from_json, state_to_json
 from dbdeck.games.ccg.table.state import Entry, TableState
 from dbdeck.games.ccg.table.view import HIDDEN, CardFace, Offer, TableView
@@ -96,9 +97,21 @@ class CcgRules:
             checked = SetupModel.model_validate(dict(data))
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise SetupProblem(f"setup.{where}: {first['msg']}") from None
-        fields = checked.model_dump(exclude={"attack_table"})
+            where = "".join(f".{part}" for part in first["loc"])
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise SetupProblem(f"setup{where}: {message}") from None
+        fields = checked.model_dump(exclude={"attack_table", "card_facts"})
+        if checked.card_facts is not None:
+            fields["card_facts"] = tuple(
+                CardFacts(
+                    **card.model_dump(exclude={"dragon_ball", "ladder"}),
+                    dragon_ball=(card.dragon_ball.set, card.dragon_ball.number)
+                    if card.dragon_ball is not None
+                    else None,
+                    ladder=tuple(card.ladder),
+                )
+                for card in checked.card_facts
+            )
         table = checked.attack_table
         if table is not None:
             wrong = table_problems(table.attacker_up_to, table.defender_up_to, table.damage)
@@ -125,7 +138,25 @@ class CcgRules:
             "allow_illegal": s.allow_illegal,
             # Written only when given: a setup without one reads as before.
             **({"attack_table": s.attack_table.to_json()} if s.attack_table is not None else {}),
+            **(
+                {"card_facts": [_card_facts_json(card) for card in s.card_facts]}
+                if s.card_facts is not None
+                else {}
+            ),
         }
+
+    def record_facts(self, setup: Any) -> CcgSetup:
+        """A new table's setup, checked by sitting it at a table, with the
+        facts its table reads of every card recorded from the library as it
+        is now (rules notes, T10): its save, replay and shared table then
+        read those, whatever packs are present later. ``SetupProblem`` when
+        a deck cannot be played."""
+        try:
+            recorded = recorded_setup(_setup(setup), self.library)
+        except DeckProblem as exc:
+            raise SetupProblem(str(exc)) from None
+        # What is recorded is what a save reads back: the same bounds.
+        return self.read_setup(json.loads(json.dumps(self.setup_json(recorded))))
 
     def setup_seed(self, setup: Any) -> int:
         """The seed of the table's chance."""
@@ -191,6 +222,22 @@ class CcgRules:
         if not isinstance(data, dict):
             raise ValueError("not the numbers of a game")
         return data
+
+
+def _card_facts_json(card: CardFacts) -> dict[str, Any]:
+    """One card's recorded facts as JSON data (what is unknown, left out)."""
+    data: dict[str, Any] = {"written": card.written, "title": card.title}
+    for name in ("card_id", "type", "personality", "level", "alignment", "pur"):
+        value = getattr(card, name)
+        if value not in (None, ""):
+            data[name] = value
+    if card.dragon_ball is not None:
+        data["dragon_ball"] = {"set": card.dragon_ball[0], "number": card.dragon_ball[1]}
+    if card.ladder:
+        data["ladder"] = list(card.ladder)
+    if card.fusion is not None:
+        data["fusion"] = card.fusion
+    return data
 
 
 def _setup(setup: Any) -> CcgSetup:

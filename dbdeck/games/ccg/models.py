@@ -153,8 +153,9 @@ class PackCard(_CardFacts):
 
     pur: int | None = Field(default=None, ge=0, le=20)
     """A personality's Power Up Rating."""
-    power_stages: list[int] = Field(default=[], max_length=30)
-    """A personality's power stage ladder, lowest to highest."""
+    power_stages: list[Annotated[int, Field(ge=0, le=MAX_POWER)]] = Field(default=[], max_length=30)
+    """A personality's power stage ladder, lowest to highest (each power 0
+    or more)."""
     endurance: int | None = Field(default=None, ge=0, le=20)
     """Endurance printed on the card."""
     text: str = Field(default="", max_length=2000, pattern=PRINTABLE_PATTERN)

@@ -73,8 +73,9 @@ def _attack_table(rules: CcgRules, args: argparse.Namespace) -> dict[str, Any] |
 
 
 def _new_setup(rules: CcgRules, args: argparse.Namespace) -> CcgSetup | str:
-    """The setup the options give, checked by sitting it at a table; or
-    what is wrong, in words."""
+    """The setup the options give, checked by sitting it at a table, with
+    the facts the table reads of each card recorded from the packs (rules
+    notes, T10); or what is wrong, in words."""
     decks = _decks(list(args.decks))
     if isinstance(decks, str):
         return decks
@@ -97,10 +98,9 @@ def _new_setup(rules: CcgRules, args: argparse.Namespace) -> CcgSetup | str:
                 **({"attack_table": table} if table is not None else {}),
             }
         )
-        rules.new(setup)
+        return rules.record_facts(setup)
     except SetupProblem as exc:
         return f"cannot set up this table: {exc}"
-    return setup
 
 
 def run_setup(args: argparse.Namespace) -> int:
@@ -231,6 +231,11 @@ def open_new_game(app: Any) -> None:
             ),
         }
     )
+    try:
+        setup = rules.record_facts(setup)  # the packs' facts travel with the save (T10)
+    except SetupProblem as exc:
+        app.notify(f"Cannot set up the table: {exc}", severity="error")
+        return
     folder = getattr(app, "saves", None)
     source: Any
     if folder is None:

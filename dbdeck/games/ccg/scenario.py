@@ -208,7 +208,8 @@ class CcgScenarioRunner:
             # A pack's Physical Attack Table sits at the table, as with --pack.
             fields["attack_table"] = table.to_json()
         try:
-            return self.rules.new(self.rules.read_setup(fields))
+            # Set up as a new table is: the cards' facts recorded (T10).
+            return self.rules.new(self.rules.record_facts(self.rules.read_setup(fields)))
         except SetupProblem as exc:
             raise ScenarioFailure(str(exc)) from None
 

@@ -1,14 +1,17 @@
 """Setting up a two-seat CCG table from two deck files.
 
 The setup carries the deck files' texts, not their paths, so a save or a
-shared table holds everything it needs. Each card line becomes that many
-``TableCard`` records with what the library (and the user's packs) know of
-the card; the Main Personality's levels make the stack, the Mastery and the
-Sensei go in play, and the Life Deck is shuffled by the table's chance.
+shared table holds everything it needs: with them, the facts the table
+reads of each card (rules notes, T10), recorded from the library and the
+user's packs when the table was set up. Each card line becomes that many
+``TableCard`` records with those facts; the Main Personality's levels make
+the stack, the Mastery and the Sensei go in play, and the Life Deck is
+shuffled by the table's chance.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Literal
@@ -18,7 +21,15 @@ from dbdeck.games.ccg.checker import check_deck
 from dbdeck.games.ccg.deckfile import DeckFile, parse_deck
 from dbdeck.games.ccg.facts import Facts, facts_of, unknown_facts
 from dbdeck.games.ccg.library import Library
+from dbdeck.games.ccg.profiles import Profile
 from dbdeck.games.ccg.profiles import profile as profile_named
+from dbdeck.games.ccg.table.card_facts import (
+    CardFacts,
+    TooManyCards,
+    by_title,
+    card_facts_of,
+    record_card_facts,
+)
 from dbdeck.games.ccg.table.state import (
     STAGES_ABOVE_ZERO_AT_START,
     Entry,
@@ -26,8 +37,9 @@ from dbdeck.games.ccg.table.state import (
     TableCard,
     TableState,
 )
+from dbdeck.games.ccg.titles import fold, style_of
 
-__all__ = ["CcgSetup", "DeckProblem", "new_table", "table_card"]
+__all__ = ["CcgSetup", "DeckProblem", "new_table", "recorded_setup", "table_card"]
 
 
 class DeckProblem(ValueError):
@@ -50,41 +62,72 @@ class CcgSetup:
     """The user's Physical Attack Table, if one was given (rules notes,
     T1): carried in the setup so a save, a replay and a shared table read
     the same one."""
+    card_facts: tuple[CardFacts, ...] | None = None
+    """What the table reads of every card of both decks the library knew
+    when the table was set up (rules notes, T10): read over whatever packs
+    are present now. ``None`` in a setup written before it was recorded:
+    the library gives the facts, as it did then."""
 
 
-def _facts(title: str, library: Library, rules_profile: object) -> Facts:
-    matches = library.find(title)
-    if matches:
-        return facts_of(matches[0], rules_profile, library)  # type: ignore[arg-type]
-    return unknown_facts(title, rules_profile, library)  # type: ignore[arg-type]
+class _Facts:
+    """Where the table reads each card's facts: the setup's record, or
+    (a setup without one) the library."""
+
+    def __init__(self, setup: CcgSetup, library: Library, rules: Profile) -> None:
+        self.library = library
+        self.rules = rules
+        self.recorded = by_title(setup.card_facts) if setup.card_facts is not None else None
+
+    def of(self, title: str) -> CardFacts:
+        """The facts of the card a deck line writes ``title``."""
+        if self.recorded is not None:
+            found = self.recorded.get(fold(title))
+            if found is not None:
+                return found
+            # Unknown when the table was set up, it stays unknown (R25).
+            return card_facts_of(unknown_facts(title, self.rules, self.library), title)
+        matches = self.library.find(title)
+        if matches:
+            return card_facts_of(facts_of(matches[0], self.rules, self.library), title)
+        return card_facts_of(unknown_facts(title, self.rules, self.library), title)
 
 
-def table_card(uid: int, owner: int, facts: Facts, level: int | None = None) -> TableCard:
+def table_card(
+    uid: int, owner: int, facts: Facts | CardFacts, level: int | None = None
+) -> TableCard:
     """A card at the table with what the rules read of it."""
-    record = facts.record
+    if isinstance(facts, Facts):
+        facts = card_facts_of(facts, facts.title)
     return TableCard(
         uid=uid,
         title=facts.title,
         type=facts.type or "",
         owner=owner,
-        card_id=record.id if record is not None else "",
+        card_id=facts.card_id,
         personality=facts.personality,
         level=level if level is not None else facts.level,
         alignment=facts.alignment,
         dragon_ball=facts.dragon_ball,
-        style=facts.style,
-        pur=record.pur if record is not None else None,
-        ladder=_ladder(record.power_stages if record is not None else ()),
-        fusion=facts.fusion if facts.from_pack else None,
+        style=style_of(facts.title),
+        pur=facts.pur,
+        ladder=facts.ladder,
+        fusion=facts.fusion,
     )
 
 
-def _ladder(stages: tuple[int, ...]) -> tuple[int, ...]:
-    """A pack's ladder from stage 0 (a ladder without its 0 gets one:
-    rules notes, T2)."""
-    if not stages:
-        return ()
-    return stages if stages[0] == 0 else (0, *stages)
+def recorded_setup(setup: CcgSetup, library: Library) -> CcgSetup:
+    """``setup`` checked by sitting it at a table, with the facts its table
+    reads of every card recorded from ``library`` (rules notes, T10);
+    ``DeckProblem`` when a deck cannot be played. A setup that holds its
+    record already is kept as it is."""
+    if setup.card_facts is not None:
+        return setup
+    new_table(setup, library)
+    try:
+        recorded = record_card_facts(setup.decks, library, profile_named(setup.profile))
+    except TooManyCards as exc:
+        raise DeckProblem(str(exc)) from None
+    return dataclasses.replace(setup, card_facts=recorded)
 
 
 def new_table(setup: CcgSetup, library: Library) -> TableState:
@@ -94,17 +137,14 @@ def new_table(setup: CcgSetup, library: Library) -> TableState:
     rng = random.Random(setup.seed)
     cards: dict[int, TableCard] = {}
     sides: list[Side] = []
+    facts = _Facts(setup, library, rules)
     for seat, (player, text) in enumerate(zip(setup.players, setup.decks, strict=True)):
         deck = parse_deck(text)
-        verdict = check_deck(deck, library, rules)
-        if not verdict.legal and not setup.allow_illegal:
-            first = verdict.problems[0]
-            raise DeckProblem(
-                f"{player}'s deck is not legal under {setup.profile}: line {first.line}: "
-                f"{first.message} ({len(verdict.problems)} problem"
-                f"{'s' * (len(verdict.problems) != 1)}; `dbdeck ccg check` lists them)"
-            )
-        sides.append(_seat(seat, player, deck, library, rules, cards, rng))
+        # A deck was checked when its facts were recorded, against the packs
+        # of the day: a pack changed since cannot unseat the game (T10).
+        if setup.card_facts is None and not setup.allow_illegal:
+            _check(player, deck, library, setup.profile)
+        sides.append(_seat(seat, player, deck, facts, cards, rng))
     table = TableState(
         cards=cards,
         sides=(sides[0], sides[1]),
@@ -117,12 +157,23 @@ def new_table(setup: CcgSetup, library: Library) -> TableState:
     return table
 
 
+def _check(player: str, deck: DeckFile, library: Library, profile: str) -> None:
+    """``DeckProblem`` naming the first problem of an illegal deck."""
+    verdict = check_deck(deck, library, profile_named(profile))
+    if not verdict.legal:
+        first = verdict.problems[0]
+        raise DeckProblem(
+            f"{player}'s deck is not legal under {profile}: line {first.line}: "
+            f"{first.message} ({len(verdict.problems)} problem"
+            f"{'s' * (len(verdict.problems) != 1)}; `dbdeck ccg check` lists them)"
+        )
+
+
 def _seat(
     seat: int,
     player: str,
     deck: DeckFile,
-    library: Library,
-    rules: object,
+    facts: _Facts,
     cards: dict[int, TableCard],
     rng: random.Random,
 ) -> Side:
@@ -131,10 +182,10 @@ def _seat(
     side = Side(seat=seat, player=player, main_name="", alignment="")
     side.tokui_waza = deck.tokui_waza
     for line in deck.cards:
-        facts = _facts(line.title, library, rules)
+        known = facts.of(line.title)
         for _ in range(line.count):
             uid = len(cards) + 1
-            card = table_card(uid, seat, facts)
+            card = table_card(uid, seat, known)
             cards[uid] = card
             if line.section == "Main Personality":
                 levels.append(card)

@@ -3,8 +3,9 @@
 Every card at the table is a ``TableCard`` with a uid, kept in one dict; a
 zone is a list of uids (a Life Deck's top is index 0, a discard pile's top
 is its last). What the rules read of a card (its type, level, PUR, power
-ladder) is copied onto it at setup from the library and the user's packs,
-so the rules never look a card up again. No pydantic and no I/O here: the
+ladder) is copied onto it at setup from the facts the setup recorded of the
+library and the user's packs (rules notes, T10), so the rules never look a
+card up again. No pydantic and no I/O here: the
 edge models read and write this state as JSON.
 """
 
