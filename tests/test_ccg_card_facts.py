@@ -428,3 +428,24 @@ def test_a_pack_ladder_holds_powers_a_record_can_keep(tmp_path: Path) -> None:
         load_library([pack], include_env_packs=False)
     said = str(refused.value)
     assert "card 'goku-level-1': power_stages.1: Input should be greater than or equal to 0" in said
+
+
+def test_whether_a_pack_calls_a_card_a_fusion_personality_is_recorded() -> None:
+    """Fuse reads it (rules notes, T9): a save keeps it without the pack."""
+    fusion_pack = HERE / "scenarios" / "ccg" / "pack-fusion"
+    rules = CcgRules(load_library([fusion_pack], include_env_packs=False))
+    deck = (DECKS / "goku.txt").read_text() + "\n[Sensei Deck]\n1 Test Gokuhan Level 1\n"
+    data = {**_data(rules), "decks": [deck, (DECKS / "raditz.txt").read_text()]}
+    data["allow_illegal"] = True
+    setup = rules.record_facts(rules.read_setup(data))
+    assert setup.card_facts is not None
+    recorded = {card.title: card for card in setup.card_facts}
+    assert recorded["Test Gokuhan Level 1"].fusion is True
+    assert recorded["Goku Level 1"].fusion is None  # no pack says
+    again = _bare_rules().read_setup(rules.setup_json(setup))
+    assert again.card_facts is not None
+    assert {c.title: c.fusion for c in again.card_facts}["Test Gokuhan Level 1"] is True
+
+
+def _bare_rules() -> CcgRules:
+    return CcgRules(load_library(include_env_packs=False))
