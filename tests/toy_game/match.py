@@ -529,6 +529,21 @@ class ToyMatch:
         """An independent copy that continues identically."""
         return copy.deepcopy(self)
 
+    def determinize(self, plays: frozenset[str], rng: random.Random) -> ToyMatch:
+        """A copy with the deck and the hands the seat does not play dealt
+        again from ``rng`` (sorted first, so only what the seat knows counts),
+        each count kept."""
+        twin = self.clone()
+        piles = [
+            twin.deck,
+            *(h for role, h in zip(ROLES, twin.hands, strict=True) if role not in plays),
+        ]
+        cards = sorted(card for pile in piles for card in pile)
+        rng.shuffle(cards)
+        for pile in piles:
+            pile[:], cards = cards[: len(pile)], cards[len(pile) :]
+        return twin
+
 
 def setup_json(setup: ToySetup) -> dict[str, Any]:
     """A setup as JSON data."""
