@@ -300,7 +300,12 @@ def test_a_card_put_back_on_top_is_known_to_its_player_alone(catalog: Catalog) -
         world = game.determinize(frozenset({"gohan-ss2"}), random.Random(seed))
         assert world.state.character("gohan-ss2").deck[-1] == top
         world = game.determinize(frozenset({"master-roshi"}), random.Random(seed))
-        tops.add(world.state.character("gohan-ss2").deck[-1])
+        dealt = world.state.character("gohan-ss2").deck[-1]
+        tops.add(dealt)
+        # In Roshi's world Gohan's player knows the card dealt on top, and
+        # nothing there names the real one.
+        assert world.state.known == {dealt: "gohan-ss2"}
+        assert world.state.seed != game.state.seed
     assert len(tops) > 1
 
 
@@ -394,6 +399,7 @@ def test_a_fair_bot_chooses_the_same_in_games_its_seat_cannot_tell_apart(
             assert fair_choice(one, plays, 5) == fair_choice(two, plays, 5)
             again = [w.determinize(plays, random.Random(9)) for w in (game, one, two)]
             assert len({w.fingerprint() for w in again}) == 1
+            assert len({json.dumps(sorted(w.state.known.items())) for w in again}) == 1
             if peeking_weights(one, 5) != peeking_weights(two, 5):
                 peeked_apart += 1
             pairs += 1
@@ -470,3 +476,41 @@ def test_every_game_deals_fair_worlds_through_the_protocol(
                 match.apply(match.bot_move(rng))
     assert compared > 10
     assert varied > compared // 2
+
+
+def test_a_ccg_table_dealt_again_keeps_nothing_told_to_the_other_seat(library: Library) -> None:
+    """A CCG table dealt for one seat keeps no words the log told the other
+    seat alone (its draws), nor the table kept for an overrule; the cards
+    the other player revealed stay in that hand."""
+    rules = CcgRules(library)
+    match = rules.new(rules.read_setup(_ccg_setup(4)))
+    rng = random.Random(4)
+    checked = 0
+    full = None
+    while not match.over and match.version < 120:
+        match.apply(match.bot_move(rng))
+        other = match.state.side(1)
+        if len(other.hand) >= 3 and full is None:
+            full = match.clone()
+        told = [e for e in match.state.log if e.private and e.seat == 1]
+        if not told:
+            continue
+        world = match.determinize(frozenset({"p1"}), random.Random(match.version))
+        assert not [e for e in world.state.log if e.private and e.seat == 1]
+        assert [e for e in world.state.log if e.seat == 0] == [
+            e for e in match.state.log if e.seat == 0
+        ]
+        assert world.state.previous is None
+        checked += 1
+    assert checked > 10
+    # A card Sandra revealed from her hand stays there; the rest moves.
+    assert full is not None
+    other = full.state.side(1)
+    shown = other.hand[0]
+    other.shown.add(shown)
+    hands = set()
+    for seed in range(10):
+        world = full.determinize(frozenset({"p1"}), random.Random(seed))
+        assert shown in world.state.side(1).hand
+        hands.add(tuple(world.state.side(1).hand))
+    assert len(hands) > 1

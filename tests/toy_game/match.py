@@ -18,7 +18,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -532,7 +532,7 @@ class ToyMatch:
     def determinize(self, plays: frozenset[str], rng: random.Random) -> ToyMatch:
         """A copy with the deck and the hands the seat does not play dealt
         again from ``rng`` (sorted first, so only what the seat knows counts),
-        each count kept."""
+        each count kept, and a seed of its own."""
         twin = self.clone()
         piles = [
             twin.deck,
@@ -542,6 +542,8 @@ class ToyMatch:
         rng.shuffle(cards)
         for pile in piles:
             pile[:], cards = cards[: len(pile)], cards[len(pile) :]
+        # The setup's seed would shuffle the real deck again.
+        twin.setup = replace(twin.setup, seed=rng.randrange(2**63))
         return twin
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from dbdeck.games.ccg.library import Library, load_library
 from dbdeck.games.ccg.table import rules
 from dbdeck.games.ccg.table.actions import Action
-from dbdeck.games.ccg.table.determinize import redeal
+from dbdeck.games.ccg.table.determinize import redeal, told
 from dbdeck.games.ccg.table.seat_view import log_lines, seat_view
 from dbdeck.games.ccg.table.setup import CcgSetup, DeckProblem, new_table
 from dbdeck.games.ccg.table.snapshot import state_from_json, state_to_json
@@ -406,6 +406,7 @@ class CcgMatch:
         twin = self.clone()
         seats = frozenset(ROLES.index(role) for role in plays if role in ROLES)
         redeal(twin.state, seats, rng)
+        twin._events = told(twin._events, seats)
         twin.state.rng = random.Random(rng.getrandbits(64))
         return twin
 

@@ -15,7 +15,8 @@ player the hand and the Sensei Deck. So:
 A card put at a known place of a Life Deck (the pass bonus beneath it, a
 Dragon Ball past the discard pile) is dealt again with the rest: the table
 does not yet remember such places. The table before the last action (kept
-for an agreed overrule) is dropped: it holds the real hidden cards.
+for an agreed overrule) is dropped: it holds the real hidden cards; so are
+the words the log told the other seat alone (the cards it drew).
 
 Each pool is sorted by uid before it is shuffled, so the table dealt
 depends only on what the seat knows and on the generator.
@@ -24,10 +25,11 @@ depends only on what the seat knows and on the generator.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from dbdeck.games.ccg.table.state import TableState
+from dbdeck.games.ccg.table.state import Entry, TableState
 
-__all__ = ["redeal"]
+__all__ = ["redeal", "told"]
 
 
 def redeal(state: TableState, seats: frozenset[int], rng: random.Random) -> None:
@@ -46,6 +48,16 @@ def redeal(state: TableState, seats: frozenset[int], rng: random.Random) -> None
             state.cards[uid].face_up = False
     state.previous = None
     state.proposal = None
+    state.log = told(state.log, seats)
+
+
+def told(entries: list[Entry], seats: frozenset[int]) -> list[Entry]:
+    """Log entries without the words they told another seat alone (the
+    cards it drew): not the seat's to read, nor true of a table dealt again."""
+    return [
+        entry if entry.seat in seats or not entry.private else replace(entry, private="")
+        for entry in entries
+    ]
 
 
 def _deal(

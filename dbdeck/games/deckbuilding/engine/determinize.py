@@ -20,10 +20,13 @@ can:
   with "Call for Help" at the bottom, nothing of Broly's table.
 
 Every count is kept, and every multiset of cards of a pile (a pooled hand
-and deck keeps its sum). The result depends only on what the seat knows and
-on ``rng``: each pile's cards are sorted before they are shuffled, so two
-games the seat cannot tell apart are dealt into the same world by the same
-generator (``tests/test_determinize.py``).
+and deck keeps its sum). What another player alone knows moves with the
+place: in the world dealt, Gohan's player knows the card dealt on top of
+his deck. The result depends only on what the seat knows and on ``rng``:
+each pile's cards are sorted before they are shuffled, so two games the
+seat cannot tell apart are dealt into the same world by the same generator
+(``tests/test_determinize.py``). The world's seed is its own: the setup's
+would deal the real game again.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from dbdeck.games.deckbuilding.engine.zones import MARKETS
 
 if TYPE_CHECKING:
     from dbdeck.games.deckbuilding.engine.playing import Playing
+    from dbdeck.games.deckbuilding.engine.state import GameState
 
 __all__ = ["known_to", "redeal"]
 
@@ -52,6 +56,7 @@ def redeal(g: Playing, plays: frozenset[str], rng: random.Random) -> None:
     redealt."""
     s = g.state
     known = known_to(g, plays)
+    secrets = _secrets(s, plays)
     pending = s.pending
     deciding = pending.decider if pending is not None else ""
     for ch in s.characters:
@@ -59,6 +64,8 @@ def redeal(g: Playing, plays: frozenset[str], rng: random.Random) -> None:
             _deal([ch.deck], None, known, rng)
         else:
             _deal([ch.hand, ch.deck], None, known, rng)
+    for cards, i, who in secrets:
+        s.known[cards[i]] = who
     for market in MARKETS:
         _deal([s.markets[market].deck], None, known, rng)
     if len(s.sixth) > 1:
@@ -70,6 +77,25 @@ def redeal(g: Playing, plays: frozenset[str], rng: random.Random) -> None:
     s.turn_deck = turn_deck
     for pile in g.hooks.hidden_piles(g):
         _deal([pile.cards], pile.groups, known, rng)
+
+
+def _secrets(s: GameState, plays: frozenset[str]) -> list[tuple[list[int], int, str]]:
+    """What another player alone knows of the hands and decks (the card
+    Gohan put back on top), by place, taken out of ``GameState.known``: in
+    the world dealt, that player knows the card dealt to the same place
+    (the real card would tell the seat where it lies)."""
+    known = s.known
+    if not any(who and who not in plays for who in known.values()):
+        return []
+    found = []
+    for ch in s.characters:
+        for pile in (ch.hand, ch.deck):
+            for i, uid in enumerate(pile):
+                who = known.get(uid, "")
+                if who and who not in plays:
+                    found.append((pile, i, who))
+                    del known[uid]
+    return found
 
 
 def _deal(

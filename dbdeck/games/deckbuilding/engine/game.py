@@ -651,7 +651,10 @@ class Game:
         twin = self.clone()
         twin.events = list(self.events)  # the view's log: what every seat just saw
         redeal(twin, frozenset(plays), rng)
-        twin.rng = TableRandom(rng.getrandbits(64))
+        seed = rng.getrandbits(64)
+        twin.rng = TableRandom(seed)
+        # The setup's seed would deal the real game again: the world's is its own.
+        twin.state.seed = seed
         return twin
 
     def fingerprint(self) -> str:
