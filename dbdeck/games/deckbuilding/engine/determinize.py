@@ -31,6 +31,7 @@ would deal the real game again.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
@@ -109,6 +110,15 @@ def _deal(
     single pile) a card takes only the places of its own group. Each group's
     cards are sorted before the shuffle, so the world dealt depends only on
     which cards the places hold, never on their order."""
+    if groups is None and all(known.isdisjoint(pile) for pile in piles):
+        # The usual case, dealt the same way without listing the places.
+        cards = sorted(itertools.chain.from_iterable(piles))
+        rng.shuffle(cards)
+        at = 0
+        for pile in piles:
+            pile[:] = cards[at : at + len(pile)]
+            at += len(pile)
+        return
     places: dict[Hashable, list[tuple[int, int]]] = {}
     for p, pile in enumerate(piles):
         for i, uid in enumerate(pile):
