@@ -10,6 +10,8 @@ their tables, this test on every table of the legality contract).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 from collections.abc import Callable
 
@@ -19,7 +21,7 @@ from test_legality_contract import SEEDS, TABLES, _positions
 from dbdeck.games.deckbuilding import bots
 from dbdeck.games.deckbuilding.cards import plain as fx
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
-from dbdeck.games.deckbuilding.engine import combat, rules
+from dbdeck.games.deckbuilding.engine import rules
 from dbdeck.games.deckbuilding.engine.actions import ACTION_TYPES, Action
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.state import Bonus, Unit
@@ -28,17 +30,9 @@ from dbdeck.games.deckbuilding.engine.state import Bonus, Unit
 def _listed_best(game: Game) -> Action:
     """The greedy bot's choice the long way: score the whole listing, take
     the highest, the first listed among equals."""
-    balls = combat.side_balls(game, "villain")
+    score = bots.scorer(game)
     actions = game.legal_actions()
-    return max(enumerate(actions), key=lambda pair: (bots._score(game, pair[1], balls), -pair[0]))[
-        1
-    ]
-
-
-def _scorer(game: Game) -> Callable[[Action], float]:
-    """The greedy bot's score of an action at this position."""
-    balls = combat.side_balls(game, "villain")
-    return lambda a: bots._score(game, a, balls)
+    return max(enumerate(actions), key=lambda pair: (score(pair[1]), -pair[0]))[1]
 
 
 @pytest.mark.parametrize("table", range(len(TABLES)))
@@ -48,7 +42,47 @@ def test_the_greedy_bot_picks_what_the_whole_listing_would(catalog: Catalog, tab
             for game in _positions(catalog, TABLES[table], bot, seed):
                 expected = _listed_best(game)
                 assert bots.greedy(game, random.Random(0)) == expected
-                assert game.best_action(_scorer(game)) == expected
+                assert game.best_action(bots.scorer(game)) == expected
+                ranked = bots.ranked_candidates(game)
+                assert ranked[0][0] == expected
+                # Every legal action once, best first, ties in listing order.
+                listed = game.legal_actions()
+                assert sorted(map(listed.index, (a for a, _ in ranked))) == list(range(len(listed)))
+                for (a, high), (b, low) in itertools.pairwise(ranked):
+                    assert high > low or (high == low and listed.index(a) < listed.index(b))
+                assert bots.ranked_candidates(game, 3) == ranked[:3]
+
+
+def test_ranked_answers_put_the_bots_answer_first(catalog: Catalog) -> None:
+    """With a decision pending, the ranking lists every answer once, the
+    greedy bot's first."""
+    seen = 0
+    for game in _decisions(catalog):
+        pending = game.state.pending
+        assert pending is not None
+        ranked = bots.ranked_candidates(game)
+        assert ranked[0][0] == bots.greedy(game, random.Random(0))
+        assert sorted(a.option or 0 for a, _ in ranked) == list(range(len(pending.options)))
+        seen += 1
+    assert seen > 5
+
+
+def _decisions(catalog: Catalog) -> list[Game]:
+    """Positions of seeded random games where a decision with several
+    answers is pending."""
+    found = []
+    for setup in TABLES[:4]:
+        game = Game.new(catalog, dataclasses.replace(setup, seed=1))
+        rng = random.Random(1)
+        while not game.over and game.state.actions < 200:
+            if game.state.paused:
+                game.resume()
+                continue
+            pending = game.state.pending
+            if pending is not None and len(pending.options) > 1:
+                found.append(game.clone())
+            game.apply(bots.random_bot(game, rng))
+    return found
 
 
 def _bonus_card(catalog: Catalog, op_type: type) -> str:

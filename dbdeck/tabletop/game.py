@@ -359,6 +359,17 @@ class Match(Protocol):
         """An independent copy that continues identically."""
         ...
 
+    def determinize(self, plays: frozenset[str], rng: random.Random) -> Self:
+        """A copy as one of the worlds a seat that plays ``plays`` cannot
+        tell from this match: whatever that seat cannot know (deck orders,
+        other hands, the future of the random generator) dealt again from
+        ``rng``, every count kept, and the copy's generator reseeded from
+        ``rng``. The seat's ``view`` of the copy is its view of this match,
+        and the copy depends only on what the seat knows and on ``rng``, so
+        a bot that thinks ahead on such copies plays fair. This match is
+        left as it is."""
+        ...
+
 
 M_co = TypeVar("M_co", bound="Match", covariant=True)
 

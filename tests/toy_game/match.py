@@ -18,7 +18,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -528,6 +528,23 @@ class ToyMatch:
     def clone(self) -> ToyMatch:
         """An independent copy that continues identically."""
         return copy.deepcopy(self)
+
+    def determinize(self, plays: frozenset[str], rng: random.Random) -> ToyMatch:
+        """A copy with the deck and the hands the seat does not play dealt
+        again from ``rng`` (sorted first, so only what the seat knows counts),
+        each count kept, and a seed of its own."""
+        twin = self.clone()
+        piles = [
+            twin.deck,
+            *(h for role, h in zip(ROLES, twin.hands, strict=True) if role not in plays),
+        ]
+        cards = sorted(card for pile in piles for card in pile)
+        rng.shuffle(cards)
+        for pile in piles:
+            pile[:], cards = cards[: len(pile)], cards[len(pile) :]
+        # The setup's seed would shuffle the real deck again.
+        twin.setup = replace(twin.setup, seed=rng.randrange(2**63))
+        return twin
 
 
 def setup_json(setup: ToySetup) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from dbdeck.games.ccg.library import Library, load_library
 from dbdeck.games.ccg.table import rules
 from dbdeck.games.ccg.table.actions import Action
 from dbdeck.games.ccg.table.card_facts import CardFacts
+from dbdeck.games.ccg.table.determinize import redeal, told
 from dbdeck.games.ccg.table.seat_view import log_lines, seat_view
 from dbdeck.games.ccg.table.setup import CcgSetup, DeckProblem, new_table, recorded_setup
 from dbdeck.games.ccg.table.snapshot import state_from_json, state_to_json
@@ -466,6 +467,17 @@ class CcgMatch:
         """An independent copy that continues identically."""
         twin = CcgMatch(state_from_json(json.loads(json.dumps(self.to_json()))), self.library)
         twin._events = list(self._events)
+        return twin
+
+    def determinize(self, plays: frozenset[str], rng: random.Random) -> CcgMatch:
+        """A table the seat playing ``plays`` cannot tell from this one: the
+        Life Deck orders, the other hand and Sensei Deck dealt again, the
+        generator reseeded (``table/determinize.py``)."""
+        twin = self.clone()
+        seats = frozenset(ROLES.index(role) for role in plays if role in ROLES)
+        redeal(twin.state, seats, rng)
+        twin._events = told(twin._events, seats)
+        twin.state.rng = random.Random(rng.getrandbits(64))
         return twin
 
 

@@ -29,7 +29,7 @@ from dbdeck.games.deckbuilding.engine.holders import (
 )
 from dbdeck.games.deckbuilding.engine.state import Option
 
-__all__ = ["BOTS", "greedy", "random_bot"]
+__all__ = ["BOTS", "greedy", "random_bot", "ranked_candidates", "scorer"]
 
 Bot = Callable[[Game, random.Random], Action]
 
@@ -53,10 +53,10 @@ def greedy(
     """
     if game.state.pending is not None:
         return Choose(option=_decide(game))
-    villain_balls = combat.side_balls(game, "villain")
+    wants = scorer(game)
 
     def score(action: Action) -> float:
-        value = _score(game, action, villain_balls)
+        value = wants(action)
         if refuse is not None and value > _REFUSED and refuse(action):
             return _REFUSED
         return value
@@ -69,6 +69,37 @@ def greedy(
 
 _REFUSED = -1e9
 """The score of a move the caller refuses: below every other."""
+
+
+def scorer(game: Game) -> Callable[[Action], float]:
+    """How much the greedy bot wants each action at this position (on its
+    scale: a buy scores 10 and more, an attack 70 and more, ending the turn
+    0; below 0, only when nothing else is left). For the Characters' own
+    actions; a pending decision is answered, not scored."""
+    villain_balls = combat.side_balls(game, "villain")
+    return lambda action: _score(game, action, villain_balls)
+
+
+def ranked_candidates(game: Game, limit: int | None = None) -> list[tuple[Action, float]]:
+    """Every legal action with the greedy bot's score, best first; among
+    equal scores, in the order of ``legal_actions``. The first is the move
+    ``greedy`` makes. A pending decision's answers come as ``choose``
+    actions: the bot's answer first (scored 1), then the others in order
+    (scored 0). ``limit``: only the best so many (a planner's top K).
+
+    This walks the whole listing; ``greedy`` itself finds its best move
+    best-first without listing (``Game.best_action``)."""
+    ranked: list[tuple[Action, float]]
+    if game.state.pending is not None:
+        chosen = _decide(game)
+        count = len(game.state.pending.options)
+        ranked = [(Choose(option=chosen), 1.0)]
+        ranked += [(Choose(option=i), 0.0) for i in range(count) if i != chosen]
+    else:
+        score = scorer(game)
+        scored = [(action, score(action)) for action in game.legal_actions()]
+        ranked = sorted(scored, key=lambda pair: -pair[1])  # a stable sort keeps ties listed
+    return ranked if limit is None else ranked[:limit]
 
 
 def _decide(game: Game) -> int:

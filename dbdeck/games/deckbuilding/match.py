@@ -374,6 +374,11 @@ class DeckbuildingMatch:
         """An independent copy that continues identically."""
         return DeckbuildingMatch(self.game.clone())
 
+    def determinize(self, plays: frozenset[str], rng: random.Random) -> DeckbuildingMatch:
+        """A world the seat playing those Characters cannot tell from this
+        one (``Game.determinize``, rules note N51)."""
+        return DeckbuildingMatch(self.game.determinize(plays, rng))
+
 
 def open_rules(packs: Sequence[Path]) -> DeckbuildingRules:
     """The game on the shipped cards and ``packs`` (``CardSetError`` when

@@ -484,6 +484,7 @@ def _wish(g: Reach, task: Wish) -> None:
             s.box.remove(uid)
             s.eliminated.remove(uid)
             s.markets["allies"].deck.insert(0, uid)
+            s.known[uid] = ""  # put beneath the deck in front of every player (N51)
         zones.restock(g, "allies")
     for i in range(7):
         s.balls[i] = None

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -32,6 +33,7 @@ from dbdeck.games.deckbuilding.engine.actions import (
 )
 from dbdeck.games.deckbuilding.engine.chance import TableRandom
 from dbdeck.games.deckbuilding.engine.context import EffectContext
+from dbdeck.games.deckbuilding.engine.determinize import redeal
 from dbdeck.games.deckbuilding.engine.events import Event, Word
 from dbdeck.games.deckbuilding.engine.holders import (
     HOLDER_TYPES,
@@ -637,6 +639,22 @@ class Game:
         twin.victory_conditions = self.victory_conditions
         twin.derived = DerivedState()
         twin.step_mode = self.step_mode
+        return twin
+
+    def determinize(self, plays: Iterable[str], rng: random.Random) -> Game:
+        """A copy of the game as one of the worlds the seat that plays
+        ``plays`` (Character ids) cannot tell from this one: what it cannot
+        know dealt again from ``rng`` (``engine/determinize.py``, rules note
+        N51) and the random generator reseeded from it, so dice and later
+        shuffles differ too. Its seat view is this game's; this game is left
+        as it is. A bot that thinks ahead on such copies plays fair."""
+        twin = self.clone()
+        twin.events = list(self.events)  # the view's log: what every seat just saw
+        redeal(twin, frozenset(plays), rng)
+        seed = rng.getrandbits(64)
+        twin.rng = TableRandom(seed)
+        # The setup's seed would deal the real game again: the world's is its own.
+        twin.state.seed = seed
         return twin
 
     def fingerprint(self) -> str:

@@ -162,7 +162,7 @@ def _tries(game: Playing, action: Action) -> list[tuple[Playing, list[Event]]]:
 def _observe(game: Playing, action: Action, aimed: str, pick: Pick) -> Hit:
     """The hit ``pick`` finds when ``action`` is applied to copies of ``game``."""
     tries = _tries(game, action)
-    hits = [(g, pick(events)) for g, events in tries]
+    hits = [(events, pick(events)) for _, events in tries]
     dealt = [h for _, h in hits if h is not None]
     if not dealt:
         # Only the kind of the question, never its prompt: a copy's prompt
@@ -183,9 +183,22 @@ def _observe(game: Playing, action: Action, aimed: str, pick: Pick) -> Hit:
         dealt=min(amounts),
         most=max(amounts),
         kind=kind,
-        defeats=all(h is not None and not combat.alive(g, parse(taker)) for g, h in hits),
+        defeats=all(h is not None and _falls(events, h, taker) for events, h in hits),
         waits="",
     )
+
+
+def _falls(events: list[Event], hit: Event, taker: str) -> bool:
+    """Whether ``taker`` is defeated or eliminated after ``hit`` and before
+    anything new is revealed. What the copy plays after a reveal (the next
+    turn-order card, the Villain's next card) is the copy's own future,
+    never told (rules note N51)."""
+    for event in events[events.index(hit) + 1 :]:
+        if event.type == "reveal":
+            return False
+        if event.type in ("defeat", "eliminate") and event.data.get("target") == taker:
+            return True
+    return False
 
 
 def attack_preview(game: Playing, action: Action) -> Hit:
@@ -253,8 +266,8 @@ def steal_odds(game: Playing, dice: int) -> StealOdds:
 def moot_answer(game: Playing) -> int | None:
     """The answer to give without asking, when the pending decision has a
     single option, or when every option leaves the game exactly the same
-    ("Who drops a Dragon Ball?" when no enemy holds one); ``None`` when
-    the answer matters."""
+    and no chance is drawn on the way ("Who drops a Dragon Ball?" when no
+    enemy holds one); ``None`` when the answer matters, or may."""
     pending = game.state.pending
     if pending is None:
         return None
@@ -265,7 +278,13 @@ def moot_answer(game: Playing) -> int | None:
     outcomes = set()
     for option in range(len(pending.options)):
         twin = game.clone()
+        before = twin.rng.getstate()
         twin.apply(Choose(option=option))
+        if twin.rng.getstate() != before:
+            # Chance (a card at random, a die) may make the answers differ
+            # where they happen not to now: saying so would foretell it, and
+            # the hidden cards it reads (rules note N51).
+            return None
         outcomes.add(twin.fingerprint())
         if len(outcomes) > 1:
             return None

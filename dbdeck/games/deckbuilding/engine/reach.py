@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         CharacterState,
         DerivedState,
         GameState,
+        HiddenPile,
         Option,
         Prepared,
         Unit,
@@ -311,4 +312,9 @@ class VillainHooks(Protocol):
 
     def check_victory(self, g: Reach) -> None:
         """Villain-specific victory checks."""
+        ...
+
+    def hidden_piles(self, g: Reach) -> list[HiddenPile]:
+        """The Villain's face-down piles whose order no player knows, and
+        how each may be dealt again (``state.HiddenPile``)."""
         ...

@@ -11,7 +11,7 @@ Whoever can hold Dragon Balls or take damage is named by a *holder*
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Literal
 
@@ -31,6 +31,9 @@ _SHARED = (str, int, *HOLDER_TYPES)
 NO_HOLDER = "no-holder"
 """Field metadata: how the JSON form writes "no holder" (``None``) in the
 field, or in each item of a list field."""
+UNSAVED = "unsaved"
+"""Field metadata: the field is left out of the JSON form (and so of the
+fingerprint): what the table remembers, never what the rules play by."""
 
 
 @dataclass(slots=True)
@@ -343,6 +346,23 @@ class VillainState:
 
 
 @dataclass(slots=True, frozen=True)
+class HiddenPile:
+    """A face-down pile of the Villain's whose order no player knows, as the
+    Villain's module declares it (``VillainRules.hidden_piles``), and how it
+    may be dealt again in a world a player cannot tell from the real one
+    (``determinize``)."""
+
+    cards: list[int]
+    """The pile itself (the state's own list, its top last): dealt again in
+    place."""
+    groups: tuple[Hashable, ...] | None = None
+    """For each card of ``cards``, the group whose places it may take (the
+    cards of one Phase of Freezer's deck), or ``None`` for a card whose place
+    every player knows ("Call for Help" at the bottom). ``None`` for the
+    whole field: one group, any card may take any place."""
+
+
+@dataclass(slots=True, frozen=True)
 class Option:
     """One answer a decision offers."""
 
@@ -469,6 +489,15 @@ class GameState:
     variant: str = ""
     """The Villain's scenario card played instead of the usual game (A
     Different Future), or empty."""
+    known: dict[int, str] = field(default_factory=dict, metadata={UNSAVED: True})
+    """Cards of a hidden pile whose place a player knows (rules note N51):
+    by uid, who knows it (``""``: every player; a Character id: the player
+    of that Character). A card seen going to the bottom of a market deck,
+    put back on top of its deck, or shown in a hand. An entry holds while
+    the card lies where it was seen; a deck rebuilt by a shuffle forgets
+    its cards. Never read by the rules, only by ``determinize``; not in
+    the JSON form, so a replayed save knows it again and older saves still
+    replay to their snapshots."""
 
     def character(self, character_id: str) -> CharacterState:
         """The Character with this id."""
@@ -500,7 +529,16 @@ class GameState:
         new.pending = copy.deepcopy(self.pending, memo)
         new.box = list(self.box)
         new.eliminated = list(self.eliminated)
+        new.known = dict(self.known)
         return new
+
+    def forget(self, uids: list[int]) -> None:
+        """The players no longer know where these cards lie (a deck they
+        went into was shuffled)."""
+        known = self.known
+        if known:
+            for uid in uids:
+                known.pop(uid, None)
 
 
 def _clone_unit(u: Unit) -> Unit:
@@ -557,6 +595,8 @@ def to_data(obj: Any) -> Any:
     if hasattr(obj, "__dataclass_fields__"):
         out = {}
         for f in fields(obj):
+            if UNSAVED in f.metadata:
+                continue
             value = getattr(obj, f.name)
             if NO_HOLDER in f.metadata:
                 value = _holders(value)

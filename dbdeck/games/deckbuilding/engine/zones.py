@@ -57,6 +57,7 @@ def draw(g: Reach, ch: CharacterState, count: int) -> int:
             ch.deck = ch.discard
             ch.discard = []
             g.rng.shuffle(ch.deck)
+            _rebuilt(g, ch)
             g.log(
                 "shuffle",
                 "{} shuffles the discard pile into a new deck.",
@@ -75,6 +76,16 @@ def draw(g: Reach, ch: CharacterState, count: int) -> int:
             count=drawn,
         )
     return drawn
+
+
+def _rebuilt(g: Reach, ch: CharacterState) -> None:
+    """What the players know once a discard pile became the deck (rules note
+    N51): nothing of the new deck's order, and every card of the hand,
+    which came from the old deck or a place they saw."""
+    known = g.state.known
+    g.state.forget(ch.deck)
+    for uid in ch.hand:
+        known[uid] = ""
 
 
 def hand_limit(g: Reach, ch: CharacterState) -> int:
@@ -192,8 +203,10 @@ def take_searched(g: Reach, ch: CharacterState, uid: int, source: str, destinati
         (ch.deck if source == "deck" else ch.discard).remove(uid)
         if source == "deck":
             g.rng.shuffle(ch.deck)
+            g.state.forget(ch.deck)
     if destination == "hand":
         ch.hand.append(uid)
+        g.state.known[uid] = ""  # taken in front of every player (rules note N51)
     elif destination == "in-play" and g.card(uid).kind in ("ally", "equipment", "training"):
         units_list(ch, g.card(uid).kind).append(Unit(uid))
     else:

@@ -59,6 +59,7 @@ def perform(g: Playing, ch: CharacterState, a: MarketDiscard) -> None:
     m = g.state.markets[a.market]
     m.row.remove(a.card)
     m.deck.insert(0, a.card)
+    g.state.known[a.card] = ""  # every player saw it go there (rules note N51)
     restock(g, a.market)
     ch.market_discarded = True
     g.log(

@@ -112,6 +112,7 @@ class Androids1718Rules(VillainRules):
             if ch.id == ONE_ARMED:
                 ch.bonuses.append(Bonus("hand-size", -1, "permanent"))
                 ch.deck.append(ch.hand.pop())  # his fifth card goes back on top
+                g.state.known[ch.deck[-1]] = ch.id  # seen by his player (rules note N51)
         g.log("setup", f"{DIFFERENT_FUTURE}: the Androids have ruined the future.")
         g.push_ops(DIFFERENT_FUTURE, "effects", EffectContext(VILLAIN))
 

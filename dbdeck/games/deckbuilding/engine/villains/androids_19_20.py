@@ -145,6 +145,7 @@ class Androids1920Rules(VillainRules):
         uid = g.rng.card_at_random(ch.hand)
         who = CharacterRef(ch.id)
         if g.card(uid).kind not in zones.ENERGY_KINDS:
+            g.state.known[uid] = ""  # shown to every player, back in the hand (N51)
             g.log(
                 "absorb",
                 "{} takes {} from {}'s hand: not an Energy, it goes back to the hand.",

@@ -32,6 +32,7 @@ from dbdeck.games.deckbuilding.engine.holders import (
 )
 from dbdeck.games.deckbuilding.engine.state import (
     CharacterState,
+    HiddenPile,
     Prepared,
     Unit,
     VillainAttackState,
@@ -380,6 +381,27 @@ class VillainRules:
 
     def check_victory(self, g: Reach) -> None:
         """Villain-specific victory checks."""
+
+    # --- what no player knows -----------------------------------------------------------
+
+    def hidden_piles(self, g: Reach) -> list[HiddenPile]:
+        """The Villain's piles whose order no player knows (rules note N51):
+        the shuffled deck, any card of it taking any place ("Take all of
+        this Villain's cards and shuffle them"), and the face-down side
+        decks (a tracker card's cards lie face up, as the seat views show
+        them). A Villain whose deck is built in another way says how."""
+        v = g.state.villain
+        return [HiddenPile(v.deck), *self.hidden_side_decks(g)]
+
+    def hidden_side_decks(self, g: Reach) -> list[HiddenPile]:
+        """The face-down side decks (the Saibamen's): every side deck but
+        those laid on a reference card (Raditz's Kidnapped Victim)."""
+        piles = []
+        for name, pile in g.state.villain.side_decks.items():
+            card = g.catalog.cards.get(name)
+            if getattr(card, "type", "") != "reference":
+                piles.append(HiddenPile(pile))
+        return piles
 
 
 def _uid(task: Prepared | VillainAttackState) -> int:

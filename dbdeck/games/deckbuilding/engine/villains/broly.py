@@ -21,7 +21,7 @@ from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import resolve_targets
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, AllyRef, CharacterRef, Holder
-from dbdeck.games.deckbuilding.engine.state import NO_HOLDER, Option, VillainOwnState
+from dbdeck.games.deckbuilding.engine.state import NO_HOLDER, HiddenPile, Option, VillainOwnState
 from dbdeck.games.deckbuilding.engine.tasks import (
     Asking,
     VillainTask,
@@ -87,6 +87,12 @@ class BrolyRules(VillainRules):
         board = g.villain_card()
         g.state.villain.deck = [g.new_uid(e.card) for e in board.deck for _ in range(e.copies)]
         g.state.villain.tokens["power"] = 0
+
+    def hidden_piles(self, g: Reach) -> list[HiddenPile]:
+        """Nothing of Broly's is hidden but his side decks: his deck is a
+        table the 2D6 look cards up in, never drawn from, so its order
+        tells nothing (rules note N51)."""
+        return self.hidden_side_decks(g)
 
     def activate(self, g: Reach) -> None:
         """Roll 2D6 on the table of "Broly's Power" and apply the row. A row

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from dbdeck.games.deckbuilding.cards.plain import Transformation
 from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN
-from dbdeck.games.deckbuilding.engine.state import VillainOwnState
+from dbdeck.games.deckbuilding.engine.state import HiddenPile, VillainOwnState
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class FreezerRules(VillainRules):
         for entry in board.deck:
             if entry.card in (ARRIVES, FINAL_FORM):
                 continue
-            phase = getattr(g.card(entry.card), "phase", None) or 1
+            phase = _phase(g, entry.card)
             piles.setdefault(phase, []).extend(g.new_uid(entry.card) for _ in range(entry.copies))
         deck = [g.new_uid(FINAL_FORM)]
         for phase in sorted(piles, reverse=True):
@@ -61,6 +61,18 @@ class FreezerRules(VillainRules):
         deck.append(g.new_uid(ARRIVES))
         g.state.villain.deck = deck
         own(g).arrived = False
+
+    def hidden_piles(self, g: Reach) -> list[HiddenPile]:
+        """Each Phase is shuffled apart: a card takes only the places of its
+        own Phase's cards, whose number every player can count; "Freezer
+        Arrives!!" on top and "Final Form" at the bottom keep theirs (rules
+        note N51)."""
+        v = g.state.villain
+        ids = g.state.card_ids
+        groups = tuple(
+            None if ids[uid] in (ARRIVES, FINAL_FORM) else _phase(g, uid) for uid in v.deck
+        )
+        return [HiddenPile(v.deck, groups), *self.hidden_side_decks(g)]
 
     def extreme_minions(self, g: Reach, starting: list[str]) -> list[str]:
         """Extreme Mode: Freezer's Army replaces the Guard in play."""
@@ -105,3 +117,8 @@ class FreezerRules(VillainRules):
         g.log("activate", f"Freezer's deck is empty: he attacks with his {form.name} again.")
         if form.effects:
             g.push_ops(form.id, "effects", EffectContext(VILLAIN, v.last_form))
+
+
+def _phase(g: Reach, card: int | str) -> int:
+    """The Phase pile a card of Freezer's deck belongs to (1 when it names none)."""
+    return getattr(g.card(card), "phase", None) or 1

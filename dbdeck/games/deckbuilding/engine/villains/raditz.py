@@ -11,7 +11,7 @@ from dbdeck.games.deckbuilding.engine import combat, rules
 from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.events import Name
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, Holder
-from dbdeck.games.deckbuilding.engine.state import Option, VillainAttackState
+from dbdeck.games.deckbuilding.engine.state import HiddenPile, Option, VillainAttackState
 from dbdeck.games.deckbuilding.engine.tasks import OrderItem, VillainTask, villain_task
 from dbdeck.games.deckbuilding.engine.villains.base import VillainRules
 from dbdeck.games.deckbuilding.engine.words import count, sentence
@@ -54,6 +54,14 @@ class RaditzRules(VillainRules):
             pile += [g.new_uid(entry.card) for _ in range(entry.copies)]
         g.rng.shuffle(deck)
         g.state.villain.deck = bottom + deck  # the top is the end of the list
+
+    def hidden_piles(self, g: Reach) -> list[HiddenPile]:
+        """The shuffled deck with "Call for Help" kept at the bottom, and the
+        Saibaman deck; the Kidnapped Victim lies face up (rules note N51)."""
+        v = g.state.villain
+        ids = g.state.card_ids
+        groups = tuple(None if ids[uid] == CALL_FOR_HELP else 0 for uid in v.deck)
+        return [HiddenPile(v.deck, groups), *self.hidden_side_decks(g)]
 
     def markets_built(self, g: Reach) -> None:
         """Before the Ally Market is set up, an Ally at random becomes the
