@@ -33,6 +33,7 @@ from dbdeck.net.protocol import (
     HostMessage,
     ProtocolError,
     RefusalMessage,
+    ResendMessage,
     ViewMessage,
     decode_client,
 )
@@ -41,7 +42,7 @@ VERSION = 424242
 """Stands for the table's version in a template; the live test puts the
 real one in its place, so that some actions reach the engine."""
 
-CLIENT_TYPES = (HelloMessage, ActionMessage, ChatMessage, HostMessage, ByeMessage)
+CLIENT_TYPES = (HelloMessage, ActionMessage, ChatMessage, HostMessage, ByeMessage, ResendMessage)
 
 TEMPLATES: list[dict[str, Any]] = [
     {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0},
@@ -62,6 +63,7 @@ TEMPLATES: list[dict[str, Any]] = [
     {"type": "chat", "text": "hello there"},
     {"type": "host", "decide": "vote"},
     {"type": "bye"},
+    {"type": "resend"},
 ]
 
 json_values = st.recursive(
