@@ -6,8 +6,10 @@ host's truth is then replayed (the real ``Game``, from the setup and the
 save's action log) to the version each message names, and every line is
 searched for what that client may not see at that moment: the seed, the
 random generator's state, the uid of a hidden card, another seat's hand,
-the card id of a card that lies only face down. The scanner is shown to
-work on deliberately leaky messages built from the same truth.
+the card id of a card that lies only face down. A view that came as a
+change to the last one is scanned as it came and as the whole view it
+made. The scanner is shown to work on deliberately leaky messages built
+from the same truth.
 """
 
 from __future__ import annotations
