@@ -7,6 +7,7 @@ its offers), never the host's game.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from dbdeck.net.protocol import (
     EventsMessage,
     RefusalMessage,
     ViewMessage,
+    encode,
 )
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
@@ -82,11 +84,15 @@ async def start(
 
 
 class RecordingClient(TableClient):
-    """A table client that keeps every line the server sent, byte for byte."""
+    """A table client that keeps every line the server sent, byte for byte,
+    and the whole view each change to the view made."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         super().__init__(reader, writer)
         self.lines: list[bytes] = []
+        self.rebuilt: dict[int, bytes] = {}
+        """For each line that was a change to the view (by its place in
+        ``lines``): the view it made, encoded as the server encodes one."""
 
     async def receive_line(self) -> bytes:
         """The next line, kept in ``lines`` as it came."""
@@ -94,6 +100,28 @@ class RecordingClient(TableClient):
         if line:
             self.lines.append(line)
         return line
+
+    async def receive(self) -> Any:
+        """The next message; a view made from a change is kept too."""
+        message = await super().receive()
+        if isinstance(message, ViewMessage) and self.lines and _is_change(self.lines[-1]):
+            self.rebuilt[len(self.lines) - 1] = encode(message)
+        return message
+
+    def scanned(self) -> list[bytes]:
+        """Every line received, each change to the view followed by the
+        whole view it made: what a privacy scan reads."""
+        out: list[bytes] = []
+        for number, line in enumerate(self.lines):
+            out.append(line)
+            if number in self.rebuilt:
+                out.append(self.rebuilt[number])
+        return out
+
+
+def _is_change(line: bytes) -> bool:
+    data = json.loads(line)
+    return isinstance(data, dict) and data.get("type") == "view-delta"
 
 
 class Seat:

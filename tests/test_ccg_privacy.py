@@ -9,8 +9,10 @@ message names, and each line is searched for the uid of a card its client
 may not see (the other hand, both Life Decks outside one's own search, the
 other Sensei Deck and fusion timer, a face-down card of the other side),
 once with the shipped decks and once with fusions, for another seat's
-private log words ("You drew …"), and for the seed. The scanner is shown to
-catch a deliberately leaky view built from the same truth.
+private log words ("You drew …"), and for the seed. A view that came as a
+change to the last one is scanned as it came and as the whole view it
+made. The scanner is shown to catch a deliberately leaky view built from
+the same truth.
 """
 
 from __future__ import annotations
@@ -218,19 +220,27 @@ async def test_no_byte_sent_to_a_ccg_seat_shows_what_it_may_not_see(
     truth = Truth(rules, setup, server.session.actions)
     found: dict[str, list[str]] = {}
     scanned = 0
+    changes = 0
     for client, seat in clients:
         version = 0
-        for number, line in enumerate(client.lines):
+        for number, line in enumerate(client.scanned()):
             hits, version = truth.scan(line, seat, version)
             scanned += len(line)
             if hits:
                 found.setdefault(f"seat {seat} line {number}", hits)
-    print(f"\n{len(server.session.actions)} actions, {scanned} bytes scanned")
+        changes += len(client.rebuilt)
+    sent = sum(len(line) for client, _ in clients for line in client.lines)
+    print(
+        f"\n{len(server.session.actions)} actions, {sent} bytes sent, {changes} views as "
+        f"changes, {scanned} bytes scanned"
+    )
     assert not found, json.dumps(found, indent=1)[:3000]
     assert len(server.session.actions) > 30
     if fusion:
         kinds = [entry.kind for entry in truth.states[-1].log]
         assert "fuse" in kinds and "timer" in kinds, "the game fused and kept a timer"
+    # Every seat got most of its views as changes, each scanned with its view.
+    assert changes > len(server.session.actions)
 
     # The scanner catches a leak built from the same truth.
     state = truth.states[len(truth.states) // 2]

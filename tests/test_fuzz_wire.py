@@ -35,6 +35,7 @@ from dbdeck.net.protocol import (
     RefusalMessage,
     UndoAnswerMessage,
     UndoMessage,
+    ResendMessage,
     ViewMessage,
     decode_client,
 )
@@ -51,6 +52,7 @@ CLIENT_TYPES = (
     UndoMessage,
     UndoAnswerMessage,
     ByeMessage,
+    ResendMessage,
 )
 
 TEMPLATES: list[dict[str, Any]] = [
@@ -74,6 +76,7 @@ TEMPLATES: list[dict[str, Any]] = [
     {"type": "undo", "version": VERSION},
     {"type": "undo-answer", "request": 1, "agree": True},
     {"type": "bye"},
+    {"type": "resend"},
 ]
 
 json_values = st.recursive(

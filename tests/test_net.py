@@ -126,7 +126,7 @@ async def test_the_welcome_names_the_table_and_its_game_not_the_setup(
         "seat_token",
         "host",
     }
-    assert welcome.protocol == PROTOCOL_VERSION == 4
+    assert welcome.protocol == PROTOCOL_VERSION == 5
     assert welcome.game == "deckbuilding"
     assert (welcome.table, welcome.seat, welcome.host) == ("club", 0, True)
 

@@ -3,6 +3,11 @@
 A client receives only what its seat may see: read a view's ``view`` with
 ``TableView.from_json`` and its ``legal`` with ``Offer.from_json``, and send
 back an offer's action as it came (a masked card still ``HIDDEN``).
+
+A view that comes as a change to the last one (``view-delta``) is rebuilt
+here (``HeldViews``): ``receive`` gives the whole ``ViewMessage``, exactly
+the one the server would have sent, read and bounded as if it had come so.
+A change that does not apply asks the server for the whole view.
 """
 
 from __future__ import annotations
@@ -16,17 +21,24 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from dbdeck.net.delta import DeltaError, apply
 from dbdeck.net.protocol import (
     MAX_VIEW_LINE,
     PROTOCOL_VERSION,
+    VIEWS_HELD,
     HelloMessage,
+    ProtocolError,
     RefusalMessage,
+    ResendMessage,
+    ViewDeltaMessage,
+    ViewMessage,
     WelcomeMessage,
-    decode_server,
+    decode_server_data,
+    decode_server_object,
     encode,
 )
 
-__all__ = ["JoinRefused", "TableClient", "parse_tcp"]
+__all__ = ["HeldViews", "JoinRefused", "TableClient", "parse_tcp"]
 
 
 class JoinRefused(Exception):
@@ -43,6 +55,47 @@ def parse_tcp(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+class HeldViews:
+    """The last views a connection got (the latest first, ``VIEWS_HELD`` at
+    most), each as the JSON object it is: what the server's changes are
+    made against."""
+
+    def __init__(self) -> None:
+        self.views: list[dict[str, Any]] = []
+        self.asked = False
+        """Whether the whole view was asked for and has not come yet."""
+
+    def whole(self, data: dict[str, Any]) -> None:
+        """A view that came whole: it is the only one held now (the server
+        forgets the older ones when it sends one)."""
+        self.views = [data]
+        self.asked = False
+
+    def rebuild(self, change: ViewDeltaMessage) -> ViewMessage:
+        """The view ``change`` makes of the views held, read as if it had
+        come whole (``DeltaError`` or ``ProtocolError`` when it cannot be)."""
+        if not self.views:
+            raise DeltaError("a change to a view, and no view is held")
+        base = self.views[0]
+        if base.get("seq") != change.base:
+            raise DeltaError(
+                f"a change to view {change.base}; the last view held is {base.get('seq')}"
+            )
+        data = apply(base, change.patch, self.views[1:])
+        message = decode_server_object(data)
+        if not isinstance(message, ViewMessage) or message.version != change.version:
+            raise DeltaError(f"a change of view {change.base} that makes no view {change.version}")
+        self.views = [data, *self.views][:VIEWS_HELD]
+        return message
+
+    def lost(self) -> bool:
+        """Forget the views after a change that did not apply; whether to
+        ask for the whole view (not when it was asked for already)."""
+        self.views = []
+        asked, self.asked = self.asked, True
+        return not asked
+
+
 class TableClient:
     """One connection to a table server."""
 
@@ -50,6 +103,8 @@ class TableClient:
         self.reader = reader
         self.writer = writer
         self.welcome: WelcomeMessage | None = None
+        self.held = HeldViews()
+        """The views this connection got, to rebuild a view from a change."""
 
     @classmethod
     async def connect(
@@ -121,11 +176,26 @@ class TableClient:
             return b""
 
     async def receive(self) -> Any:
-        """The next message from the server; ``None`` when the connection ends."""
-        line = await self.receive_line()
-        if not line:
-            return None
-        return decode_server(line)
+        """The next message from the server; ``None`` when the connection
+        ends. A change to the view comes as the whole ``ViewMessage`` it
+        makes; one that cannot be applied is passed over, and the whole view
+        asked for."""
+        while True:
+            line = await self.receive_line()
+            if not line:
+                return None
+            message, data = decode_server_data(line)
+            if isinstance(message, ViewMessage):
+                self.held.whole(data)
+                return message
+            if not isinstance(message, ViewDeltaMessage):
+                return message
+            try:
+                return self.held.rebuild(message)
+            except (DeltaError, ProtocolError):
+                if self.held.lost():
+                    with contextlib.suppress(ConnectionError):
+                        await self.send(ResendMessage(type="resend"))
 
     async def close(self) -> None:
         """Close the connection (the seat stays held)."""

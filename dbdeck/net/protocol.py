@@ -3,10 +3,20 @@
 Each message is one JSON object on one line, with a ``type``. Clients send
 ``hello`` first, then ``action``, ``chat``, ``host`` (table settings, the
 host only), ``undo`` and ``undo-answer`` (an undo every seat present agrees
-to) or ``bye``. The server answers ``welcome`` (or ``refusal`` and closes),
-then sends a ``view`` after every change, ``events`` as they happen,
-``refusal`` when it declines a message, ``seats`` when someone comes or goes,
-``undo-asked`` while an undo waits for the seats' answers, and ``chat``.
+to), ``resend`` or ``bye``. The server answers ``welcome`` (or ``refusal``
+and closes), then sends a ``view`` after every change, ``events`` as they
+happen, ``refusal`` when it declines a message, ``seats`` when someone comes
+or goes, ``undo-asked`` while an undo waits for the seats' answers, and
+``chat``.
+
+A view after the first may come as a ``view-delta``: what changed since the
+last view this connection got (``dbdeck.net.delta``), which the client
+applies to that view to have exactly the view the server would have sent
+whole. Views are numbered (``seq``), and a change names the view it is
+made against (``base``); a client that cannot apply one asks for the whole
+view (``resend``). The first view of a connection (a join or a reconnection),
+the first after a seat plays other roles, and any view whose change would be
+no shorter, are sent whole.
 
 Any game is served (``dbdeck.tabletop.game``): the hello and the welcome
 name the game, and a client of another game is refused at hello (a client
@@ -66,6 +76,7 @@ __all__ = [
     "MAX_NUMBER",
     "MAX_TOKEN",
     "PROTOCOL_VERSION",
+    "VIEWS_HELD",
     "ActionMessage",
     "ByeMessage",
     "ChatMessage",
@@ -75,27 +86,33 @@ __all__ = [
     "HostMessage",
     "ProtocolError",
     "RefusalMessage",
+    "ResendMessage",
     "SeatInfo",
     "SeatsMessage",
     "ServerMessage",
     "UndoAnswerMessage",
     "UndoAskedMessage",
     "UndoMessage",
+    "ViewDeltaMessage",
     "ViewMessage",
     "WelcomeMessage",
     "action_problem",
     "decode_client",
     "decode_server",
+    "decode_server_data",
+    "decode_server_object",
     "encode",
+    "fits_server_line",
     "printable",
 ]
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """Raised whenever a message changes shape; a client of another version is
 refused at ``hello`` with both versions named. Version 2: typed seat views,
 offers and log lines; no setup in the welcome. Version 3: the hello and the
 welcome name the game. Version 4: undo at a shared table (``undo``,
-``undo-answer``, ``undo-asked``)."""
+``undo-answer``, ``undo-asked``). Version 5: numbered views, sent as what
+changed (``view-delta``), and ``resend``."""
 
 BOT = -1
 """The seat number of the bot: the controller of a Character handed to it
@@ -115,7 +132,13 @@ message has three levels)."""
 
 MAX_SERVER_DEPTH = 64
 """The deepest nesting a client accepts from the server (a view has about
-ten levels)."""
+ten levels, a change to one two or three times its depth), in a line and in
+a view rebuilt from a change."""
+
+VIEWS_HELD = 8
+"""The views a client keeps (the latest first), and the server remembers
+it keeps: a change is made against the latest, and may take a list's items
+from the others (a seat's offers as they were when it was last asked)."""
 
 MAX_NUMBER = 24
 """The most characters of one JSON number: Python would spend quadratic time
@@ -292,6 +315,14 @@ class ByeMessage(_ClientMessage):
     type: Literal["bye"]
 
 
+class ResendMessage(_ClientMessage):
+    """The client could not apply a change to its view: the server sends
+    the whole view next (once for each change it sent since the last whole
+    view; otherwise the whole view is on its way already)."""
+
+    type: Literal["resend"]
+
+
 ClientMessage = Annotated[
     HelloMessage
     | ActionMessage
@@ -299,7 +330,8 @@ ClientMessage = Annotated[
     | HostMessage
     | UndoMessage
     | UndoAnswerMessage
-    | ByeMessage,
+    | ByeMessage
+    | ResendMessage,
     Field(discriminator="type"),
 ]
 
@@ -343,6 +375,9 @@ class ViewMessage(_Message):
     version: int
     """Raised by every change (an action applied or undone: it never goes
     back, so one version is one state); actions name the version they answer."""
+    seq: int
+    """The number of this view, higher for each view built; a change
+    (``ViewDeltaMessage.base``) names the view it is made against by it."""
     view: dict[str, Any]
     """``TableView.to_json()`` of ``seat_view(game, seat)``: only what this
     seat may see (read it back with ``TableView.from_json``)."""
@@ -356,6 +391,24 @@ class ViewMessage(_Message):
     """Once the game is over: ``Tally.to_json()`` of the whole game (damage
     dealt and taken, cards bought, turns), for the summary; public counts
     only."""
+
+
+class ViewDeltaMessage(_Message):
+    """A view as what changed since a view this client holds: applied to
+    it (``dbdeck.net.delta.apply``, with the older views held), it gives the
+    ``ViewMessage`` the server would have sent whole, which is read (and
+    bounded) as if it had come so."""
+
+    type: Literal["view-delta"]
+    version: int
+    """The rebuilt view's ``version``."""
+    base: int
+    """The ``seq`` of the view the change is made against: the latest
+    this client holds, else it asks for the whole view (``resend``)."""
+    patch: dict[str, Any]
+    """The change of the view's JSON object (with its ``seq``): only keys,
+    places and values of this seat's new view. Bounded here by the line's
+    size and depth, and checked part by part as it is applied."""
 
 
 class EventsMessage(_Message):
@@ -416,6 +469,7 @@ class UndoAskedMessage(_Message):
 ServerMessage = Annotated[
     WelcomeMessage
     | ViewMessage
+    | ViewDeltaMessage
     | EventsMessage
     | RefusalMessage
     | SeatsMessage
@@ -513,7 +567,9 @@ def action_problem(exc: ValidationError) -> str:
     return printable(text, 400, spaces=True)
 
 
-def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int, depth: int) -> Any:
+def _decode(
+    adapter: TypeAdapter[Any], line: bytes, limit: int, depth: int
+) -> tuple[Any, dict[str, Any]]:
     size = len(line.rstrip(b"\r\n"))
     if size > limit:
         raise ProtocolError(f"message too long ({size} bytes, at most {limit})")
@@ -521,16 +577,45 @@ def _decode(adapter: TypeAdapter[Any], line: bytes, limit: int, depth: int) -> A
     if not isinstance(data, dict) or "type" not in data:
         raise ProtocolError("not a message: a JSON object with a 'type' is expected")
     try:
-        return adapter.validate_python(data)
+        return adapter.validate_python(data), data
     except ValidationError as exc:
         raise ProtocolError(printable(_reason(data, exc), 400, spaces=True)) from None
 
 
 def decode_client(line: bytes) -> Any:
     """A client's line as a message model; raises ``ProtocolError``."""
-    return _decode(_CLIENT, line, MAX_LINE, MAX_DEPTH)
+    return _decode(_CLIENT, line, MAX_LINE, MAX_DEPTH)[0]
 
 
 def decode_server(line: bytes) -> Any:
     """A server's line as a message model; raises ``ProtocolError``."""
+    return _decode(_SERVER, line, MAX_VIEW_LINE, MAX_SERVER_DEPTH)[0]
+
+
+def decode_server_data(line: bytes) -> tuple[Any, dict[str, Any]]:
+    """A server's line as a message model and as the JSON object it is (what
+    a change to a view is applied to); raises ``ProtocolError``."""
     return _decode(_SERVER, line, MAX_VIEW_LINE, MAX_SERVER_DEPTH)
+
+
+def decode_server_object(data: dict[str, Any]) -> Any:
+    """A message the client made itself (a view rebuilt from a change), read
+    as if its line had come from the server: at most ``MAX_VIEW_LINE``
+    bytes once written, ``MAX_SERVER_DEPTH`` levels, a known message.
+    Raises ``ProtocolError``. (Its numbers came in lines already read.)"""
+    line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    if not fits_server_line(line):
+        size = len(line)
+        if size > MAX_VIEW_LINE:
+            raise ProtocolError(f"message too long ({size} bytes, at most {MAX_VIEW_LINE})")
+        raise ProtocolError(f"nested too deeply (at most {MAX_SERVER_DEPTH} levels)")
+    try:
+        return _SERVER.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError(printable(_reason(data, exc), 400, spaces=True)) from None
+
+
+def fits_server_line(line: bytes) -> bool:
+    """Whether a line the server would send is within what a client reads:
+    ``MAX_VIEW_LINE`` bytes, ``MAX_SERVER_DEPTH`` levels."""
+    return len(line.rstrip(b"\r\n")) <= MAX_VIEW_LINE and not _too_deep(line, MAX_SERVER_DEPTH)

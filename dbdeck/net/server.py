@@ -39,6 +39,13 @@ per seat and one for all the spectators, whatever the number of clients,
 and what waits to be sent is bounded per client (``SLOW_CLIENT``) and for the
 whole table (``TABLE_BUFFERS``): the slowest readers are let go, spectators
 before seats, and told why when they come back.
+
+A view is sent as what changed since the last one that client got
+(``dbdeck.net.delta``: the log's new lines, a pile's new card), computed
+from that client's own views only, once for all the clients that hold the
+same views. It is sent whole as the first view of a connection, after the
+seat's roles change, when the client asks (``resend``), and whenever the
+change would be no shorter or too deep.
 """
 
 from __future__ import annotations
@@ -65,11 +72,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from dbdeck.net.delta import Texts, diff, same
 from dbdeck.net.listing import TableEntry, may_join, remove_entry, user_name, write_entry
 from dbdeck.net.protocol import (
     BOT,
     MAX_LINE,
     PROTOCOL_VERSION,
+    VIEWS_HELD,
     ActionMessage,
     ByeMessage,
     ChatMessage,
@@ -78,16 +87,19 @@ from dbdeck.net.protocol import (
     HostMessage,
     ProtocolError,
     RefusalMessage,
+    ResendMessage,
     SeatInfo,
     SeatsMessage,
     UndoAnswerMessage,
     UndoAskedMessage,
     UndoMessage,
+    ViewDeltaMessage,
     ViewMessage,
     WelcomeMessage,
     action_problem,
     decode_client,
     encode,
+    fits_server_line,
     printable,
 )
 from dbdeck.saves import SaveFailed, Session, make_private_dir, story_of, write_private
@@ -287,6 +299,25 @@ class Seat:
 
 
 @dataclass(eq=False)
+class _BuiltView:
+    """A view built for a seat: its whole line and the JSON object it is,
+    shared by every client it is sent to."""
+
+    seat: int | None
+    plays: frozenset[str]
+    """The roles the seat played: a view for other roles is sent whole."""
+    seq: int
+    line: bytes
+    data: dict[str, Any]
+    changes: dict[tuple[int, ...], bytes] = field(default_factory=dict)
+    """The line sent to clients holding the views of these ``seq``s (the
+    latest first): a change, or the whole line."""
+    texts: Texts = field(default_factory=dict)
+    """The texts of the items of its lists, written once for every change
+    made to or from it."""
+
+
+@dataclass(eq=False)
 class _Client:
     writer: asyncio.StreamWriter
     user: str
@@ -294,6 +325,9 @@ class _Client:
     host: bool = False
     tcp: bool = False
     welcomed: bool = False
+    views: list[_BuiltView] = field(default_factory=list)
+    """The views sent to this client since the last whole one, the latest
+    first (``VIEWS_HELD`` at most): what it holds to apply a change to."""
 
     @property
     def name(self) -> str:
@@ -412,6 +446,7 @@ class TableServer:
         byte_burst: float = BYTE_BURST,
         slow_client: int = SLOW_CLIENT,
         table_buffers: int = TABLE_BUFFERS,
+        deltas: bool = True,
     ) -> None:
         self.session = session
         self.story: Story = story_of(session.rules, session.data()) or session.rules.story()
@@ -457,6 +492,11 @@ class TableServer:
         self.undone = 0
         """How many actions were undone since the table opened (the version
         counts them too: it only ever goes up)."""
+        self.deltas = deltas
+        """Whether views after a client's first are sent as what changed."""
+        self._view_seq = 0
+        self._latest: dict[int | None, _BuiltView] = {}
+        """The last view built for each seat (``None``: the spectators')."""
         # Not the game's seed: a bot's moves are seen by every seat, and
         # nothing seen at the table may be a function of the seed.
         self.bot_rng = random.Random(secrets.randbits(64))
@@ -999,6 +1039,8 @@ class TableServer:
             await self._answer_undo(client, message)
         elif isinstance(message, HelloMessage):
             await self._refuse(client, "already joined")
+        elif isinstance(message, ResendMessage):
+            await self._resend_view(client)
 
     def plays(self, seat: int | None) -> frozenset[str]:
         """The Characters a seat plays now, whose hands it sees (the host may
@@ -1475,7 +1517,8 @@ class TableServer:
                 write_entry(self.entry())
 
     def _view_line(self, seat: int | None) -> bytes:
-        """The view message of ``seat`` (``None``: a spectator's), encoded."""
+        """The view message of ``seat`` (``None``: a spectator's), encoded
+        whole, numbered with the last ``seq`` given."""
         match = self.session.match
         plays = self.plays(seat)
         offers = match.offers(plays) if self.may_act(seat) else []
@@ -1483,6 +1526,7 @@ class TableServer:
             ViewMessage(
                 type="view",
                 version=self.version,
+                seq=self._view_seq,
                 view=match.view(seat, plays).to_json(),
                 legal=[o.to_json() for o in offers],
                 decide="vote" if self.table.decide == "vote" else "first",
@@ -1491,18 +1535,92 @@ class TableServer:
             )
         )
 
+    def _build_view(self, seat: int | None) -> _BuiltView:
+        self._view_seq += 1
+        line = self._view_line(seat)
+        # The object the client reads: what a change is made against.
+        data = json.loads(line)
+        return _BuiltView(seat, self.plays(seat), self._view_seq, line, data)
+
     async def _send_view(self, client: _Client) -> None:
-        self._send_line(client, self._view_line(client.seat))
+        """Send the client its whole view (a join, a reconnection, a
+        ``resend``)."""
+        built = self._build_view(client.seat)
+        latest = self._latest.get(client.seat)
+        if (
+            latest is not None
+            and latest.plays == built.plays
+            and same({**latest.data, "seq": 0}, {**built.data, "seq": 0})
+        ):
+            # Nothing changed since the last view built for the seat: the
+            # newcomer holds the same view as the others, and shares their
+            # changes from now on.
+            built = latest
+        self._latest[client.seat] = built
+        client.views = [built]
+        self._send_line(client, built.line)
+
+    async def _resend_view(self, client: _Client) -> None:
+        """A client could not apply a change: its whole view, unless no
+        change was sent since the last whole one (that one is on its way,
+        and a client may not have views built at will)."""
+        if len(client.views) > 1:
+            await self._send_view(client)
+
+    def _line_for(self, client: _Client, built: _BuiltView) -> bytes:
+        """What to send a client for a new view: the change from the views
+        it holds, or the whole view. The client holds ``built`` next."""
+        held = client.views
+        if (
+            not self.deltas
+            or not held
+            or (held[0].seat, held[0].plays) != (built.seat, built.plays)
+        ):
+            client.views = [built]
+            return built.line
+        key = tuple(view.seq for view in held)
+        line = built.changes.get(key)
+        if line is None:
+            line = built.changes[key] = self._change_line(held, built)
+        client.views = [built] if line is built.line else [built, *held][:VIEWS_HELD]
+        return line
+
+    def _change_line(self, held: list[_BuiltView], built: _BuiltView) -> bytes:
+        """The change from the views ``held`` (the latest first) to
+        ``built``, as a line; the whole line when that is no longer, or the
+        change nests deeper than a client reads."""
+        try:
+            patch = diff(
+                held[0].data,
+                built.data,
+                [view.data for view in held[1:]],
+                (built.texts, [view.texts for view in held]),
+            )
+        except (RecursionError, ValueError):  # nested past what Python walks
+            return built.line
+        line = encode(
+            ViewDeltaMessage(
+                type="view-delta",
+                version=built.data["version"],
+                base=held[0].seq,
+                patch=patch,
+            )
+        )
+        if len(line) >= len(built.line) or not fits_server_line(line):
+            return built.line
+        return line
 
     async def _broadcast_views(self) -> None:
         # Built and encoded once per distinct view: every spectator shares
-        # one, each seat has its own (two terminals of one seat share too).
-        lines: dict[int | None, bytes] = {}
+        # one, each seat has its own (two terminals of one seat share too);
+        # a change is made once for the clients that hold the same views.
+        built: dict[int | None, _BuiltView] = {}
         for client in list(self.clients):
-            line = lines.get(client.seat)
-            if line is None:
-                line = lines[client.seat] = self._view_line(client.seat)
-            self._send_line(client, line)
+            view = built.get(client.seat)
+            if view is None:
+                view = built[client.seat] = self._build_view(client.seat)
+                self._latest[client.seat] = view
+            self._send_line(client, self._line_for(client, view))
         self._bound_buffers()
 
     async def _broadcast(self, events: Sequence[Event]) -> None:
