@@ -371,6 +371,7 @@ class TableServer:
         decide: str = "first",
         identify: Callable[[asyncio.StreamWriter], str | None] = peer_user,
         admits: Callable[[str], bool] | None = None,
+        may_sit: Callable[[str], bool] | None = None,
         bot_delay: float = 0.3,
         announce: bool = True,
         hello_timeout: float = HELLO_TIMEOUT,
@@ -396,6 +397,9 @@ class TableServer:
         self.admits = admits or (lambda user: may_join(user, self.owner, self.group))
         """Whether an OS user may sit at the table (the owner, and the group),
         over the Unix socket and over TCP alike."""
+        self.may_sit = may_sit or (lambda user: True)
+        """Whether a user may take a seat (the SSH door's watch-only keys
+        may only watch)."""
         self.bot_delay = bot_delay
         self.announce = announce
         self.hello_timeout = hello_timeout
@@ -625,6 +629,12 @@ class TableServer:
         self.session.close()
 
     # --- one connection ------------------------------------------------------------------
+
+    async def serve_door(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve a connection the SSH door made for one of its sessions, as
+        one that came to the table's socket: who it is comes from
+        ``identify`` all the same (``dbdeck.net.door_identity``)."""
+        await self._serve(reader, writer)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -864,6 +874,8 @@ class TableServer:
                 f" and group {printable(self.group)}" if self.group else ""
             )
             return await self._turn_away(client, f"this table admits {admits} only")
+        if not hello.spectate and not self.may_sit(client.user):
+            return await self._turn_away(client, f"{client.name} may only watch this table")
         client.host = client.user == self.owner and not client.tcp
         token = None
         saved = True

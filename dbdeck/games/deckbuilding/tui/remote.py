@@ -142,6 +142,10 @@ class JoinApp(DbdeckApp):
         self._tries = 0
         """Tries to reconnect since the connection was lost."""
 
+    reconnects = True
+    """Whether a connection that ends is tried again (the seat is held
+    meanwhile); otherwise the app ends with it."""
+
     def where(self) -> str:
         """This terminal's place at the table, in words."""
         place = "spectator" if self.seat is None else f"seat {self.seat}"
@@ -244,7 +248,7 @@ class JoinApp(DbdeckApp):
             return
         while True:
             try:
-                client = await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
+                client = await self._connect()
             except OSError as exc:
                 if not connected_once:
                     self.stop(f"cannot reach the table: {exc}")
@@ -286,8 +290,15 @@ class JoinApp(DbdeckApp):
             if reason:
                 self.stop(reason)
                 return
+            if not self.reconnects:
+                self.stop("the table closed the connection")
+                return
             self._lost()
             await asyncio.sleep(RETRY_SECONDS)
+
+    async def _connect(self) -> TableClient:
+        """A new connection to the table (``OSError`` when none answers)."""
+        return await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
 
     def _hello(self) -> dict[str, Any]:
         key = self._token_key()
