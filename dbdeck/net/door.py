@@ -252,6 +252,7 @@ class SshDoor:
         """Whether the host key was made when the door opened."""
         self.connections: list[_DoorConnection] = []
         """Every open SSH connection, logged in or not."""
+        self._log_filter = _AsyncsshLog(self)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -266,7 +267,7 @@ class SshDoor:
         self.fingerprint = key.get_fingerprint("sha256")
         asyncssh_log = logging.getLogger("asyncssh")
         asyncssh_log.setLevel(logging.WARNING)
-        asyncssh_log.addFilter(_AsyncsshLog(self))
+        asyncssh_log.addFilter(self._log_filter)
         host, port = self.address
         try:
             self._acceptor = await asyncssh.listen(
@@ -306,6 +307,7 @@ class SshDoor:
         if self._acceptor is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._acceptor.wait_closed(), 3)
+        logging.getLogger("asyncssh").removeFilter(self._log_filter)
 
     def spawn(self, work: Any) -> asyncio.Task[Any]:
         """Run ``work`` as a task the door waits for when it closes."""
