@@ -21,6 +21,7 @@ from dbdeck.games.deckbuilding.tui.door_seat import NOT_HERE, DoorApp
 from dbdeck.games.deckbuilding.tui.summary import SummaryScreen
 from dbdeck.games.deckbuilding.tui.widgets.choices import ChoiceList
 from dbdeck.net.door_identity import DoorIdentities, DoorPlayer
+from dbdeck.net.protocol import decode_server
 from dbdeck.net.server import TableServer
 from dbdeck.saves import Session
 
@@ -118,3 +119,23 @@ async def test_no_way_out_of_the_table(
     assert app.farewell() == (
         "You left alice's table club, seat 0: the seat is held. ssh again to come back.\n"
     )
+
+
+async def test_seats_that_come_before_the_table_is_shown_wait_for_it(
+    door_app: tuple[TableServer, DoorApp],
+) -> None:
+    """Three terminals joining at once: the seats arrive between the first
+    view, which makes the table's screen, and the screen being shown."""
+    server, app = door_app
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _seated(app, pilot)
+        view = decode_server(server._view_line(0))
+        seats = server.seat_infos()
+        away = [s.model_copy(update={"present": False}) if s.seat == 0 else s for s in seats]
+        app.seats = away
+        app.table = None
+        app._view(view)  # a new table screen, not shown yet
+        assert app.table is not None and not app.table.is_mounted
+        app._seats(seats)  # ann "is back": said once the table is up
+        await pilot.pause()
+        assert app.is_running and app.return_code is None

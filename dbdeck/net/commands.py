@@ -268,7 +268,7 @@ def _address(tcp: tuple[str, int]) -> str:
 
 
 async def _open_door(server: TableServer, plan: _DoorPlan) -> SshDoor:
-    """Open the SSH door beside the table, and say how players come in."""
+    """Open the SSH door beside the table."""
     from dbdeck.net.door import SshDoor
 
     assert plan.identities is not None
@@ -276,6 +276,11 @@ async def _open_door(server: TableServer, plan: _DoorPlan) -> SshDoor:
         server, plan.identities, plan.keys_file, plan.address, seat_command=plan.seat_command
     )
     await door.start()
+    return door
+
+
+def _say_door(door: SshDoor) -> None:
+    """How players come in at the SSH door, and the fingerprint to check."""
     host, port = door.address
     made = " (made now)" if door.made_host_key else ""
     print(f"SSH door on {_address(door.address)}: host key {door.fingerprint}{made}")
@@ -291,7 +296,6 @@ async def _open_door(server: TableServer, plan: _DoorPlan) -> SshDoor:
     print(f"  Watch:   ssh -t -p {port} watch@{host}{also}")
     if door.address[0] in ("127.0.0.1", "::1", "localhost"):
         print("  (loopback only: --ssh 0.0.0.0:PORT lets players of other machines in)")
-    return door
 
 
 async def _serve(
@@ -312,6 +316,8 @@ async def _serve(
         chars = ", ".join(match.role_name(c) for c in seat.characters)
         print(f"  seat {seat.number}: {chars}{held}")
     admits = server.owner + (f" and group {server.group}" if server.group else "")
+    if door is not None:
+        admits += f", and the keys of {door.keys_file} at the SSH door"
     print(f"Admits: {admits}. Socket: {server.socket_path}")
     if server.group and (why := untrusted_by_others()) is not None:
         print(f"note: {why}", file=sys.stderr)
@@ -329,6 +335,8 @@ async def _serve(
         print(f"  You:     dbdeck join --tcp {address} --token-file {token_file}")
         print(f"  Players: give them the token; they run  dbdeck join --tcp {address}")
         print(f"           and type it when asked (or set {TOKEN_ENV}, or use --token-file FILE).")
+    if door is not None:
+        _say_door(door)
     print(
         "The table closes with this terminal: logging out, or a dropped SSH session, "
         "closes it too.\n"

@@ -488,6 +488,9 @@ class JoinApp(DbdeckApp):
             self.backend.seating.away = self._away()
         if self.table is None:
             return
+        # The table may be made and not yet shown (seats come with the first
+        # view when several terminals join at once): its log waits for it.
+        shown = self._up()
         for s in seats:
             was = before.get(s.seat)
             if was is not None and s.user and was.present != s.present and not s.bot:
@@ -497,13 +500,14 @@ class JoinApp(DbdeckApp):
                 else:
                     plays = f" {names} waits; " if names else " "
                     said = f"{s.user} (seat {s.seat}) left the table:{plays}the seat is held."
-                self._shared().say(Text(said, style="italic"))
+                if shown is not None:
+                    shown.say(Text(said, style="italic"))
                 if s.seat != self.seat:
                     self._table_screen().notify(
                         said, title="Seats", severity="information" if s.present else "warning"
                     )
-        if self._shown():
-            self._shared().refresh_table()
+        if shown is not None:
+            shown.refresh_table()
 
     def _away(self) -> frozenset[str]:
         """The Characters whose player has left the table."""
