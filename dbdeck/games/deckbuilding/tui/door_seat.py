@@ -33,7 +33,7 @@ from dbdeck.net.client import TableClient
 from dbdeck.net.protocol import MAX_VIEW_LINE, WelcomeMessage, printable
 from dbdeck.tui.joined import WaitingScreen
 
-from .remote import JoinApp
+from .remote import TERMINAL_GONE, JoinApp
 
 __all__ = ["DoorApp", "main"]
 
@@ -90,6 +90,13 @@ class DoorApp(JoinApp):
             f"You left {self.host_name}'s table {printable(self.table_name)}{held}. "
             "ssh again to come back.\n"
         )
+
+    def stop(self, why: str) -> None:
+        """Leave with a reason printed after the app closes (a hangup here
+        is the door's: the client left, or the table is closing)."""
+        if why == TERMINAL_GONE:
+            why = "The door closed this terminal: your seat is held; ssh again to come back."
+        super().stop(why)
 
     async def _connect(self) -> TableClient:
         """The door's connection, once: there is no other way to the table."""
