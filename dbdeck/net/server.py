@@ -5,8 +5,10 @@ action is saved at once), through the game protocol
 (``dbdeck.tabletop.game``). Clients send actions; the server checks who sends
 them, applies them, and sends each client its own view and events. A seat
 is claimed by an OS user (known from the Unix socket's peer credentials, or
-from the join token and a seat token over loopback TCP) and is held for that
-user when their connection drops.
+from the join token and a seat token over loopback TCP), or by a player of
+the SSH door (``ssh:NAME``, known from the connection the door hands over:
+``serve_door`` and the ``identify`` hook, ``dbdeck.net.door_identity``), and
+is held for them when their connection drops.
 
 Every seat sees only its own: the server sends nothing but the typed seat
 view (``Match.view``), the seat's offers (``Match.offers``) and the log in
