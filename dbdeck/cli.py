@@ -110,6 +110,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--tcp", default=None, metavar="127.0.0.1:PORT", help="also serve loopback TCP"
     )
     host.add_argument(
+        "--ssh",
+        default=None,
+        metavar="[ADDRESS:]PORT",
+        help="also open an SSH door: players with only an SSH key join with ssh -t -p PORT "
+        "(address 127.0.0.1 unless given; 0.0.0.0 for every interface); needs "
+        "--authorized-keys and the ssh extra (pip install 'dbdeck[ssh]')",
+    )
+    host.add_argument(
+        "--authorized-keys",
+        default=None,
+        type=Path,
+        metavar="FILE",
+        help="the SSH door's keys, in OpenSSH's authorized_keys format: each key's comment "
+        '(or name="NAME") names its player, ssh:NAME at the table; the option watch-only '
+        "lets a key only watch",
+    )
+    host.add_argument(
         "--decide",
         choices=("first", "vote"),
         default="first",
@@ -386,6 +403,10 @@ def _join_rules(game: str) -> GameRules[Any] | None:
     return game_rules(game, "join this table")
 
 
+DOOR_SEAT = (sys.executable, "-P", "-m", "dbdeck.games.deckbuilding.tui.door_seat")
+"""The app of a session at the SSH door (``-P``: nothing of its working
+folder is imported)."""
+
 MAX_SETUP_BYTES = 1 << 20
 """The largest setup file ``--setup`` reads."""
 
@@ -506,7 +527,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dbdeck.net import commands as net_commands
 
         if args.command == "host":
-            return net_commands.cmd_host(args, _host_rules, _host_setup)
+            return net_commands.cmd_host(args, _host_rules, _host_setup, DOOR_SEAT)
         if args.command == "join":
             # The game the table's entry names (or, by its address alone, the
             # one its welcome names) opens in its own screen.

@@ -9,12 +9,15 @@ import errno
 import logging
 import os
 import signal
+import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dbdeck.net.client import parse_tcp
+from dbdeck.net.door_identity import DoorIdentities
 from dbdeck.net.listing import (
     TableEntry,
     UnsafeFolder,
@@ -23,6 +26,7 @@ from dbdeck.net.listing import (
     host_uid,
     join_token_for,
     list_tables,
+    may_join,
     prepare_socket_folder,
     read_token_file,
     refusal,
@@ -39,6 +43,8 @@ from dbdeck.net.listing import (
 from dbdeck.tabletop.registry import DEFAULT_GAME, title_of
 
 if TYPE_CHECKING:
+    from dbdeck.net.door import SshDoor
+    from dbdeck.net.server import TableServer
     from dbdeck.saves import SaveFailed
     from dbdeck.tabletop.game import GameRules
 
@@ -85,16 +91,59 @@ def _resolve_place(args: argparse.Namespace, folder: Path) -> tuple[str, str, st
     )
 
 
+@dataclass
+class _DoorPlan:
+    """The SSH door a table opens beside it, as the command line asks."""
+
+    address: tuple[str, int]
+    keys_file: Path
+    seat_command: Sequence[str]
+    identities: DoorIdentities | None = None
+
+
+def _door_plan(args: argparse.Namespace, seat_command: Sequence[str]) -> _DoorPlan | str | None:
+    """The door of ``--ssh`` and ``--authorized-keys`` (``None``: no door),
+    or why it cannot open, told before anything is started."""
+    ssh = getattr(args, "ssh", None)
+    keys_file = getattr(args, "authorized_keys", None)
+    if ssh is None and keys_file is None:
+        return None
+    if ssh is None:
+        return "--authorized-keys is the SSH door's: give --ssh [ADDRESS:]PORT too"
+    if keys_file is None:
+        return "--ssh needs the players' keys: give --authorized-keys FILE"
+    try:
+        import asyncssh  # noqa: F401 (the door's one dependency, an extra)
+    except ImportError:
+        return "--ssh needs asyncssh, the ssh extra: pip install 'dbdeck[ssh]'"
+    from dbdeck.net.door import parse_door_address
+    from dbdeck.net.door_keys import KeysProblem, read_door_keys
+
+    try:
+        address = parse_door_address(ssh)
+    except ValueError as exc:
+        return f"--ssh: {exc}"
+    try:
+        keys = read_door_keys(keys_file)
+    except KeysProblem as exc:
+        return f"--authorized-keys: {exc}"
+    if not keys.keys:
+        print(f"note: {keys_file} holds no key yet: nobody can come in until it does")
+    return _DoorPlan(address, keys_file, seat_command)
+
+
 def cmd_host(
     args: argparse.Namespace,
     load: Callable[[str], GameRules[Any] | None],
     make_setup: Callable[[argparse.Namespace, GameRules[Any]], Any],
+    seat_command: Sequence[str] = (),
 ) -> int:
     """Serve a table of any game until interrupted; the game is saved after
     every action. ``load`` opens a game's rules by id (``None`` after
     saying why it cannot); ``make_setup`` turns the command line into that
-    game's setup (``ValueError`` saying what is missing)."""
-    from dbdeck.net.server import TableServer
+    game's setup (``ValueError`` saying what is missing); ``seat_command``
+    starts the app of a session at the SSH door (``--ssh``)."""
+    from dbdeck.net.server import TableServer, peer_user
     from dbdeck.saves import SaveError, SaveFailed, Session, save_game, saves_dir
     from dbdeck.tabletop.game import SetupProblem
 
@@ -104,6 +153,9 @@ def cmd_host(
         tcp = parse_tcp(tcp_text) if tcp_text else None
     except ValueError as exc:
         return _err(f"--tcp: {exc}")
+    door = _door_plan(args, seat_command)
+    if isinstance(door, str):
+        return _err(door)
     if group:
         import grp
 
@@ -161,6 +213,17 @@ def cmd_host(
         notes.append(f"{unlisted}; this table is served but not listed by dbdeck tables")
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+    hooks: dict[str, Any] = {}
+    if door is not None:
+        # The door's players are ssh:NAME; everyone else is who the kernel
+        # says, admitted by the table's own rule.
+        owner = user_name()
+        door.identities = DoorIdentities(peer_user, lambda user: may_join(user, owner, group))
+        hooks = {
+            "identify": door.identities.identify,
+            "admits": door.identities.admits,
+            "may_sit": door.identities.may_sit,
+        }
     server = TableServer(
         session,
         name,
@@ -170,11 +233,12 @@ def cmd_host(
         join_token=token,
         decide=args.decide,
         announce=not unlisted,
+        **hooks,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     try:
-        asyncio.run(_serve(server, token_file))
-    except OSError as exc:
+        asyncio.run(_serve(server, token_file, door))
+    except (OSError, ValueError) as exc:
         session.close()
         return _err(f"cannot serve the table: {exc}")
     finally:
@@ -203,11 +267,48 @@ def _address(tcp: tuple[str, int]) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def _serve(server: object, token_file: Path | None = None) -> None:
-    from dbdeck.net.server import TableServer
+async def _open_door(server: TableServer, plan: _DoorPlan) -> SshDoor:
+    """Open the SSH door beside the table."""
+    from dbdeck.net.door import SshDoor
 
-    assert isinstance(server, TableServer)
+    assert plan.identities is not None
+    door = SshDoor(
+        server, plan.identities, plan.keys_file, plan.address, seat_command=plan.seat_command
+    )
+    await door.start()
+    return door
+
+
+def _say_door(door: SshDoor) -> None:
+    """How players come in at the SSH door, and the fingerprint to check."""
+    host, port = door.address
+    made = " (made now)" if door.made_host_key else ""
+    print(f"SSH door on {_address(door.address)}: host key {door.fingerprint}{made}")
+    print("  Players check that fingerprint when ssh first asks whether to trust the host.")
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.getfqdn()
+    elif ":" in host:
+        host = f"[{host}]"
+    sitting = [n for n in door.keys.names() if n not in door.keys.watchers()]
+    print(f"  Players: ssh -t -p {port} {host}   ({', '.join(sitting) or 'no key yet'})")
+    watching = ", ".join(door.keys.watchers())
+    also = f" (watch-only keys: {watching})" if watching else ""
+    print(f"  Watch:   ssh -t -p {port} watch@{host}{also}")
+    if door.address[0] in ("127.0.0.1", "::1", "localhost"):
+        print("  (loopback only: --ssh 0.0.0.0:PORT lets players of other machines in)")
+
+
+async def _serve(
+    server: TableServer, token_file: Path | None = None, door_plan: _DoorPlan | None = None
+) -> None:
     await server.start()
+    door = None
+    if door_plan is not None:
+        try:
+            door = await _open_door(server, door_plan)
+        except BaseException:
+            await server.close()
+            raise
     match = server.session.match
     print(f"Table {server.name}: {match.summary().title}")
     for seat in server.table.seats:
@@ -215,6 +316,8 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         chars = ", ".join(match.role_name(c) for c in seat.characters)
         print(f"  seat {seat.number}: {chars}{held}")
     admits = server.owner + (f" and group {server.group}" if server.group else "")
+    if door is not None:
+        admits += f", and the keys of {door.keys_file} at the SSH door"
     print(f"Admits: {admits}. Socket: {server.socket_path}")
     if server.group and (why := untrusted_by_others()) is not None:
         print(f"note: {why}", file=sys.stderr)
@@ -232,6 +335,8 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         print(f"  You:     dbdeck join --tcp {address} --token-file {token_file}")
         print(f"  Players: give them the token; they run  dbdeck join --tcp {address}")
         print(f"           and type it when asked (or set {TOKEN_ENV}, or use --token-file FILE).")
+    if door is not None:
+        _say_door(door)
     print(
         "The table closes with this terminal: logging out, or a dropped SSH session, "
         "closes it too.\n"
@@ -247,8 +352,13 @@ async def _serve(server: object, token_file: Path | None = None) -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, task.cancel)
     print("Ctrl+C closes the table (the game stays saved).", flush=True)
-    with contextlib.suppress(asyncio.CancelledError):
-        await server.serve_forever()
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            await server.serve_forever()
+    finally:
+        if door is not None:
+            # The table has closed its connections; every app still up ends.
+            await door.close()
 
 
 TOKEN_ENV = "DBDECK_JOIN_TOKEN"

@@ -5,8 +5,10 @@ action is saved at once), through the game protocol
 (``dbdeck.tabletop.game``). Clients send actions; the server checks who sends
 them, applies them, and sends each client its own view and events. A seat
 is claimed by an OS user (known from the Unix socket's peer credentials, or
-from the join token and a seat token over loopback TCP) and is held for that
-user when their connection drops.
+from the join token and a seat token over loopback TCP), or by a player of
+the SSH door (``ssh:NAME``, known from the connection the door hands over:
+``serve_door`` and the ``identify`` hook, ``dbdeck.net.door_identity``), and
+is held for them when their connection drops.
 
 Every seat sees only its own: the server sends nothing but the typed seat
 view (``Match.view``), the seat's offers (``Match.offers``) and the log in
@@ -437,6 +439,7 @@ class TableServer:
         decide: str = "first",
         identify: Callable[[asyncio.StreamWriter], str | None] = peer_user,
         admits: Callable[[str], bool] | None = None,
+        may_sit: Callable[[str], bool] | None = None,
         bot_delay: float = 0.3,
         announce: bool = True,
         hello_timeout: float = HELLO_TIMEOUT,
@@ -463,6 +466,9 @@ class TableServer:
         self.admits = admits or (lambda user: may_join(user, self.owner, self.group))
         """Whether an OS user may sit at the table (the owner, and the group),
         over the Unix socket and over TCP alike."""
+        self.may_sit = may_sit or (lambda user: True)
+        """Whether a user may take a seat (the SSH door's watch-only keys
+        may only watch)."""
         self.bot_delay = bot_delay
         self.announce = announce
         self.hello_timeout = hello_timeout
@@ -705,6 +711,12 @@ class TableServer:
 
     # --- one connection ------------------------------------------------------------------
 
+    async def serve_door(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve a connection the SSH door made for one of its sessions, as
+        one that came to the table's socket: who it is comes from
+        ``identify`` all the same (``dbdeck.net.door_identity``)."""
+        await self._serve(reader, writer)
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         if task is not None:
@@ -945,6 +957,8 @@ class TableServer:
                 f" and group {printable(self.group)}" if self.group else ""
             )
             return await self._turn_away(client, f"this table admits {admits} only")
+        if not hello.spectate and not self.may_sit(client.user):
+            return await self._turn_away(client, f"{client.name} may only watch this table")
         client.host = client.user == self.owner and not client.tcp
         token = None
         saved = True

@@ -107,8 +107,11 @@ class DecisionDialog(Dialog[int | None]):
 
     def on_mount(self) -> None:
         # Nothing is highlighted (a ChoiceList): an Enter typed for what came
-        # before must not answer it. Down first.
-        self.query_one(ChoiceList).focus()
+        # before must not answer it. Down first. A decision answered from
+        # another seat may close the dialog before it is shown: then there
+        # is nothing to focus.
+        for choices in self.query(ChoiceList):
+            choices.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:

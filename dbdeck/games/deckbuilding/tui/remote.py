@@ -158,6 +158,10 @@ class JoinApp(DbdeckApp):
         self._tries = 0
         """Tries to reconnect since the connection was lost."""
 
+    reconnects = True
+    """Whether a connection that ends is tried again (the seat is held
+    meanwhile); otherwise the app ends with it."""
+
     def where(self) -> str:
         """This terminal's place at the table, in words."""
         place = "spectator" if self.seat is None else f"seat {self.seat}"
@@ -260,7 +264,7 @@ class JoinApp(DbdeckApp):
             return
         while True:
             try:
-                client = await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
+                client = await self._connect()
             except OSError as exc:
                 if not connected_once:
                     self.stop(f"cannot reach the table: {exc}")
@@ -302,8 +306,15 @@ class JoinApp(DbdeckApp):
             if reason:
                 self.stop(reason)
                 return
+            if not self.reconnects:
+                self.stop("the table closed the connection")
+                return
             self._lost()
             await asyncio.sleep(RETRY_SECONDS)
+
+    async def _connect(self) -> TableClient:
+        """A new connection to the table (``OSError`` when none answers)."""
+        return await TableClient.connect(socket_path=self.socket_path, tcp=self.tcp)
 
     def _hello(self) -> dict[str, Any]:
         key = self._token_key()
@@ -528,6 +539,9 @@ class JoinApp(DbdeckApp):
             self.backend.seating.away = self._away()
         if self.table is None:
             return
+        # The table may be made and not yet shown (seats come with the first
+        # view when several terminals join at once): its log waits for it.
+        shown = self._up()
         for s in seats:
             was = before.get(s.seat)
             if was is not None and s.user and was.present != s.present and not s.bot:
@@ -537,13 +551,14 @@ class JoinApp(DbdeckApp):
                 else:
                     plays = f" {names} waits; " if names else " "
                     said = f"{s.user} (seat {s.seat}) left the table:{plays}the seat is held."
-                self._shared().say(Text(said, style="italic"))
+                if shown is not None:
+                    shown.say(Text(said, style="italic"))
                 if s.seat != self.seat:
                     self._table_screen().notify(
                         said, title="Seats", severity="information" if s.present else "warning"
                     )
-        if self._shown():
-            self._shared().refresh_table()
+        if shown is not None:
+            shown.refresh_table()
 
     def _away(self) -> frozenset[str]:
         """The Characters whose player has left the table."""

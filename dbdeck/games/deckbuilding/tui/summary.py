@@ -74,7 +74,10 @@ class SummaryScreen(HelpedDialog[str | None]):
                 played += f", {self.tally.turns} turns"
             yield Static(Text(f"{view.title}: {played}."))  # the title names players
             yield Static(self._table())
-            yield ChoiceList(*[Option(label, id=key) for key, label in CHOICES], id="next")
+            # An app may offer fewer ways on (a seat at the SSH door: no menu).
+            offered = getattr(self.app, "after_game_choices", None) or [k for k, _ in CHOICES]
+            choices = [Option(label, id=key) for key, label in CHOICES if key in offered]
+            yield ChoiceList(*choices, id="next")
             yield Static(Text("Down, then Enter", style="dim"), classes="keys")
 
     def _table(self) -> Table:
