@@ -54,12 +54,15 @@ def greedy(
     if game.state.pending is not None:
         return Choose(option=_decide(game))
     wants = scorer(game)
+    score = wants
+    if refuse is not None:
+        refused = refuse
 
-    def score(action: Action) -> float:
-        value = wants(action)
-        if refuse is not None and value > _REFUSED and refuse(action):
-            return _REFUSED
-        return value
+        def score(action: Action) -> float:
+            value = wants(action)
+            if value > _REFUSED and refused(action):
+                return _REFUSED
+            return value
 
     best = game.best_action(score, lambda value: _beats_rows(game, value))
     if best is None:
