@@ -88,9 +88,7 @@ def test_apply_legal_logs_what_apply_logs(catalog: Catalog) -> None:
             break
         action = greedy(checked, rng)
         events = checked.apply(action)
-        assert [e.to_json() for e in trusted.apply_legal(action)] == [
-            e.to_json() for e in events
-        ]
+        assert [e.to_json() for e in trusted.apply_legal(action)] == [e.to_json() for e in events]
 
 
 def test_apply_still_refuses_on_a_headless_game(catalog: Catalog) -> None:
