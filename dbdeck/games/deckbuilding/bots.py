@@ -253,12 +253,15 @@ def _beats_rows(game: Game, score: float) -> bool:
     if above_least <= 0:
         return False
     s = game.state
-    for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
-        for uid in row:
-            card = game.card(uid)
-            cost = card.printed_cost
-            if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
+    card_of, bonus = game.card, _BUY_BONUS.get
+    for market in s.markets.values():
+        for uid in market.row:
+            card = card_of(uid)
+            if card.printed_cost + bonus(card.kind, 0) >= above_least:
                 return False
+    if s.sixth:
+        card = card_of(s.sixth[-1])
+        return card.printed_cost + bonus(card.kind, 0) < above_least
     return True
 
 
