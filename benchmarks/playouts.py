@@ -122,9 +122,9 @@ def greedy_games(catalog: Catalog, first: int, count: int, *, headless: bool) ->
 def best_and_median(label: str, rounds: list[float], unit: str) -> str:
     """A figure over the rounds: its best and its median."""
     best = max(rounds) if unit.endswith("/s") else min(rounds)
-    return (
-        f"{label:<44} best {best:10,.0f} {unit}   median {statistics.median(rounds):10,.0f} {unit}"
-    )
+    digits = 0 if unit.endswith("/s") else 2
+    median = statistics.median(rounds)
+    return f"{label:<44} best {best:10,.{digits}f} {unit}   median {median:10,.{digits}f} {unit}"
 
 
 def main() -> None:
