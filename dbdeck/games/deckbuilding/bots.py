@@ -54,12 +54,15 @@ def greedy(
     if game.state.pending is not None:
         return Choose(option=_decide(game))
     wants = scorer(game)
+    score = wants
+    if refuse is not None:
+        refused = refuse
 
-    def score(action: Action) -> float:
-        value = wants(action)
-        if refuse is not None and value > _REFUSED and refuse(action):
-            return _REFUSED
-        return value
+        def score(action: Action) -> float:
+            value = wants(action)
+            if value > _REFUSED and refused(action):
+                return _REFUSED
+            return value
 
     best = game.best_action(score, lambda value: _beats_rows(game, value))
     if best is None:
@@ -250,12 +253,15 @@ def _beats_rows(game: Game, score: float) -> bool:
     if above_least <= 0:
         return False
     s = game.state
-    for row in [*(m.row for m in s.markets.values()), s.sixth[-1:]]:
-        for uid in row:
-            card = game.card(uid)
-            cost = card.printed_cost
-            if cost + _BUY_BONUS.get(card.kind, 0) >= above_least:
+    card_of, bonus = game.card, _BUY_BONUS.get
+    for market in s.markets.values():
+        for uid in market.row:
+            card = card_of(uid)
+            if card.printed_cost + bonus(card.kind, 0) >= above_least:
                 return False
+    if s.sixth:
+        card = card_of(s.sixth[-1])
+        return card.printed_cost + bonus(card.kind, 0) < above_least
     return True
 
 

@@ -68,10 +68,13 @@ def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
     """Play one game to its end with a bot on every seat."""
     choose = BOTS[bot]
     game = Game.new(catalog, setup)
+    # No one reads the log of a simulated game, and the bots choose only
+    # legal actions: the fast path (``Game.headless``, ``apply_legal``).
+    game.headless = True
     rng = random.Random(setup.seed)
     try:
         while not game.over and game.state.actions < ACTION_CAP:
-            game.apply(choose(game, rng))
+            game.apply_legal(choose(game, rng))
     except Exception as exc:  # a bug to report with its seed, not a reason to stop a run
         return GameResult(
             setup.seed,

@@ -584,24 +584,33 @@ def end(g: Reach, winner: str, reason: str) -> None:
 def check_end(g: Reach, *, health: bool = False) -> None:
     """Check every victory condition; with ``health``, also defeat Characters
     whose damage reached a Maximum Health that shrank (a bonus left play)."""
+    # Run after nearly every task of the rules (about three times an action):
+    # its counts are taken with as few Python steps as they need.
     s = g.state
     if s.winner:
         return
+    characters = s.characters
     if health:
-        for ch in s.characters:
+        for ch in characters:
             # A Maximum Health bonus that left play can leave a Character with
             # damage reaching their health: they are defeated then ("Health Bonuses").
-            if ch.damage and ch.in_play() and ch.damage >= rules.character_max_health(g, ch):
+            damage = ch.damage
+            if (
+                damage
+                and not ch.defeated
+                and ch.room_tokens < 0  # in play (``CharacterState.in_play``)
+                and damage >= rules.character_max_health(g, ch)
+            ):
                 kill(g, CharacterRef(ch.id), killer=None)
     in_play = inside = defeated = 0
-    for ch in s.characters:
+    for ch in characters:
         if ch.defeated:
             defeated += 1
         elif ch.room_tokens >= 0:
             inside += 1
         else:
             in_play += 1
-    if defeated == len(s.characters):
+    if defeated == len(characters):
         end(g, "villain", "all the Characters are defeated.")
         return
     if not in_play and inside and defeated:
@@ -613,13 +622,10 @@ def check_end(g: Reach, *, health: bool = False) -> None:
         if allies is not None and not allies.deck and not allies.row:
             end(g, "villain", "the Ally Market is empty.")
             return
-    villain_balls = players_balls = 0
-    for holder in s.balls:
-        if holder is not None:
-            if holder.__class__ is CharacterRef or holder.__class__ is AllyRef:
-                players_balls += 1
-            else:
-                villain_balls += 1
+    balls = s.balls
+    held = [holder.__class__ for holder in balls if holder is not None]
+    players_balls = held.count(CharacterRef) + held.count(AllyRef)
+    villain_balls = len(held) - players_balls
     if "controls-all-dragon-balls" in conditions and villain_balls == 7:
         end(
             g, "villain", f"{agree(g.name(VILLAIN), 'controls', 'control')} all seven Dragon Balls."

@@ -140,6 +140,11 @@ class Game:
         # The board never changes in a game: looked up once, read on every attack.
         self._villain_board = board
         self.victory_conditions: frozenset[str] = frozenset(v.condition for v in board.victory)
+        self.headless = False
+        """Build no events: ``log`` records nothing, and ``apply`` returns an
+        empty list. For bots and searches that play on copies and read no
+        log; the rules never read the events, so a headless game reaches the
+        same states as a logged one (``tests/test_headless.py``)."""
         self.step_mode = False
         """Stop after each step of the Villain's turn (``state.paused``), so a
         table can show the turn unfold; headless play leaves it off."""
@@ -425,7 +430,10 @@ class Game:
         """Record an event: its ``text``, or a template whose ``{}`` fields
         ``words`` fill in when the text is read (``engine/events.py``), and
         its data. Holders in its data are written as their keys: events are
-        read by the log, the view and the previews, in words."""
+        read by the log, the view and the previews, in words. A headless
+        game records nothing."""
+        if self.headless:
+            return
         for name, value in data.items():
             if value.__class__ in HOLDER_TYPES:
                 data[name] = value.key
@@ -561,6 +569,28 @@ class Game:
         self._advance()
         return self.events
 
+    def apply_legal(self, action: Action) -> list[Event]:
+        """Apply an action taken from this very position's ``legal_actions``,
+        ``best_action`` or a bot, without asking ``check`` again: the fast path
+        of bots and searches playing on copies. Whatever comes from a person,
+        a file or the wire goes through ``apply``, which refuses what is
+        illegal; an action that is not legal here leaves this game in no
+        defined state."""
+        self.events = []
+        self.state.actions += 1
+        if action.type == "choose":
+            pending = self.state.pending
+            assert pending is not None and pending.task is not None
+            option = pending.options[action.option]
+            pending.task.answer(option.value)
+            if not self.headless:
+                self.log("choice", "{} chose: {}", _decider(pending.decider), option.label)
+            self.state.pending = None
+        else:
+            registry.perform(self, action)
+        self._advance()
+        return self.events
+
     def _advance(self) -> None:
         """Run the rules until a person must decide or the game ends (or, in
         step mode, until a step of the Villain's turn has shown something)."""
@@ -623,8 +653,9 @@ class Game:
         rng.setstate((version, tuple(internal), gauss))
         return cls(catalog, state_from_data(data["state"]), rng)
 
-    def clone(self) -> Game:
-        """An independent copy that continues identically."""
+    def clone(self, *, headless: bool | None = None) -> Game:
+        """An independent copy that continues identically; ``headless``: the
+        copy's own setting (``Game.headless``), by default this game's."""
         rng = TableRandom()
         rng.setstate(self.rng.getstate())
         twin = Game.__new__(Game)
@@ -639,17 +670,23 @@ class Game:
         twin.victory_conditions = self.victory_conditions
         twin.derived = DerivedState()
         twin.step_mode = self.step_mode
+        twin.headless = self.headless if headless is None else headless
         return twin
 
-    def determinize(self, plays: Iterable[str], rng: random.Random) -> Game:
+    def determinize(
+        self, plays: Iterable[str], rng: random.Random, *, headless: bool = False
+    ) -> Game:
         """A copy of the game as one of the worlds the seat that plays
         ``plays`` (Character ids) cannot tell from this one: what it cannot
         know dealt again from ``rng`` (``engine/determinize.py``, rules note
         N51) and the random generator reseeded from it, so dice and later
         shuffles differ too. Its seat view is this game's; this game is left
-        as it is. A bot that thinks ahead on such copies plays fair."""
-        twin = self.clone()
-        twin.events = list(self.events)  # the view's log: what every seat just saw
+        as it is. A bot that thinks ahead on such copies plays fair.
+        ``headless``: the copy builds no events (``Game.headless``), the
+        fast path of playouts."""
+        twin = self.clone(headless=headless)
+        if not headless:
+            twin.events = list(self.events)  # the view's log: what every seat just saw
         redeal(twin, frozenset(plays), rng)
         seed = rng.getrandbits(64)
         twin.rng = TableRandom(seed)
