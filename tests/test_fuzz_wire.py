@@ -33,9 +33,9 @@ from dbdeck.net.protocol import (
     HostMessage,
     ProtocolError,
     RefusalMessage,
+    ResendMessage,
     UndoAnswerMessage,
     UndoMessage,
-    ResendMessage,
     ViewMessage,
     decode_client,
 )
