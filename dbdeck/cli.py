@@ -173,8 +173,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bot",
         default="greedy",
-        choices=("random", "greedy"),
-        help="who plays the Characters: random legal moves, or the greedy bot (the coach's)",
+        choices=("random", "greedy", "planner"),
+        help="who plays the Characters: random legal moves, the greedy bot (the coach's), "
+        "or the planner (it weighs the greedy bot's best moves by playouts)",
+    )
+    sim.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the planner's time per decision at most (default: a fixed number of playouts, "
+        "so the same arguments print the same results)",
     )
     sim.add_argument(
         "--starting-ally",
@@ -593,7 +602,7 @@ def _run_sim(args: argparse.Namespace) -> int:
     import json
 
     from dbdeck.games.deckbuilding.engine.game import SetupError
-    from dbdeck.games.deckbuilding.sim import simulate, summary
+    from dbdeck.games.deckbuilding.sim import bot_named, simulate, summary
 
     catalog = card_set()
     if catalog is None:
@@ -604,6 +613,9 @@ def _run_sim(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         print("--jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.think is not None and args.think <= 0:
+        print("--think must be a number of seconds above 0", file=sys.stderr)
+        return 2
     if args.seed is None:
         args.seed = 0  # the same arguments print the same results
     if args.sweep:
@@ -613,7 +625,10 @@ def _run_sim(args: argparse.Namespace) -> int:
         return 2
     try:
         results = simulate(
-            catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
+            catalog,
+            _setup(args, starting_ally=args.starting_ally),
+            args.games,
+            bot_named(args.bot, args.think),
         )
     except SetupError as exc:
         print(f"cannot set up this game: {_ids_hint(exc, 'sim')}", file=sys.stderr)
@@ -667,6 +682,7 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
             args.games,
             seed=args.seed,
             bot=args.bot,
+            think=args.think,
             jobs=args.jobs,
         )
     except SetupError as exc:

@@ -36,6 +36,7 @@ from dbdeck.games.deckbuilding.engine import combat, rules
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, EnemyRef, Holder
+from dbdeck.games.deckbuilding.engine.labels import action_label
 from dbdeck.games.deckbuilding.engine.view import seat_plays
 
 __all__ = ["Plan", "Planner", "Weighed", "outlook", "planner"]
@@ -145,6 +146,27 @@ def outlook(game: Game) -> float:
 # --- the search ------------------------------------------------------------------------------
 
 
+def _choices(
+    world: Game, ranked: list[tuple[Action, float]], limit: int
+) -> list[tuple[Action, float]]:
+    """The best ``limit`` moves worth weighing, best first: housekeeping
+    left out (it comes in any order, and is done before the turn ends), and
+    one move of each kind (two copies of a card are one choice)."""
+    chosen: list[tuple[Action, float]] = []
+    seen: set[str] = set()
+    for action, score in ranked:
+        if action.type in HOUSEKEEPING:
+            continue
+        said = action_label(world, action)
+        if said in seen:
+            continue
+        seen.add(said)
+        chosen.append((action, score))
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
 def _playout_move(world: Game, rng: random.Random) -> Action:
     """The greedy bot's move, or now and then another of its three best."""
     if world.state.pending is None and rng.random() < WANDER:
@@ -189,10 +211,13 @@ class Planner:
         # Even the candidates come from a world dealt again: nothing is read
         # from the real game but through ``determinize``.
         first = game.determinize(plays, rng)
-        ranked = bots.ranked_candidates(first, self.candidates)
+        ranked = bots.ranked_candidates(first)
         if len(ranked) <= 1 or ranked[0][0].type in HOUSEKEEPING:
             action = ranked[0][0] if ranked else bots.greedy(first, rng)
             return Plan(action, seconds=time.perf_counter() - started)
+        ranked = _choices(first, ranked, self.candidates)
+        if len(ranked) == 1:
+            return Plan(ranked[0][0], seconds=time.perf_counter() - started)
         arms = [Weighed(action, score) for action, score in ranked]
         deadline = None if self.think is None else started + self.think
         for done in range(self.iterations):
@@ -214,9 +239,9 @@ class Planner:
         log_n = math.log(done)
         return max(
             arms,
-            key=lambda a: a.mean + EXPLORATION * math.sqrt(log_n / a.playouts)
-            if a.playouts
-            else math.inf,
+            key=lambda a: (
+                a.mean + EXPLORATION * math.sqrt(log_n / a.playouts) if a.playouts else math.inf
+            ),
         )
 
     def __call__(self, game: Game, rng: random.Random) -> Action:

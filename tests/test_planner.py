@@ -1,0 +1,155 @@
+"""The planner bot: fair by construction, reproducible, legal.
+
+Two games a seat cannot tell apart (the same game dealt again twice for it)
+get the same choice and the same weights from the planner on the same
+generator: it thinks only on worlds dealt for its seat (rules note N51).
+Playouts are capped by count, never by the clock, so every figure here is
+the same on every run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+from dbdeck.games.deckbuilding import bots
+from dbdeck.games.deckbuilding.cards.catalog import Catalog
+from dbdeck.games.deckbuilding.coach import suggest
+from dbdeck.games.deckbuilding.engine.game import Game, Setup
+from dbdeck.games.deckbuilding.engine.labels import action_label
+from dbdeck.games.deckbuilding.engine.view import seat_plays, seat_view
+from dbdeck.games.deckbuilding.planner import HOUSEKEEPING, Planner, outlook
+from dbdeck.games.deckbuilding.sim import play
+
+SMALL = Planner(iterations=6, candidates=3, rounds=1)
+TABLES = [
+    Setup(villain="raditz", characters=["goku", "krillin"]),
+    Setup(villain="freezer", characters=["goku", "krillin"], difficulty="hard"),
+    Setup(villain="broly", characters=["pikkon", "dabura"]),
+]
+
+
+def _decisions(catalog: Catalog, setup: Setup, seed: int, every: int) -> Iterator[Game]:
+    """Every ``every``-th position of a greedy game where the planner weighs
+    its moves (a Character's own move that is not housekeeping)."""
+    game = Game.new(catalog, dataclasses.replace(setup, seed=seed))
+    rng = random.Random(seed)
+    seen = 0
+    while not game.over:
+        s = game.state
+        if s.pending is None and s.active not in ("", "villain"):
+            ranked = bots.ranked_candidates(game, 2)
+            if len(ranked) > 1 and ranked[0][0].type not in HOUSEKEEPING:
+                seen += 1
+                if seen % every == 0:
+                    yield game
+        game.apply(bots.greedy(game, rng))
+
+
+def _weights(plan: object) -> list[tuple[int, float]]:
+    return [(w.playouts, round(w.total, 9)) for w in plan.weighed]
+
+
+def test_the_planner_chooses_the_same_in_games_its_seat_cannot_tell_apart(
+    catalog: Catalog,
+) -> None:
+    """The same seat view, different hidden state, the same generator: the
+    same choice and the same weights. Its choice is one of the seat's legal
+    moves in the real game."""
+    pairs = differed = 0
+    for setup in TABLES:
+        for game in _decisions(catalog, setup, 0, 7):
+            if pairs >= 6:
+                break
+            seat = game.state.character(game.state.active).seat
+            plays = seat_plays(game, seat)
+            one = game.determinize(plays, random.Random(1))
+            two = game.determinize(plays, random.Random(2))
+            assert seat_view(one, seat).to_json() == seat_view(two, seat).to_json()
+            assert one.fingerprint() != two.fingerprint()
+            a = SMALL.plan(one, random.Random(5))
+            b = SMALL.plan(two, random.Random(5))
+            assert a.action == b.action and _weights(a) == _weights(b)
+            assert a.weighed and sum(w.playouts for w in a.weighed) == SMALL.iterations
+            assert a.action in game.legal_actions()
+            # On the real game itself it chooses as on the worlds: nothing
+            # hidden there reaches its choice either.
+            real = SMALL.plan(game, random.Random(5))
+            assert real.action == a.action and _weights(real) == _weights(a)
+            # Its generator, though, does change what it weighs.
+            differed += _weights(SMALL.plan(one, random.Random(6))) != _weights(a)
+            pairs += 1
+    assert pairs >= 5
+    assert differed > 0
+
+
+def test_the_planner_leaves_the_real_game_as_it_was(catalog: Catalog) -> None:
+    game = next(_decisions(catalog, TABLES[1], 1, 3))
+    before, rng_state = game.fingerprint(), game.rng.getstate()
+    SMALL.plan(game, random.Random(0))
+    assert game.fingerprint() == before and game.rng.getstate() == rng_state
+
+
+def test_housekeeping_and_questions_are_the_greedy_bots(catalog: Catalog) -> None:
+    """Where the greedy bot puts housekeeping first, or the rules ask a
+    question, the planner does as the greedy bot, without a playout."""
+    game = Game.new(catalog, dataclasses.replace(TABLES[0], seed=3))
+    rng = random.Random(3)
+    checked = 0
+    while not game.over and game.state.actions < 300:
+        s = game.state
+        ranked = bots.ranked_candidates(game, 2) if s.pending is None else []
+        if s.pending is not None or (ranked and ranked[0][0].type in HOUSEKEEPING):
+            plan = SMALL.plan(game, random.Random(checked))
+            assert plan.weighed == []
+            assert plan.action == bots.greedy(game, random.Random(checked))
+            checked += 1
+        game.apply(bots.greedy(game, rng))
+    assert checked > 30
+
+
+def test_the_outlook_ranks_a_won_game_above_a_lost_one(catalog: Catalog) -> None:
+    """0 for a loss, 1 for a win, strictly between for a game going on; more
+    damage on the Villain looks better."""
+    game = Game.new(catalog, dataclasses.replace(TABLES[1], seed=0))
+    going = outlook(game)
+    assert 0 < going < 1
+    hurt = game.clone()
+    hurt.state.villain.damage += 5
+    assert outlook(hurt) > going
+    won, lost = game.clone(), game.clone()
+    won.state.winner, lost.state.winner = "players", "villain"
+    assert (outlook(won), outlook(lost)) == (1.0, 0.0)
+
+
+def test_a_planner_game_plays_to_its_end_through_sim(catalog: Catalog) -> None:
+    """``dbdeck sim --bot planner`` plays legal moves to the end."""
+    setup = Setup(villain="vegeta-nappa", characters=["piccolo"], seed=4)
+    tiny = Planner(iterations=2, candidates=2, rounds=1)
+    result = play(catalog, setup, tiny)
+    assert result.winner in ("players", "villain") and not result.error
+
+
+def test_the_coach_suggests_the_planners_move_comparing_outcomes(catalog: Catalog) -> None:
+    """Where the planner weighs a move, the coach suggests it and says how
+    its playouts went against the next best, by name; the same words for
+    two games the seat cannot tell apart."""
+    told = 0
+    for game in _decisions(catalog, TABLES[0], 2, 5):
+        if told >= 3:
+            break
+        hint = suggest(game, SMALL)
+        plan = SMALL.plan(game, random.Random(game.state.actions))
+        if not plan.weighed:
+            continue
+        assert hint.action == plan.action and hint.action in game.legal_actions()
+        assert "playouts" in hint.why and " instead " in hint.why
+        others = [w for w in plan.weighed if w.action != plan.action and w.playouts]
+        runner_up = max(others, key=lambda w: w.mean)
+        assert action_label(game, runner_up.action) in hint.why
+        plays = seat_plays(game, game.state.character(game.state.active).seat)
+        twin = game.determinize(plays, random.Random(11))
+        assert suggest(twin, SMALL) == hint
+        told += 1
+    assert told == 3
