@@ -19,7 +19,7 @@ from dbdeck.games.deckbuilding.coach import suggest
 from dbdeck.games.deckbuilding.engine.game import Game, Setup
 from dbdeck.games.deckbuilding.engine.labels import action_label
 from dbdeck.games.deckbuilding.engine.view import seat_plays, seat_view
-from dbdeck.games.deckbuilding.planner import HOUSEKEEPING, Planner, outlook
+from dbdeck.games.deckbuilding.planner import HOUSEKEEPING, Plan, Planner, outlook
 from dbdeck.games.deckbuilding.sim import play
 
 SMALL = Planner(iterations=6, candidates=3, rounds=1)
@@ -47,7 +47,7 @@ def _decisions(catalog: Catalog, setup: Setup, seed: int, every: int) -> Iterato
         game.apply(bots.greedy(game, rng))
 
 
-def _weights(plan: object) -> list[tuple[int, float]]:
+def _weights(plan: Plan) -> list[tuple[int, float]]:
     return [(w.playouts, round(w.total, 9)) for w in plan.weighed]
 
 

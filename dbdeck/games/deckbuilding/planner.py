@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dbdeck.games.deckbuilding import bots
@@ -96,7 +97,7 @@ class Plan:
 # --- weighing a position -----------------------------------------------------------------
 
 
-def _fraction_left(game: Game, keys: list[Holder]) -> float:
+def _fraction_left(game: Game, keys: Sequence[Holder]) -> float:
     if not keys:
         return 1.0
     left = sum(max(0, rules.remaining(game, k)) for k in keys)
