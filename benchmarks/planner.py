@@ -75,6 +75,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None, help="playouts per decision")
     parser.add_argument("--think", type=float, default=None, help="seconds per decision at most")
     parser.add_argument("--table", type=int, default=None, help="only this table (0-3)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed (default 0)")
     args = parser.parse_args()
     seeds = args.seeds or (3 if args.quick else 200)
     bot = Planner(think=args.think)
@@ -83,7 +84,8 @@ def main() -> None:
     catalog = load_catalog(include_env_packs=False)
     gc.freeze()
     print(
-        f"{seeds} seeds a table; planner: {bot.iterations} playouts a decision at most, "
+        f"{seeds} seeds a table from seed {args.first_seed}; "
+        f"planner: {bot.iterations} playouts a decision at most, "
         f"think {bot.think if bot.think is not None else 'unbounded'} s, "
         f"top {bot.candidates}, {bot.rounds} rounds a playout"
     )
@@ -94,7 +96,7 @@ def main() -> None:
         greedy_wins = planner_wins = 0
         weighed: list[float] = []
         game_seconds: list[float] = []
-        for seed in range(seeds):
+        for seed in range(args.first_seed, args.first_seed + seeds):
             setup = replace(base, seed=seed)
             greedy_wins += play(catalog, setup, "greedy").winner == "players"
             result = planner_game(catalog, setup, bot)

@@ -115,6 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
         default="first",
         help="the players' decisions: the first answer decides, or every seat votes",
     )
+    host.add_argument(
+        "--bot",
+        choices=("greedy", "planner"),
+        default="greedy",
+        help="who plays the Characters given to the bot: the greedy bot, or the planner "
+        "(it weighs the greedy bot's best moves by playouts; the deckbuilding game)",
+    )
+    host.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="the planner's time per move at most (default: 0.5)",
+    )
     join = commands.add_parser("join", help="sit at a shared table in this terminal")
     join.add_argument("--table", default=None, metavar="NAME", help="a table from 'dbdeck tables'")
     join.add_argument("--socket", default=None, metavar="PATH", help="the table's Unix socket")

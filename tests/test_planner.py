@@ -153,3 +153,20 @@ def test_the_coach_suggests_the_planners_move_comparing_outcomes(catalog: Catalo
         assert suggest(twin, SMALL) == hint
         told += 1
     assert told == 3
+
+
+def test_a_shared_tables_bot_thinks_with_the_planner_when_given_time(catalog: Catalog) -> None:
+    """``dbdeck host --bot planner``: the table's bot is given seconds to
+    think, and its move is one the planner weighed and a legal one; without
+    them, the greedy bot's move."""
+    from dbdeck.cli import build_parser
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+
+    args = build_parser().parse_args(["host", "--bot", "planner", "--think", "0.2"])
+    assert (args.bot, args.think) == ("planner", 0.2)
+    game = next(_decisions(catalog, TABLES[1], 0, 4))
+    match = DeckbuildingMatch(game)
+    weighed = {w.action for w in Planner(iterations=2).plan(game, random.Random(0)).weighed}
+    move = match.bot_move(random.Random(0), think=0.01)
+    assert move in weighed and move in game.legal_actions()
+    assert match.bot_move(random.Random(0)) == bots.greedy(game, random.Random(0))

@@ -355,8 +355,13 @@ class DeckbuildingMatch:
             raise ValueError("there is no decision to settle")
         return break_tie(pending, tied)
 
-    def bot_move(self, rng: random.Random) -> Action:
-        """The greedy bot's move."""
+    def bot_move(self, rng: random.Random, think: float | None = None) -> Action:
+        """The greedy bot's move; with ``think``, the planner's, in about
+        that many seconds at most."""
+        if think is not None:
+            from dbdeck.games.deckbuilding.planner import Planner
+
+            return Planner(think=think).plan(self.game, rng).action
         return bots.greedy(self.game, rng)
 
     def latest_events(self) -> list[EngineEvent]:
