@@ -60,7 +60,7 @@ def _fared(weighed: Weighed) -> str:
     if weighed.wins or weighed.losses:
         said = f"wins {weighed.wins} of {n} playouts"
         return said + (f", loses {weighed.losses}" if weighed.losses else "")
-    return f"looks {weighed.mean:.0%} good after {n} playouts"
+    return f"scores {weighed.mean:.0%} over {n} playouts"
 
 
 def _why_planned(game: Game, plan: Plan, planner: Planner) -> str:

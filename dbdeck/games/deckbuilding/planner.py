@@ -206,7 +206,14 @@ class Planner:
         """Weigh the acting Character's best moves and choose one."""
         started = time.perf_counter()
         s = game.state
-        if s.pending is not None or not s.active or s.active == "villain":
+        pending = s.pending
+        if pending is not None and any(ch.id == pending.decider for ch in s.characters):
+            # A Character's question, answered on a world dealt for its seat.
+            world = game.determinize(seat_plays(game, s.character(pending.decider).seat), rng)
+            return Plan(bots.greedy(world, rng), seconds=time.perf_counter() - started)
+        if pending is not None or not s.active or s.active == "villain":
+            # The players' question together, or none: what it reads (who
+            # survives an attack best) is face up.
             return Plan(bots.greedy(game, rng), seconds=time.perf_counter() - started)
         plays = seat_plays(game, s.character(s.active).seat)
         # Even the candidates come from a world dealt again: nothing is read
