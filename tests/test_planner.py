@@ -13,6 +13,9 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
+import pytest
+
+from dbdeck.cli import main
 from dbdeck.games.deckbuilding import bots
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.coach import suggest
@@ -170,3 +173,11 @@ def test_a_shared_tables_bot_thinks_with_the_planner_when_given_time(catalog: Ca
     move = match.bot_move(random.Random(0), think=0.01)
     assert move in weighed and move in game.legal_actions()
     assert match.bot_move(random.Random(0)) == bots.greedy(game, random.Random(0))
+
+
+def test_sim_plays_the_planner_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``dbdeck sim --bot planner --think S`` plays a game to its end and
+    says who won (a time budget: only the game's end is asserted)."""
+    args = ["sim", "--villain", "vegeta-nappa", "--characters", "piccolo", "--games", "1"]
+    assert main([*args, "--bot", "planner", "--think", "0.01", "--seed", "2"]) == 0
+    assert "Characters won" in capsys.readouterr().out
