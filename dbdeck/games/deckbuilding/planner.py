@@ -194,6 +194,7 @@ def _play_out(world: Game, action: Action, rng: random.Random, rounds: int) -> f
 class Planner:
     """The planner's settings: a time budget (``think``, seconds, or
     ``None``), a cap on playouts, candidates weighed and rounds played out.
+    Each candidate gets one playout even past the time budget.
     With ``think=None`` its choices depend only on the seat's view and the
     generator (reproducible)."""
 
