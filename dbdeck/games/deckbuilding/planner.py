@@ -54,6 +54,9 @@ EXPLORATION = 0.5
 """UCB1's exploration constant (outcomes are on a 0-1 scale)."""
 WANDER = 0.2
 """How often a playout plays another of the greedy bot's three best moves."""
+VICTIM_WEIGHT = 0.25
+"""How much Raditz's chance to kill the Kidnapped Victim at his next roll
+weighs in a position's outlook (a certain kill: a quarter of the scale)."""
 HOUSEKEEPING = frozenset({"play", "exhaust", "play-energy", "prepare", "boost"})
 """Moves the planner makes as the greedy bot does, without weighing, when
 the greedy bot puts one of them first: putting cards into play, exhausting
@@ -136,7 +139,7 @@ def outlook(game: Game) -> float:
     villain = s.villain_id
     tokens = s.villain.tokens
     if villain == "raditz":
-        value -= 0.25 * _victim_kill_chance(tokens.get("victim", 0))
+        value -= VICTIM_WEIGHT * _victim_kill_chance(tokens.get("victim", 0))
     elif villain == "broly":
         value -= 0.02 * tokens.get("power", 0)
     elif villain == "freezer":
