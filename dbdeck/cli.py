@@ -312,7 +312,19 @@ def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="seconds between the steps of the Villain's turn (0: at once; default 0.4, "
         "or what the resumed game had)",
     )
+    sub.add_argument(
+        "--bots",
+        default=None,
+        metavar="IDS",
+        help="comma-separated Characters the planner bot plays as your teammates "
+        "(not kept with the game: give them again on resume)",
+    )
     return sub
+
+
+def _bots(text: str | None) -> frozenset[str] | None:
+    """The Characters of ``--bots``, or ``None`` when none was given."""
+    return frozenset(_names(text)) if text else None
 
 
 def _game_ids() -> list[str]:
@@ -584,6 +596,10 @@ def _run_play(args: argparse.Namespace) -> int:
         if len(players) != len(characters):
             print("give one player name per Character", file=sys.stderr)
             return 2
+        unknown = sorted(set(_names(args.bots)) - set(characters))
+        if unknown:
+            print(f"--bots: {', '.join(unknown)} not among --characters", file=sys.stderr)
+            return 2
         seating = Seating(
             players=dict(zip(characters, players, strict=True)), hide_hands=bool(args.hide_hands)
         ).changed(pace=args.pace)
@@ -600,7 +616,7 @@ def _run_play(args: argparse.Namespace) -> int:
         except SaveError as exc:  # a full disk, an unwritable folder: no game was started
             print(f"cannot start the game: {exc}", file=sys.stderr)
             return 1
-    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+    return play_session(session, hide_hands=args.hide_hands, pace=args.pace, bots=_bots(args.bots))
 
 
 def _ids_hint(problem: Exception, command: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,39 @@ def test_sim_plays_the_planner_from_the_command_line(capsys: pytest.CaptureFixtu
     args = ["sim", "--villain", "vegeta-nappa", "--characters", "piccolo", "--games", "1"]
     assert main([*args, "--bot", "planner", "--think", "0.01", "--seed", "2"]) == 0
     assert "Characters won" in capsys.readouterr().out
+
+
+def test_bot_teammates_play_their_characters_at_a_local_table(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``dbdeck play --bots krillin``: whenever the table hands back to
+    the keyboard, Goku (or the whole table, or the end) is asked, never
+    Krillin alone; Krillin's turns are played, and his turns end."""
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+    from dbdeck.seating import Seating
+    from dbdeck.tui import local
+
+    monkeypatch.setattr(local, "BOT_THINK", 0.001)
+    game = Game.new(catalog, Setup(villain="freezer", characters=["goku", "krillin"], seed=5))
+    table = local.LocalBackend(
+        DeckbuildingMatch(game), Seating(pace=0, bots=frozenset({"krillin"}))
+    )
+    rng = random.Random(5)
+    handed_back = 0
+    while not table.match.over and handed_back < 40:
+        asked = table.match.asked()
+        assert asked.together or not asked.roles <= {"krillin"}
+        move = table.match.bot_move(rng)
+        assert table.send(move).accepted
+        handed_back += 1
+    said = [line.text for line in table.events()]
+    assert sum("Krillin's turn ends" in text for text in said) >= 2
+
+
+def test_play_refuses_a_bot_for_a_character_not_at_the_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["play", "--villain", "raditz", "--characters", "goku", "--bots", "krillin"]
+    assert main(["--saves", str(tmp_path), *args]) == 2
+    assert "--bots: krillin not among --characters" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
