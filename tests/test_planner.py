@@ -218,3 +218,23 @@ def test_play_refuses_a_bot_for_a_character_not_at_the_table(
     assert main(["--saves", str(tmp_path), *args]) == 2
     assert "--bots: krillin not among --characters" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_the_planner_keeps_the_greedy_move_unless_another_fares_clearly_better(
+    catalog: Catalog,
+) -> None:
+    """With a margin no playout can clear, the planner makes the greedy
+    bot's best weighed move; with none, the best-faring one."""
+    checked = 0
+    for game in _decisions(catalog, TABLES[1], 1, 6):
+        if checked >= 3:
+            break
+        never = Planner(iterations=6, candidates=3, rounds=1, margin=1.0)
+        plan = never.plan(game, random.Random(3))
+        assert plan.action == plan.weighed[0].action
+        free = Planner(iterations=6, candidates=3, rounds=1, margin=0.0)
+        plan = free.plan(game, random.Random(3))
+        assert plan.chosen is not None
+        assert plan.chosen.mean == max(w.mean for w in plan.weighed)
+        checked += 1
+    assert checked == 3

@@ -74,7 +74,8 @@ def _why_planned(game: Game, plan: Plan, planner: Planner) -> str:
         return said + "."
     other = max(others, key=lambda w: w.mean)
     instead = labels.action_label(game, other.action)
-    return f"{said}; {instead} instead {_fared(other)}."
+    close = " — too close to leave the bot's plan" if other.mean >= chosen.mean else ""
+    return f"{said}; {instead} instead {_fared(other)}{close}."
 
 
 def _why_answer(game: Game, option: int) -> str:

@@ -57,6 +57,11 @@ WANDER = 0.2
 VICTIM_WEIGHT = 0.25
 """How much Raditz's chance to kill the Kidnapped Victim at his next roll
 weighs in a position's outlook (a certain kill: a quarter of the scale)."""
+MARGIN = 0.05
+"""How much better than the greedy bot's move another must fare in the
+playouts (on the 0-1 scale) to be chosen instead: a few playouts are noisy,
+and the greedy bot's plan is sound in the long run, past the playouts'
+horizon."""
 HOUSEKEEPING = frozenset({"play", "exhaust", "play-energy", "prepare", "boost"})
 """Moves the planner makes as the greedy bot does, without weighing, when
 the greedy bot puts one of them first: putting cards into play, exhausting
@@ -205,6 +210,7 @@ class Planner:
     iterations: int = ITERATIONS
     candidates: int = CANDIDATES
     rounds: int = ROUNDS
+    margin: float = MARGIN
 
     def plan(self, game: Game, rng: random.Random) -> Plan:
         """Weigh the acting Character's best moves and choose one."""
@@ -243,6 +249,8 @@ class Planner:
             arm.wins += world.state.winner == "players"
             arm.losses += world.state.winner == "villain"
         best = max(arms, key=lambda a: (a.mean, a.playouts, -arms.index(a)))
+        if best.mean < arms[0].mean + self.margin:
+            best = arms[0]  # the greedy bot's move, unless another does clearly better
         return Plan(best.action, arms, time.perf_counter() - started)
 
     @staticmethod
