@@ -238,3 +238,26 @@ def test_the_planner_keeps_the_greedy_move_unless_another_fares_clearly_better(
         assert plan.chosen.mean == max(w.mean for w in plan.weighed)
         checked += 1
     assert checked == 3
+
+
+def test_the_planner_never_weighs_cards_of_another_hand(catalog: Catalog) -> None:
+    """A Duo card bought with another Character's Energy names cards of a
+    hand the seat cannot see, dealt anew in every world: the planner leaves
+    such a move out, so every move it makes is legal in the real game."""
+    named = 0
+    for setup in (TABLES[1],):
+        for seed in (3,):
+            game = Game.new(catalog, dataclasses.replace(setup, seed=seed))
+            rng = random.Random(seed)
+            while not game.over and game.state.actions < 400:
+                s = game.state
+                others = {u for ch in s.characters if ch.id != s.active for u in ch.hand}
+                if s.pending is None and any(
+                    set(a.cards) & others for a in game.legal_actions() if a.type == "buy"
+                ):
+                    plan = SMALL.plan(game, random.Random(named))
+                    assert not set(plan.action.cards) & others
+                    assert plan.action in game.legal_actions()
+                    named += 1
+                game.apply(bots.greedy(game, rng))
+    assert named > 0

@@ -155,6 +155,15 @@ def outlook(game: Game) -> float:
 # --- the search ------------------------------------------------------------------------------
 
 
+def _names_others(world: Game, action: Action) -> bool:
+    """Whether the move names cards of another Character's hand (a Duo
+    card's contributions): cards dealt anew in every world, so the move is
+    no choice the seat can weigh, nor one it can name in the real game."""
+    s = world.state
+    others = {uid for ch in s.characters if ch.id != s.active for uid in ch.hand}
+    return any(uid in others for uid in action.cards)
+
+
 def _choices(
     world: Game, ranked: list[tuple[Action, float]], limit: int
 ) -> list[tuple[Action, float]]:
@@ -229,7 +238,9 @@ class Planner:
         # Even the candidates come from a world dealt again: nothing is read
         # from the real game but through ``determinize``.
         first = game.determinize(plays, rng)
-        ranked = bots.ranked_candidates(first)
+        ranked = [
+            pair for pair in bots.ranked_candidates(first) if not _names_others(first, pair[0])
+        ]
         if len(ranked) <= 1 or ranked[0][0].type in HOUSEKEEPING:
             action = ranked[0][0] if ranked else bots.greedy(first, rng)
             return Plan(action, seconds=time.perf_counter() - started)
