@@ -132,6 +132,20 @@ def build_parser() -> argparse.ArgumentParser:
         default="first",
         help="the players' decisions: the first answer decides, or every seat votes",
     )
+    host.add_argument(
+        "--bot",
+        choices=("greedy", "planner"),
+        default="greedy",
+        help="who plays the Characters given to the bot: the greedy bot, or the planner "
+        "(it weighs the greedy bot's best moves by playouts; the deckbuilding game)",
+    )
+    host.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="the planner's time per move at most (default: 0.5)",
+    )
     join = commands.add_parser("join", help="sit at a shared table in this terminal")
     join.add_argument("--table", default=None, metavar="NAME", help="a table from 'dbdeck tables'")
     join.add_argument("--socket", default=None, metavar="PATH", help="the table's Unix socket")
@@ -190,8 +204,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bot",
         default="greedy",
-        choices=("random", "greedy"),
-        help="who plays the Characters: random legal moves, or the greedy bot (the coach's)",
+        choices=("random", "greedy", "planner"),
+        help="who plays the Characters: random legal moves, the greedy bot (the coach's), "
+        "or the planner (it weighs the greedy bot's best moves by playouts)",
+    )
+    sim.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the planner's time per decision at most (default: a fixed number of playouts, "
+        "so the same arguments print the same results)",
     )
     sim.add_argument(
         "--starting-ally",
@@ -306,7 +329,19 @@ def _with_seating(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="seconds between the steps of the Villain's turn (0: at once; default 0.4, "
         "or what the resumed game had)",
     )
+    sub.add_argument(
+        "--bots",
+        default=None,
+        metavar="IDS",
+        help="comma-separated Characters the planner bot plays as your teammates "
+        "(not kept with the game: give them again on resume)",
+    )
     return sub
+
+
+def _bots(text: str | None) -> frozenset[str] | None:
+    """The Characters of ``--bots``, or ``None`` when none was given."""
+    return frozenset(_names(text)) if text else None
 
 
 def _game_ids() -> list[str]:
@@ -582,6 +617,10 @@ def _run_play(args: argparse.Namespace) -> int:
         if len(players) != len(characters):
             print("give one player name per Character", file=sys.stderr)
             return 2
+        unknown = sorted(set(_names(args.bots)) - set(characters))
+        if unknown:
+            print(f"--bots: {', '.join(unknown)} not among --characters", file=sys.stderr)
+            return 2
         seating = Seating(
             players=dict(zip(characters, players, strict=True)), hide_hands=bool(args.hide_hands)
         ).changed(pace=args.pace)
@@ -598,7 +637,7 @@ def _run_play(args: argparse.Namespace) -> int:
         except SaveError as exc:  # a full disk, an unwritable folder: no game was started
             print(f"cannot start the game: {exc}", file=sys.stderr)
             return 1
-    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+    return play_session(session, hide_hands=args.hide_hands, pace=args.pace, bots=_bots(args.bots))
 
 
 def _ids_hint(problem: Exception, command: str) -> str:
@@ -614,7 +653,7 @@ def _run_sim(args: argparse.Namespace) -> int:
     import json
 
     from dbdeck.games.deckbuilding.engine.game import SetupError
-    from dbdeck.games.deckbuilding.sim import simulate, summary
+    from dbdeck.games.deckbuilding.sim import bot_named, simulate, summary
 
     catalog = card_set()
     if catalog is None:
@@ -625,6 +664,9 @@ def _run_sim(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         print("--jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.think is not None and args.think <= 0:
+        print("--think must be a number of seconds above 0", file=sys.stderr)
+        return 2
     if args.seed is None:
         args.seed = 0  # the same arguments print the same results
     if args.sweep:
@@ -634,7 +676,10 @@ def _run_sim(args: argparse.Namespace) -> int:
         return 2
     try:
         results = simulate(
-            catalog, _setup(args, starting_ally=args.starting_ally), args.games, args.bot
+            catalog,
+            _setup(args, starting_ally=args.starting_ally),
+            args.games,
+            bot_named(args.bot, args.think),
         )
     except SetupError as exc:
         print(f"cannot set up this game: {_ids_hint(exc, 'sim')}", file=sys.stderr)
@@ -688,6 +733,7 @@ def _run_sweep(args: argparse.Namespace, catalog: Catalog) -> int:
             args.games,
             seed=args.seed,
             bot=args.bot,
+            think=args.think,
             jobs=args.jobs,
         )
     except SetupError as exc:

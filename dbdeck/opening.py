@@ -97,11 +97,13 @@ def play_session(
     *,
     hide_hands: bool | None = None,
     pace: float | None = None,
+    bots: frozenset[str] | None = None,
 ) -> int:
     """Open the table of a saved session, of any game, in its game's table
     screen; the game is saved after every action. The table is run as the
     game was (its players, hidden hands, pace); ``hide_hands`` or ``pace``
-    change that, and the save keeps it."""
+    change that, and the save keeps it; ``bots``: the Characters the bot
+    plays (not saved)."""
     from dbdeck.games.deckbuilding.tui.app import DbdeckApp
     from dbdeck.saves import SaveFailed
     from dbdeck.tabletop.registry import has_table_screen, no_screen_words
@@ -110,7 +112,16 @@ def play_session(
         print(f"cannot open the table: {no_screen_words(session.rules.game_id)}", file=sys.stderr)
         session.close()
         return 1
-    seating = session.seating.changed(hide_hands=hide_hands, pace=pace)
+    roles = {role.id for role in session.match.roles()}
+    if bots and not bots <= roles:
+        unknown = ", ".join(sorted(bots - roles))
+        print(
+            f"--bots: {unknown} not at this table (its roles: {', '.join(sorted(roles))})",
+            file=sys.stderr,
+        )
+        session.close()
+        return 2
+    seating = session.seating.changed(hide_hands=hide_hands, pace=pace, bots=bots)
     if seating != session.seating:
         try:
             session.reseat(seating)

@@ -102,7 +102,12 @@ def cmd_continue(args: argparse.Namespace) -> int:
         session = Session.resume(rules, folder, latest.id)
     except SaveError as exc:
         return cannot_resume(latest.id, exc)
-    return play_session(session, hide_hands=args.hide_hands, pace=args.pace)
+    return play_session(
+        session,
+        hide_hands=args.hide_hands,
+        pace=args.pace,
+        bots=frozenset(b.strip() for b in args.bots.split(",") if b.strip()) if args.bots else None,
+    )
 
 
 def _open(args: argparse.Namespace, doing: str) -> tuple[GameRules[Any], dict[str, Any]] | None:

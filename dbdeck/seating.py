@@ -37,6 +37,11 @@ class Seating:
     held until they come back). Not saved: it is the table's news, not the
     game's."""
 
+    bots: frozenset[str] = frozenset()
+    """The Characters the table's bot plays (``dbdeck play --bots``), the
+    others' players being at the keyboard. Not saved: a resumed game is
+    played by whoever the command line names."""
+
     def player(self, character: str) -> str:
         """The player of a Character."""
         return self.players.get(character, "Player")
@@ -73,10 +78,18 @@ class Seating:
             seating.confirm_end_turn = confirm
         return seating
 
-    def changed(self, *, hide_hands: bool | None = None, pace: float | None = None) -> Seating:
+    def changed(
+        self,
+        *,
+        hide_hands: bool | None = None,
+        pace: float | None = None,
+        bots: frozenset[str] | None = None,
+    ) -> Seating:
         """This seating with what a command line asked for on resume (``None``
         keeps what the game had)."""
         seating = replace(self, players=dict(self.players))
+        if bots is not None:
+            seating.bots = bots
         if hide_hands is not None:
             seating.hide_hands = hide_hands
         if pace is not None:

@@ -110,6 +110,7 @@ def test_a_game_the_engine_fails_on_is_reported_not_raised(
         (["--sweep", "--jobs", "0"], "--jobs must be at least 1"),
         (["--sweep", "--villain", "nobody"], "unknown villain 'nobody'"),
         (["--games", "1"], "needs --villain and --characters"),
+        (["--bot", "planner", "--think", "0"], "--think must be a number of seconds above 0"),
     ],
 )
 def test_sim_refuses_bad_arguments_without_a_traceback(

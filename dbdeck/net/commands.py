@@ -147,6 +147,8 @@ def cmd_host(
     from dbdeck.saves import SaveError, SaveFailed, Session, save_game, saves_dir
     from dbdeck.tabletop.game import SetupProblem
 
+    if args.think <= 0:
+        return _err("--think must be a number of seconds above 0")
     folder = saves_dir(args.saves)
     name, socket_text, group, tcp_text, resumed = _resolve_place(args, folder)
     try:
@@ -232,6 +234,7 @@ def cmd_host(
         tcp=tcp,
         join_token=token,
         decide=args.decide,
+        bot_think=args.think if args.bot == "planner" else None,
         announce=not unlisted,
         **hooks,
     )

@@ -441,6 +441,7 @@ class TableServer:
         admits: Callable[[str], bool] | None = None,
         may_sit: Callable[[str], bool] | None = None,
         bot_delay: float = 0.3,
+        bot_think: float | None = None,
         announce: bool = True,
         hello_timeout: float = HELLO_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
@@ -470,6 +471,9 @@ class TableServer:
         """Whether a user may take a seat (the SSH door's watch-only keys
         may only watch)."""
         self.bot_delay = bot_delay
+        self.bot_think = bot_think
+        """Seconds the bot thinks at most on a move (the game's planning bot
+        plays), or ``None``: the game's quick bot plays."""
         self.announce = announce
         self.hello_timeout = hello_timeout
         self.max_connections = max_connections
@@ -1487,7 +1491,8 @@ class TableServer:
             await asyncio.sleep(self.bot_delay)
             if not self._bot_turn():
                 return
-            if not await self._apply(self.session.match.bot_move(self.bot_rng), None):
+            move = self.session.match.bot_move(self.bot_rng, self.bot_think)
+            if not await self._apply(move, None):
                 # Most likely a full disk: not a new notice every bot_delay.
                 await asyncio.sleep(self.save_retry)
 

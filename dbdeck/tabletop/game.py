@@ -334,8 +334,11 @@ class Match(Protocol):
         """The option a table that cannot agree takes, among ``tied``."""
         ...
 
-    def bot_move(self, rng: random.Random) -> object:
-        """The move the table's bot makes now (a legal action)."""
+    def bot_move(self, rng: random.Random, think: float | None = None) -> object:
+        """The move the table's bot makes now (a legal action). ``think``:
+        seconds the bot may take to think; given, a game with a planning bot
+        plays it (fair: it thinks only on worlds the acting seat cannot tell
+        from the match, ``determinize``), else its quick bot plays."""
         ...
 
     def latest_events(self) -> Sequence[Event]:

@@ -9,6 +9,8 @@ they build.
 from __future__ import annotations
 
 import contextlib
+import random
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +23,13 @@ __all__ = ["LocalBackend", "ReplayBackend"]
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+BOT_THINK = 0.5
+"""Seconds the bot thinks at most on one of its teammates' moves."""
+BOT_MOVES = 400
+"""The bot's moves at most between two of the players' (a game it plays
+alone goes on at the next key)."""
 
 
 class LocalBackend:
@@ -65,6 +74,8 @@ class LocalBackend:
         """The seat the keyboard passes to once its player presses Enter."""
         if not self._hiding():
             self.keyboard = seats[0] if seats else None
+        # Not the game's seed: nothing the table shows may be a function of it.
+        self._bot_rng = random.Random(secrets.randbits(64))
         self._answer_unasked()
         self._settle()
 
@@ -150,6 +161,30 @@ class LocalBackend:
     def _hiding(self) -> bool:
         return self.seating.hide_hands and self._several
 
+    def _play_bots(self) -> None:
+        """Let the bot play its Characters' moves and answer their
+        questions (``Seating.bots``), until a player at the keyboard, the
+        whole table or the rules' own turn must act."""
+        bots = self.seating.bots
+        for _ in range(BOT_MOVES if bots else 0):
+            if self.match.over or self.match.waiting():
+                return
+            asked = self.match.asked()
+            if asked.together or not asked.roles or not asked.roles <= bots:
+                return
+            try:
+                events = self._apply(self.match.bot_move(self._bot_rng, BOT_THINK))
+            except (IllegalMove, SaveFailed):
+                return
+            except Exception as exc:  # the table survives a bug: its players go on
+                self._lines.append(LogLine("note", f"The bot cannot move ({exc})."))
+                return
+            if self.session is not None:
+                self.match = self.session.match
+            self._count_story(events)
+            self._lines += self.match.log(events, self.keyboard)
+            self._answer_unasked()
+
     def _settle(self) -> None:
         """Move the keyboard to the seat that must act: the one rule of whose
         eyes are on the screen.
@@ -163,6 +198,7 @@ class LocalBackend:
         act waits for its own hand-off, even when it had the keyboard just
         before (the others may have gathered round the screen since).
         """
+        self._play_bots()
         seat = self._actor_seat()
         if not self._hiding():
             self._waiting = None

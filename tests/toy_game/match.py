@@ -495,8 +495,8 @@ class ToyMatch:
         """The first of the options tied (the toy asks no vote)."""
         return tied[0]
 
-    def bot_move(self, rng: random.Random) -> Draw | Play | Pass:
-        """A random legal move."""
+    def bot_move(self, rng: random.Random, think: float | None = None) -> Draw | Play | Pass:
+        """A random legal move (``think`` changes nothing)."""
         return rng.choice(self._legal())
 
     def latest_events(self) -> list[ToyEvent]:

@@ -441,8 +441,9 @@ class CcgMatch:
         """Two players never vote."""
         return tied[0]
 
-    def bot_move(self, rng: random.Random) -> Action:
-        """The sparring bot's move (``dbdeck.games.ccg.table.bot``)."""
+    def bot_move(self, rng: random.Random, think: float | None = None) -> Action:
+        """The sparring bot's move (``dbdeck.games.ccg.table.bot``); it does
+        not think ahead, so ``think`` changes nothing."""
         from dbdeck.games.ccg.table.bot import sparring_move
 
         return sparring_move(self.state, rng)

@@ -29,9 +29,10 @@ from dbdeck.games.deckbuilding.engine.holders import (
 )
 from dbdeck.games.deckbuilding.engine.state import Option
 
-__all__ = ["BOTS", "greedy", "random_bot", "ranked_candidates", "scorer"]
+__all__ = ["BOTS", "Bot", "greedy", "random_bot", "ranked_candidates", "scorer"]
 
 Bot = Callable[[Game, random.Random], Action]
+"""A bot: the game and its generator in, a legal action out."""
 
 
 def random_bot(game: Game, rng: random.Random) -> Action:

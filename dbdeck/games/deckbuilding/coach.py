@@ -7,6 +7,10 @@ attack with every Physical Technique at once, then spend what Energy is
 left on the dearest card it can buy. The one-line reason says which part of
 that plan the move is (the rules reference says it in full: ``COACH_RULES``
 in ``tui/reference.py``).
+
+Given a planner, the coach suggests the planner's move where it weighs one
+(what to buy, whom to attack, when to end the turn), and its reason
+compares the playouts: how the move fared, and the next best instead.
 """
 
 from __future__ import annotations
@@ -19,16 +23,28 @@ from dbdeck.games.deckbuilding.engine import combat, labels, preview, waste
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.game import Game
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef
+from dbdeck.games.deckbuilding.planner import Plan, Planner, Weighed
 from dbdeck.tabletop.game import Advice as Suggestion
 
 __all__ = ["suggest"]
 
 
-def suggest(game: Game) -> Suggestion:
-    """The bot's move now, in words, with a one-line reason."""
+def suggest(game: Game, planner: Planner | None = None) -> Suggestion:
+    """The bot's move now, in words, with a one-line reason (with a
+    ``planner``: its move, where it weighs one)."""
     actor = game.actor()
     if actor is None:
         return Suggestion(None, "", "Nobody has to decide anything now.")
+    if planner is not None:
+        # The planner thinks on worlds dealt for the acting seat alone
+        # (rules note N51): its advice tells nothing that seat cannot know.
+        plan = planner.plan(game, random.Random(game.state.actions))
+        if plan.weighed and not waste.waste_of(game, plan.action):
+            return Suggestion(
+                plan.action,
+                labels.action_label(game, plan.action),
+                _why_planned(game, plan, planner),
+            )
     # Never a move that wastes something while another is left (rules N19, N49).
     action = greedy(game, random.Random(0), refuse=lambda a: bool(waste.waste_of(game, a)))
     pending = game.state.pending
@@ -36,6 +52,30 @@ def suggest(game: Game) -> Suggestion:
         label = pending.options[action.option].label
         return Suggestion(action, label, _why_answer(game, action.option))
     return Suggestion(action, labels.action_label(game, action), _why(game, action))
+
+
+def _fared(weighed: Weighed) -> str:
+    """How a move's playouts went, in words."""
+    n = weighed.playouts
+    if weighed.wins or weighed.losses:
+        said = f"wins {weighed.wins} of {n} playouts"
+        return said + (f", loses {weighed.losses}" if weighed.losses else "")
+    return f"scores {weighed.mean:.0%} over {n} playouts"
+
+
+def _why_planned(game: Game, plan: Plan, planner: Planner) -> str:
+    """The planner's reason: how its move fared against the next best."""
+    chosen = plan.chosen
+    assert chosen is not None
+    others = [w for w in plan.weighed if w is not chosen and w.playouts]
+    ahead = "1 round" if planner.rounds == 1 else f"{planner.rounds} rounds"
+    said = f"Played out {ahead} ahead, this {_fared(chosen)}"
+    if not others:
+        return said + "."
+    other = max(others, key=lambda w: w.mean)
+    instead = labels.action_label(game, other.action)
+    close = " — too close to leave the bot's plan" if other.mean >= chosen.mean else ""
+    return f"{said}; {instead} instead {_fared(other)}{close}."
 
 
 def _why_answer(game: Game, option: int) -> str:

@@ -56,6 +56,10 @@ GAME_ID = "deckbuilding"
 
 REVEALING = frozenset({"draw", "shuffle", "roll", "reveal", "search", "summon"})
 """Event types that reveal hidden information: undo never goes back past them."""
+COACH_THINK = 1.0
+"""The coach's seconds of thought at most, when the planner weighs a move."""
+COACH_PLAYOUTS = 24
+"""The coach's playouts at most per suggestion."""
 
 
 # --- the story ---------------------------------------------------------------------------
@@ -309,10 +313,12 @@ class DeckbuildingMatch:
         return Unasked(Choose(option=option), f"{pending.prompt} {pending.options[option].label}")
 
     def advice(self) -> Advice:
-        """The coach's move and its reason."""
+        """The coach's move and its reason: the planner's, where it weighs
+        the move (a second's thought at most), else the greedy bot's."""
         from dbdeck.games.deckbuilding.coach import suggest
+        from dbdeck.games.deckbuilding.planner import Planner
 
-        return suggest(self.game)
+        return suggest(self.game, Planner(think=COACH_THINK, iterations=COACH_PLAYOUTS))
 
     @property
     def content(self) -> Catalog:
@@ -349,8 +355,13 @@ class DeckbuildingMatch:
             raise ValueError("there is no decision to settle")
         return break_tie(pending, tied)
 
-    def bot_move(self, rng: random.Random) -> Action:
-        """The greedy bot's move."""
+    def bot_move(self, rng: random.Random, think: float | None = None) -> Action:
+        """The greedy bot's move; with ``think``, the planner's, in about
+        that many seconds at most."""
+        if think is not None:
+            from dbdeck.games.deckbuilding.planner import Planner
+
+            return Planner(think=think).plan(self.game, rng).action
         return bots.greedy(self.game, rng)
 
     def latest_events(self) -> list[EngineEvent]:

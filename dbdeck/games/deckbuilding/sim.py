@@ -21,15 +21,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dbdeck.games.deckbuilding.bots import BOTS
+from dbdeck.games.deckbuilding.bots import BOTS, Bot
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.game import DIFFICULTIES, Game, Setup
+from dbdeck.games.deckbuilding.planner import Planner
 
 __all__ = [
     "ACTION_CAP",
+    "BOT_NAMES",
     "Cell",
     "GameResult",
     "balance_table",
+    "bot_named",
     "play",
     "simulate",
     "summary",
@@ -38,6 +41,17 @@ __all__ = [
 
 ACTION_CAP = 20_000
 """Actions after which a game is stopped and reported as a bug."""
+
+BOT_NAMES = (*BOTS, "planner")
+"""The bots ``dbdeck sim --bot`` plays with."""
+
+
+def bot_named(name: str, think: float | None = None) -> Bot:
+    """The bot of that name (``think``: the planner's seconds per decision
+    at most; ``None``, its cap on playouts alone)."""
+    if name == "planner":
+        return Planner(think=think)
+    return BOTS[name]
 
 
 @dataclass(slots=True)
@@ -64,9 +78,10 @@ class GameResult:
         }
 
 
-def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
-    """Play one game to its end with a bot on every seat."""
-    choose = BOTS[bot]
+def play(catalog: Catalog, setup: Setup, bot: str | Bot = "greedy") -> GameResult:
+    """Play one game to its end with a bot (or the bot of that name) on
+    every seat."""
+    choose = bot_named(bot) if isinstance(bot, str) else bot
     game = Game.new(catalog, setup)
     # No one reads the log of a simulated game, and the bots choose only
     # legal actions: the fast path (``Game.headless``, ``apply_legal``).
@@ -97,7 +112,9 @@ def play(catalog: Catalog, setup: Setup, bot: str = "greedy") -> GameResult:
     )
 
 
-def simulate(catalog: Catalog, base: Setup, games: int, bot: str = "greedy") -> list[GameResult]:
+def simulate(
+    catalog: Catalog, base: Setup, games: int, bot: str | Bot = "greedy"
+) -> list[GameResult]:
     """Play ``games`` games with seeds ``base.seed``, ``base.seed + 1`` …"""
     return [play(catalog, replace(base, seed=base.seed + i), bot) for i in range(games)]
 
@@ -147,10 +164,10 @@ def _init_worker(catalog: Catalog) -> None:
     _catalog = catalog
 
 
-def _run_cell(job: tuple[Setup, int, str]) -> Cell:
-    base, games, bot = job
+def _run_cell(job: tuple[Setup, int, str, float | None]) -> Cell:
+    base, games, bot, think = job
     assert _catalog is not None
-    results = simulate(_catalog, base, games, bot)
+    results = simulate(_catalog, base, games, bot_named(bot, think))
     return Cell(base.villain, base.difficulty, base.extreme, results)
 
 
@@ -162,6 +179,7 @@ def sweep(
     *,
     seed: int = 0,
     bot: str = "greedy",
+    think: float | None = None,
     jobs: int | None = None,
 ) -> list[Cell]:
     """Play ``games`` games for every Villain × difficulty × Extreme Mode
@@ -178,12 +196,13 @@ def sweep(
             ),
             games,
             bot,
+            think,
         )
         for villain in villains
         for difficulty in DIFFICULTIES
         for extreme in (False, True)
     ]
-    for base, _, _ in runs:  # a bad setup is refused before any process starts
+    for base, *_ in runs:  # a bad setup is refused before any process starts
         Game.new(catalog, base)
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:

@@ -151,7 +151,11 @@ races, special cards and glossary."""
 
 
 COACH_RULES = """\
-The coach (key g) shows the move the greedy bot would make now, and why.
+The coach (key g) shows the move the greedy bot would make now, and why;
+where the move is a real choice (what to buy, whom to attack, when to end
+the turn), it thinks up to a second with the planner instead, playing the
+greedy bot's best moves out two rounds on shuffles your seat cannot tell
+from the real game, and says how the move fared against the next best.
 The bot plays only legal moves. In the Actions phase it weighs them in this
 order: put Allies, Equipment and Training into play; prepare Energy
 Techniques (the earliest slot first); attach boosters; exhaust cards for
