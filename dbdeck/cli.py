@@ -10,15 +10,17 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from collections.abc import Callable, Sequence
 
 from dbdeck import __version__
-from dbdeck.games.deckbuilding.cards.kinds import CardKind
-from dbdeck.opening import cannot_resume, card_set, play_session
 
+# Not typing's: importing typing would cost ``dbdeck --help`` a tenth of its
+# start (type checkers read this idiom as typing.TYPE_CHECKING).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
     from dbdeck.games.deckbuilding.engine.game import Setup
     from dbdeck.games.deckbuilding.sim import GameResult
@@ -26,7 +28,9 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+    """The argument parser of every sub-command. A sub-command's own options
+    are added only when it is chosen (or its help asked for), so that
+    ``dbdeck --help`` and each command pay only for theirs."""
     parser = argparse.ArgumentParser(
         prog="dbdeck",
         description="A terminal tabletop client for the Dragon Ball: Deckbuilding Game. "
@@ -39,9 +43,89 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="the saves folder (default: DBDECK_SAVES, else the user state folder)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser, action=Commands
+    )
+    assert isinstance(commands, Commands)
+    commands.add_command("cards", "validate, list and show the card set", _cards_options)
+    commands.add_command(
+        "play", "start a game at the table (skips the setup wizard)", _play_options
+    )
+    commands.add_command(
+        "host", "serve a shared table that players join from their own terminals", _host_options
+    )
+    commands.add_command("join", "sit at a shared table in this terminal", _join_options)
+    commands.add_command("tables", "list the shared tables on this box you may join", _nothing)
+    commands.add_command("continue", "resume the most recent saved game", _with_seating)
+    commands.add_command("saves", "list the saved games", _nothing)
+    commands.add_command("log", "print the full log of a saved game", _log_options)
+    commands.add_command("replay", "step through a saved game, turn by turn", _replay_options)
+    commands.add_command("sim", "play simulated games with bots", _sim_options)
+    commands.add_command("scenario", "run scenario files", _scenario_options)
+    commands.add_command(  # the second game: the Dragon Ball Z CCG
+        "ccg", "the Dragon Ball Z CCG: check decks, browse card identities, play", _ccg_options
+    )
+    return parser
 
-    cards = commands.add_parser("cards", help="validate, list and show the card set")
+
+_Options = Callable[[argparse.ArgumentParser], object]
+"""What adds a sub-command's options to its parser."""
+
+if TYPE_CHECKING:
+    _SubCommands = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubCommands = argparse._SubParsersAction
+
+
+class Commands(_SubCommands):
+    """Sub-commands listed in the help at once, whose parsers are built only
+    when one is chosen: building every option of every command costs more
+    than starting Python."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._options: dict[str, _Options] = {}
+        # argparse checks the chosen name against ``choices`` and lists them
+        # in its error: every name, built or not.
+        self.choices = self._options  # type: ignore[assignment]  # names only, by design
+
+    def add_command(self, name: str, help: str, options: _Options) -> None:
+        """List the sub-command ``name``; ``options`` adds its options when
+        it is chosen."""
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        self._options[name] = options
+
+    def parser_of(self, name: str) -> argparse.ArgumentParser:
+        """The parser of sub-command ``name``, built the first time."""
+        built = self._name_parser_map.get(name)
+        if built is None:
+            built = self.add_parser(name)  # no help given: already listed
+            self._options[name](built)
+        return built
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        """Build the chosen sub-command's parser, then parse with it."""
+        if values and values[0] in self._options:
+            self.parser_of(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _nothing(sub: argparse.ArgumentParser) -> None:
+    """A sub-command without options."""
+
+
+def _cards_options(cards: argparse.ArgumentParser) -> None:
+    from pathlib import Path
+    from typing import get_args
+
+    from dbdeck.games.deckbuilding.cards.kinds import CardKind
+
     card_commands = cards.add_subparsers(dest="cards_command", metavar="CARDS_COMMAND")
     card_commands.required = True
     _with_packs(card_commands.add_parser("validate", help="check the card set and any packs"))
@@ -53,10 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     schema = card_commands.add_parser("schema", help="write the JSON Schema of card files")
     schema.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
 
-    play = _with_game(
-        commands.add_parser("play", help="start a game at the table (skips the setup wizard)"),
-        required=False,
-    )
+
+def _play_options(play: argparse.ArgumentParser) -> None:
+    _with_game(play, required=False)
     play.add_argument("--resume", default=None, metavar="ID", help="resume a saved game")
     play.add_argument(
         "--from-backup",
@@ -70,12 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _with_seating(play)
 
-    host = _with_game(
-        commands.add_parser(
-            "host", help="serve a shared table that players join from their own terminals"
-        ),
-        required=False,
-    )
+
+def _host_options(host: argparse.ArgumentParser) -> None:
+    from pathlib import Path
+
+    _with_game(host, required=False)
     host.add_argument(
         "--game",
         default="deckbuilding",
@@ -146,7 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="the planner's time per move at most (default: 0.5)",
     )
-    join = commands.add_parser("join", help="sit at a shared table in this terminal")
+
+
+def _join_options(join: argparse.ArgumentParser) -> None:
     join.add_argument("--table", default=None, metavar="NAME", help="a table from 'dbdeck tables'")
     join.add_argument("--socket", default=None, metavar="PATH", help="the table's Unix socket")
     join.add_argument("--tcp", default=None, metavar="HOST:PORT", help="loopback TCP")
@@ -168,13 +252,14 @@ def build_parser() -> argparse.ArgumentParser:
     place = join.add_mutually_exclusive_group()
     place.add_argument("--seat", type=int, default=None, metavar="N", help="the seat to take")
     place.add_argument("--spectate", action="store_true", help="watch without a seat")
-    commands.add_parser("tables", help="list the shared tables on this box you may join")
-    _with_seating(commands.add_parser("continue", help="resume the most recent saved game"))
-    commands.add_parser("saves", help="list the saved games")
-    log = commands.add_parser("log", help="print the full log of a saved game")
+
+
+def _log_options(log: argparse.ArgumentParser) -> None:
     log.add_argument("save", metavar="SAVE", help="a save id or file")
     log.add_argument("--format", choices=("text", "json"), default="text")
-    replay = commands.add_parser("replay", help="step through a saved game, turn by turn")
+
+
+def _replay_options(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("save", metavar="SAVE", help="a save id or file")
     replay.add_argument(
         "--seat",
@@ -184,11 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay what seat N saw (its own hand only); by default every hand",
     )
 
-    sim = _with_game(
-        commands.add_parser("sim", help="play simulated games with bots"),
-        required=False,
-        seed_default="0, so the same arguments print the same results",
-    )
+
+def _sim_options(sim: argparse.ArgumentParser) -> None:
+    _with_game(sim, required=False, seed_default="0, so the same arguments print the same results")
     sim.add_argument(
         "--games", type=int, default=10, help="games to play (each run of --sweep; default: 10)"
     )
@@ -225,16 +308,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
-    scenario = commands.add_parser("scenario", help="run scenario files")
+
+def _scenario_options(scenario: argparse.ArgumentParser) -> None:
+    from pathlib import Path
+
     scenario_commands = scenario.add_subparsers(dest="scenario_command", metavar="SCENARIO_COMMAND")
     scenario_commands.required = True
     run = scenario_commands.add_parser("run", help="run scenario files and check them")
     run.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
-    from dbdeck.games.ccg.cli import add_commands  # the second game: the Dragon Ball Z CCG
 
-    add_commands(commands)
-    return parser
+def _ccg_options(ccg: argparse.ArgumentParser) -> None:
+    from dbdeck.games.ccg.cli import add_arguments
+
+    add_arguments(ccg)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -293,6 +380,8 @@ def ids_help(width: int = 79) -> str:
 
 
 def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    from pathlib import Path
+
     sub.add_argument(
         "--pack",
         action="append",
@@ -567,6 +656,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             # The game the table's entry names (or, by its address alone, the
             # one its welcome names) opens in its own screen.
             return net_commands.cmd_join(args, _join_rules, _joined_app)
+        from dbdeck.opening import card_set
+
         return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
         from dbdeck import save_commands
@@ -576,6 +667,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from dbdeck.opening import card_set
+
     catalog = card_set()
     if catalog is None:
         return 1
@@ -589,7 +682,7 @@ def _run_app(args: argparse.Namespace) -> int:
 def _run_play(args: argparse.Namespace) -> int:
     from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.games.deckbuilding.match import DeckbuildingRules
-    from dbdeck.opening import save_rules
+    from dbdeck.opening import cannot_resume, card_set, play_session, save_rules
     from dbdeck.saves import SaveError, Session, saves_dir
 
     folder = saves_dir(args.saves)
@@ -654,6 +747,7 @@ def _run_sim(args: argparse.Namespace) -> int:
 
     from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.games.deckbuilding.sim import bot_named, simulate, summary
+    from dbdeck.opening import card_set
 
     catalog = card_set()
     if catalog is None:

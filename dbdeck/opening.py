@@ -68,13 +68,13 @@ def save_rules(folder: Path, save_id: str, doing: str) -> GameRules[Any] | None:
     """The rules of the game the save ``save_id`` is of, or ``None`` after
     printing why not. A save of a game this dbdeck does not know is left
     where it is (it is no broken save, only another dbdeck's), and said so."""
-    from dbdeck.saves import save_game
+    from dbdeck.saves import save_game_file
     from dbdeck.tabletop.registry import known, unknown_words
 
-    game = save_game(folder, save_id)
+    game, path = save_game_file(folder, save_id)
     if not known(game):
         print(
-            f"cannot {doing}: {folder / (save_id + '.json')} is a save of "
+            f"cannot {doing}: {path or folder / (save_id + '.json')} is a save of "
             f"{unknown_words(game)}; it is left as it is",
             file=sys.stderr,
         )

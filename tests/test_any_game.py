@@ -303,6 +303,12 @@ def test_a_save_of_an_unknown_game_is_refused_in_words_and_left_in_place(
     # Left as it was: never moved aside, never rewritten.
     assert path.read_text() == text
     assert not list(tmp_path.glob("*.corrupt-*"))
+    # Only its backup left: the words name the backup, the file that was read.
+    path.rename(tmp_path / "toy-game.bak")
+    argv = ["--saves", str(tmp_path), "play", "--resume", "toy-game", "--from-backup"]
+    assert main(argv) == 1
+    said = capsys.readouterr().err
+    assert f"{tmp_path / 'toy-game.bak'} is a save of the game 'chess'" in said, said
 
 
 def test_a_game_without_a_table_screen_is_said_to_have_none(

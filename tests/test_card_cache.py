@@ -278,6 +278,22 @@ def test_the_cache_lives_in_the_user_cache_folder(
     assert card_cache.cache_dir() == tmp_path / "xdg" / "dbdeck"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG is the Linux convention")
+@pytest.mark.parametrize("xdg", [None, "", "   ", "relative/cache", "ABSOLUTE"])
+def test_the_cache_folder_is_the_one_platformdirs_names(
+    xdg: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick start's own reading of the XDG rule agrees with the library's."""
+    from platformdirs import user_cache_dir
+
+    monkeypatch.delenv(card_cache.CACHE_ENV)
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path) if xdg == "ABSOLUTE" else xdg)
+    assert card_cache.cache_dir() == Path(user_cache_dir("dbdeck", appauthor=False))
+
+
 def test_validate_from_the_cache_imports_no_pydantic(cache_dir: Path) -> None:
     command = [sys.executable, "-X", "importtime", "-m", "dbdeck", "cards", "validate"]
     env = {**os.environ, card_cache.CACHE_ENV: str(cache_dir.parent)}

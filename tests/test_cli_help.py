@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dbdeck.cli import build_parser, main
+from dbdeck.cli import Commands, build_parser, main
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 
 
@@ -17,9 +17,8 @@ def subcommand(name: str) -> argparse.ArgumentParser:
     """The parser of one sub-command."""
     parser = build_parser()
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            found: argparse.ArgumentParser = action.choices[name]
-            return found
+        if isinstance(action, Commands):
+            return action.parser_of(name)
     raise AssertionError("no sub-commands")
 
 

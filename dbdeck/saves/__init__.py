@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         load_save,
         read_save,
         save_game,
+        save_game_file,
         scan_saves,
     )
     from dbdeck.saves.replay import replay_events, story_of
@@ -88,7 +89,7 @@ _HOME = {
         "load_save",
         "read_save",
         "save_game",
-        "save_game",
+        "save_game_file",
         "scan_saves",
     ),
     "replay": ("replay_events", "story_of"),
@@ -140,6 +141,7 @@ __all__ = [
     "read_save",
     "replay_events",
     "save_game",
+    "save_game_file",
     "saves_dir",
     "scan_saves",
     "story_of",

@@ -260,13 +260,20 @@ def save_game(folder: Path, save_id: str) -> str:
     """The id of the game a save is of, from its listing (or its backup's,
     when the save itself cannot be listed); the first game when it cannot
     be told (opening the save then says what is wrong)."""
+    return save_game_file(folder, save_id)[0]
+
+
+def save_game_file(folder: Path, save_id: str) -> tuple[str, Path | None]:
+    """The game a save is of, as ``save_game`` tells it, and the file it was
+    told from (the save or its backup; ``None`` when neither could be read)."""
     for end in (".json", ".bak"):
+        path = folder / f"{save_id}{end}"
         try:
             _check_id(save_id)
-            return _listing(folder / f"{save_id}{end}").game
+            return _listing(path).game, path
         except (SaveError, OSError):
             continue
-    return DEFAULT_GAME
+    return DEFAULT_GAME, None
 
 
 def scan_saves(folder: Path) -> tuple[list[SaveInfo], list[str]]:

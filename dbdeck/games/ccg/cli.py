@@ -1,7 +1,7 @@
 """The ``dbdeck ccg`` sub-commands: check, cards, show, rules, schema, edit.
 
-``dbdeck.cli`` registers them with ``add_commands`` and hands a parsed
-``ccg`` command to ``run``. Building the parser imports nothing heavy; each
+``dbdeck.cli`` builds them with ``add_arguments`` when ``ccg`` is chosen,
+and hands a parsed ``ccg`` command to ``run``. Building the parser imports nothing heavy; each
 command imports what it needs when it runs.
 """
 
@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 from dbdeck.games.ccg.profiles import DEFAULT_PROFILE, ProfileName
 
-__all__ = ["add_commands", "run"]
+__all__ = ["add_arguments", "run"]
 
 
 def _with_packs(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -39,11 +39,8 @@ def _with_rules(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return sub
 
 
-def add_commands(commands: Any) -> None:
-    """Add ``ccg`` and its sub-commands to ``dbdeck``'s sub-parsers."""
-    ccg = commands.add_parser(
-        "ccg", help="the Dragon Ball Z CCG: check decks, browse card identities, play"
-    )
+def add_arguments(ccg: argparse.ArgumentParser) -> None:
+    """Add the ``ccg`` sub-commands to ``dbdeck ccg``'s parser."""
     sub = ccg.add_subparsers(dest="ccg_command", metavar="CCG_COMMAND")
     sub.required = True
     check = _with_rules(_with_packs(sub.add_parser("check", help="check deck files")))

@@ -15,8 +15,8 @@ from typing import Any
 
 from dbdeck.games.ccg.deckfile import CardLine, DeckFile, Section
 from dbdeck.games.ccg.facts import Facts
+from dbdeck.games.ccg.kinds import Alignment
 from dbdeck.games.ccg.library import Library
-from dbdeck.games.ccg.models import Alignment
 from dbdeck.games.ccg.profiles import Profile
 from dbdeck.games.ccg.rules import applies, source
 from dbdeck.games.ccg.titles import fold

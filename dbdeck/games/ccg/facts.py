@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dbdeck.games.ccg.kinds import Alignment, CardType
 from dbdeck.games.ccg.library import CardRecord, Library
-from dbdeck.games.ccg.models import Alignment, CardType
 from dbdeck.games.ccg.profiles import Profile
 from dbdeck.games.ccg.titles import fold, personality_form, style_of
 

@@ -18,23 +18,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dbdeck.games.ccg.attack_table import TABLE_FILE, PhysicalAttackTable, table_problems
-from dbdeck.games.ccg.models import (
-    Alignment,
-    CardType,
-    CharacterFile,
-    Identity,
-    IdentityFile,
-    ListFile,
-    PackCard,
-    PackFile,
-    PhysicalAttackTableFile,
-    RulingFile,
-)
+from dbdeck.games.ccg.library_cache import LibraryCache
 from dbdeck.games.ccg.titles import fold, personality_form, style_of
 from dbdeck.packs.reading import (
     MAX_CARD_FILE_BYTES,
@@ -49,6 +36,14 @@ from dbdeck.packs.reading import (
     shipped_cards_dir,
     validation_problems,
 )
+
+if TYPE_CHECKING:
+    # The models (and pydantic) are imported only to validate: a library the
+    # cache answers, with no pack on top, never loads them.
+    from pydantic import BaseModel, TypeAdapter
+
+    from dbdeck.games.ccg.kinds import Alignment, CardType
+    from dbdeck.games.ccg.models import Identity, PackCard
 
 __all__ = [
     "CardRecord",
@@ -65,7 +60,7 @@ CCG_SUFFIX = ".ccg.json"
 """How this game's card files end: one pack folder (and ``cards/`` itself)
 may hold both games' files, and each game reads only its own."""
 
-_Model = TypeVar("_Model", bound=BaseModel)
+_Model = TypeVar("_Model", bound="BaseModel")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +229,8 @@ def load_library(
     folders = list(packs) + (pack_dirs_from_env() if include_env_packs else [])
     if not folders:
         return base
+    from dbdeck.games.ccg.models import PackFile
+
     problems: list[Problem] = []
     loaded: list[tuple[str, PackCard]] = []
     table: tuple[str, PhysicalAttackTable] | None = None
@@ -312,6 +309,8 @@ def read_attack_table(path: Path) -> PhysicalAttackTable:
 
 def _attack_table(path: Path, problems: list[Problem]) -> PhysicalAttackTable | None:
     """A Physical Attack Table file, or ``None`` after adding its problems."""
+    from dbdeck.games.ccg.models import PhysicalAttackTableFile
+
     parsed = _read(path, PhysicalAttackTableFile, problems)
     if parsed is None:
         return None
@@ -327,9 +326,37 @@ def _attack_table(path: Path, problems: list[Problem]) -> PhysicalAttackTable | 
     )
 
 
+_SHIPPED_FILES = ("identities", "characters", "lists", "rulings")
+
+
 @functools.cache
 def _shipped(folder: Path) -> Library:
-    """The shipped data, read and checked once per process."""
+    """The shipped data, read and checked once per process: from the cache
+    while the files and the code are unchanged, else validated (and kept)."""
+    files: list[tuple[str, bytes]] = []
+    try:
+        for name in _SHIPPED_FILES:
+            path = folder / f"{name}{CCG_SUFFIX}"
+            files.append((str(path), read_regular_file(path, MAX_CARD_FILE_BYTES)))
+    except InputRefused:
+        return _validated(folder)  # which says what is wrong with the file
+    entry = LibraryCache.for_files(folder, files)
+    if entry is not None:
+        kept = entry.load()
+        if kept is not None:
+            library = _from_json(kept)
+            if library is not None:
+                return library
+    library = _validated(folder)
+    if entry is not None:
+        entry.save(_to_json(library))
+    return library
+
+
+def _validated(folder: Path) -> Library:
+    """The shipped data validated by the models; ``CardSetError`` otherwise."""
+    from dbdeck.games.ccg.models import CharacterFile, IdentityFile, ListFile, RulingFile
+
     problems: list[Problem] = []
     identities = _read(folder / f"identities{CCG_SUFFIX}", IdentityFile, problems)
     characters = _read(folder / f"characters{CCG_SUFFIX}", CharacterFile, problems)
@@ -390,8 +417,59 @@ def _shipped(folder: Path) -> Library:
     )
 
 
+def _to_json(library: Library) -> dict[str, Any]:
+    """The shipped library as JSON data for the cache: each record as the
+    list of its fields."""
+
+    def rows(records: Iterable[Any]) -> list[list[Any]]:
+        return [[getattr(r, f.name) for f in dataclasses.fields(r)] for r in records]
+
+    return {
+        "cards": rows(library.cards.values()),
+        "characters": rows(library.characters.values()),
+        "lists": rows(library.lists.values()),
+        "rulings": [
+            [r.card, r.source, r.summary, [dict(f) for f in r.facts]]
+            for kept in library.rulings.values()
+            for r in kept
+        ],
+    }
+
+
+def _from_json(content: Any) -> Library | None:
+    """The library the cache kept, or ``None`` when it is not of this shape."""
+    try:
+        cards = {c.id: c for c in (CardRecord(*_tuples(row)) for row in content["cards"])}
+        people = {
+            fold(c.name): c for c in (CharacterRecord(*_tuples(r)) for r in content["characters"])
+        }
+        lists = {x.id: x for x in (ListRecord(*_tuples(row)) for row in content["lists"])}
+        on_card: dict[str, list[RulingRecord]] = {}
+        for card, source, summary, facts in content["rulings"]:
+            kept = tuple(MappingProxyType(dict(f)) for f in facts)
+            on_card.setdefault(card, []).append(RulingRecord(card, source, summary, kept))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return Library(
+        MappingProxyType(cards),
+        MappingProxyType(people),
+        MappingProxyType(lists),
+        MappingProxyType({k: tuple(v) for k, v in on_card.items()}),
+        MappingProxyType(_title_index(cards)),
+    )
+
+
+def _tuples(value: Any) -> Any:
+    """JSON's lists back as the records' tuples, at every depth."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
 def _read(path: Path, model: type[_Model], problems: list[Problem]) -> _Model | None:
     """One file validated by ``model``, or ``None`` after adding its problems."""
+    from pydantic import ValidationError
+
     name = str(path)
     try:
         data = read_regular_file(path, MAX_CARD_FILE_BYTES)
@@ -412,6 +490,8 @@ def _read(path: Path, model: type[_Model], problems: list[Problem]) -> _Model | 
 
 @functools.cache
 def _adapter(model: type[_Model]) -> TypeAdapter[_Model]:
+    from pydantic import TypeAdapter
+
     return TypeAdapter(model)
 
 
@@ -433,6 +513,8 @@ def _inconsistent(card: Identity | PackCard) -> list[tuple[str, str]]:
                 f"{style_of(card.title) or 'no style'}",
             )
         )
+    from dbdeck.games.ccg.models import PackCard
+
     if isinstance(card, PackCard):
         if card.levels and (card.level is None or min(card.levels) != card.level):
             said.append(("levels", "the levels of a multi-level card start at its level"))

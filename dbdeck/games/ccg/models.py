@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dbdeck.games.ccg.attack_table import MAX_BANDS, MAX_POWER, MAX_STAGE_DAMAGE
+from dbdeck.games.ccg.kinds import Alignment, CardType
 from dbdeck.games.ccg.titles import Style
 from dbdeck.packs.printable import PRINTABLE_PATTERN
 
@@ -65,27 +66,6 @@ Note = Annotated[str, Field(min_length=1, max_length=400, pattern=PRINTABLE_PATT
 
 Citation = Annotated[str, Field(min_length=1, max_length=200, pattern=PRINTABLE_PATTERN)]
 """Where a fact comes from, e.g. ``Errata 7 June 2001, Saiyan #43``."""
-
-CardType = Literal[
-    "personality",
-    "mastery",
-    "sensei",
-    "physical-combat",
-    "energy-combat",
-    "combat",
-    "non-combat",
-    "drill",
-    "dragon-ball",
-    "battleground",
-    "location",
-]
-"""A card's type. ``drill`` and ``dragon-ball`` are Non-Combat cards with
-rules of their own; ``combat`` is the "Combat" heading, apart from Physical
-Combat and Energy Combat ("Combat Cards 1")."""
-
-Alignment = Literal["hero", "villain", "rogue"]
-"""Hero (blue background) or villain (red). ``rogue`` is the digest's third
-kind, which takes its Main Personality's alignment as an Ally."""
 
 
 class _Model(BaseModel):

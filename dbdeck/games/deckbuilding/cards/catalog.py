@@ -20,7 +20,6 @@ which this module re-exports for the first game's other readers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
@@ -82,14 +81,36 @@ itself) may hold both games' files, and each game reads only its own."""
 _VILLAIN_DECK_TYPES = frozenset({"attack", "minion", "split", "event", "transformation"})
 
 
-@dataclass(frozen=True, slots=True)
 class Catalog:
-    """Every card of a loaded set, by id, in file order. Immutable."""
+    """Every card of a loaded set, by id, in file order. Immutable.
+
+    A plain slotted class rather than a dataclass: the quick commands that
+    load it (``dbdeck cards validate``) would otherwise import ``dataclasses``
+    and ``inspect``, a seventh of their start."""
+
+    __slots__ = ("cards", "files")
 
     cards: Mapping[str, Card]
     """Cards by id."""
-    files: Mapping[str, str] = field(default_factory=dict)
+    files: Mapping[str, str]
     """For each card id, the file it came from."""
+
+    def __init__(self, cards: Mapping[str, Card], files: Mapping[str, str] | None = None) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "files", {} if files is None else files)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Catalog is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Catalog):
+            return NotImplemented
+        return self.cards == other.cards and self.files == other.files
+
+    __hash__ = None  # type: ignore[assignment]  # mappings inside: unhashable, as before
+
+    def __repr__(self) -> str:
+        return f"Catalog({len(self.cards)} cards)"
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.cards

@@ -16,7 +16,6 @@ from typing import Any, TextIO
 from dbdeck.games.deckbuilding.cards.catalog import CardSetError, Catalog, load_catalog
 from dbdeck.games.deckbuilding.cards.kinds import MARKET_OF_KIND
 from dbdeck.games.deckbuilding.cards.plain import Card
-from dbdeck.packs.schema import write_schema
 
 __all__ = ["cmd_list", "cmd_schema", "cmd_show", "cmd_validate", "listing"]
 
@@ -124,5 +123,6 @@ def cmd_show(packs: Sequence[Path], card_id: str) -> int:
 def cmd_schema(output: Path | None) -> int:
     """Write the JSON Schema of card files to a file or standard output."""
     from dbdeck.games.deckbuilding.cards.schema import card_file_schema
+    from dbdeck.packs.schema import write_schema  # ast and inspect: only here
 
     return write_schema(card_file_schema(), output)
