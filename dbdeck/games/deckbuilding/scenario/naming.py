@@ -59,7 +59,13 @@ def _find(
     if ch is not None:
         if kind in ("boost-on",):
             places.append([p.uid for p in ch.time_track if p is not None])
-        elif kind in ("exhaust", "destroy"):
+        elif kind == "exhaust":
+            # A copy not yet exhausted first: "exhaust the Pistol" with two
+            # in play means the one that can still be used.
+            units = ch.units()
+            places.append([u.uid for u in units if not u.exhausted])
+            places.append([u.uid for u in units if u.exhausted])
+        elif kind == "destroy":
             places.append([u.uid for u in ch.units()])
         elif kind == "play" and not any(s.card_ids[u] == card_id for u in ch.hand):
             places.append([u.uid for u in ch.units()])
