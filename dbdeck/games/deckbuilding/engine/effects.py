@@ -100,6 +100,9 @@ class Op(Asking):
     ctx: EffectContext = field(metadata=CONTEXT)
     left: int | None = optional(None)
     """A discard or destroy of several cards: how many are still to go."""
+    who: str | None = optional(None)
+    """The Character a discard or destroy is for, once known: each in turn
+    for "each Character", or the one the players chose."""
     choice: Any = optional(None)
     """The answer: a target, a card uid, an option's index."""
     read_answer = staticmethod(read_choice)
@@ -335,8 +338,7 @@ def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
         if source is not None:
             zones.remove_card(g, source, to_box=destroy)
         return
-    keys, _ = resolve_targets(g, op.target, ctx)
-    key = next((k for k in keys if k.__class__ is CharacterRef), None)
+    key = _whose_pile(g, op, task)
     if key is None:
         return
     ch = g.state.character(key.id)
@@ -366,7 +368,38 @@ def _pile_choice(g: Reach, op: fx.Discard | fx.Destroy, task: Op, destroy: bool)
         return
     zones.remove_card(g, pick, to_box=destroy, owner=ch)
     if count > 1:
-        g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1))
+        g.push(Op(task.card, task.path, task.i, task.ctx, left=count - 1, who=task.who))
+
+
+def _whose_pile(g: Reach, op: fx.Discard | fx.Destroy, task: Op) -> CharacterRef | None:
+    """The Character whose cards a discard or destroy takes; ``None`` when
+    that waits for the players' answer, or when no Character is named.
+
+    "Each Character discards" is one discard per Character, each in turn
+    with its own choice of card; "a Character the players choose" asks them
+    first (rules note N52). Once known, the Character is kept on the task
+    (``who``)."""
+    if task.who is not None:
+        return CharacterRef(task.who)
+    if task.choice.__class__ is CharacterRef and alive(g, task.choice):
+        task.who, task.choice = task.choice.id, None
+        return CharacterRef(task.who)
+    keys, choose = resolve_targets(g, op.target, task.ctx)
+    characters = [k for k in keys if k.__class__ is CharacterRef]
+    if len(characters) <= 1:
+        return characters[0] if characters else None
+    if choose:
+        g.ask(
+            task,
+            "target",
+            controller(g, task.ctx.actor),
+            "Who " + ("destroys" if isinstance(op, fx.Destroy) else "discards") + " a card?",
+            [Option(g.target_label(k), k) for k in characters],
+        )
+        return None
+    for key in reversed(characters):  # the first Character's discard runs first
+        g.push(Op(task.card, task.path, task.i, task.ctx, left=task.left, who=key.id))
+    return None
 
 
 def _discard(g: Reach, op: fx.Discard, task: Op) -> None:
