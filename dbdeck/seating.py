@@ -46,9 +46,16 @@ class Seating:
         """The player of a Character."""
         return self.players.get(character, "Player")
 
-    def named(self, character: str) -> str:
-        """The player of a Character, marked when away: ``bob (away)``."""
+    def seated(self, character: str) -> str:
+        """The player of a Character, marked when the table's bot plays it:
+        ``Player 2, bot``."""
         player = self.player(character)
+        return f"{player}, bot" if character in self.bots else player
+
+    def named(self, character: str) -> str:
+        """The player of a Character, marked when away or played by the bot:
+        ``bob (away)``, ``Player 2, bot``."""
+        player = self.seated(character)
         return f"{player} (away)" if character in self.away else player
 
     def settings_json(self) -> dict[str, Any]:

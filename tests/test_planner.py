@@ -211,6 +211,26 @@ def test_bot_teammates_play_their_characters_at_a_local_table(
     assert sum("Krillin's turn ends" in text for text in said) >= 2
 
 
+async def test_the_table_says_which_characters_the_bot_plays(catalog: Catalog) -> None:
+    """A bot teammate's board and the prompts name it as the bot's."""
+    from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+    from dbdeck.games.deckbuilding.tui.widgets.character import CharacterBoard
+    from dbdeck.seating import Seating
+
+    game = Game.new(catalog, Setup(villain="freezer", characters=["goku", "krillin"], seed=5))
+    seating = Seating(
+        players={"goku": "Player 1", "krillin": "Player 2"}, pace=0, bots=frozenset({"krillin"})
+    )
+    app = DbdeckApp(catalog, game, seating)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        boards = {b.id: b.shown for b in app.screen.query(CharacterBoard)}
+        krillin, goku = boards["char-krillin"], boards["char-goku"]
+        assert krillin is not None and krillin.player == "Player 2, bot"
+        assert goku is not None and goku.player == "Player 1"
+    assert seating.named("krillin") == "Player 2, bot"
+
+
 def test_play_refuses_a_bot_for_a_character_not_at_the_table(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

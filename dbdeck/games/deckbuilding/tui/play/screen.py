@@ -296,7 +296,7 @@ class TableScreen(Screen[None]):
         for panel in view.characters:
             self.one(f"#char-{panel.id}", CharacterBoard).shown = CharacterShown(
                 panel,
-                self.seating.player(panel.id) if self.seating.players else "",
+                self.seating.seated(panel.id) if self.seating.players else "",
                 bool(view.villain.aggro) and view.villain.aggro == panel.name,
                 away=panel.id in self.seating.away,
             )
