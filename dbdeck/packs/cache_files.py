@@ -11,9 +11,11 @@ Nothing here raises: the worst a cache can do is miss.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +24,8 @@ from dbdeck.folders import make_private_dir
 __all__ = [
     "CACHE_ENV",
     "cache_dir",
+    "code_digest",
+    "entry_key",
     "feed",
     "owned_by_user",
     "private_folder",
@@ -81,6 +85,33 @@ def pydantic_version() -> bytes | None:
         return Path(spec.origin).with_name("version.py").read_bytes()
     except (OSError, ImportError, ValueError):
         return None
+
+
+def code_digest(title: bytes, here: Path, files: Sequence[str]) -> bytes | None:
+    """A hash of a cache's ``title`` (its name and format), of pydantic's
+    version and of the code that decides what the cache holds (``files``,
+    relative to ``here``); ``None`` (no caching) when any cannot be read."""
+    version = pydantic_version()
+    if version is None:
+        return None
+    h = hashlib.sha256(title)
+    feed(h, b"pydantic", version)
+    try:
+        for name in files:
+            feed(h, name.encode(), (here / name).read_bytes())  # "../" stays inside dbdeck
+    except OSError:
+        return None
+    return h.digest()
+
+
+def entry_key(code: bytes, files: Sequence[tuple[str, bytes]]) -> str:
+    """The key of a cache entry: the code's hash, then every file read (its
+    name as given, even one that is not valid Unicode, and its bytes), in
+    order."""
+    h = hashlib.sha256(code)
+    for name, data in files:
+        feed(h, name.encode("utf-8", "surrogatepass"), data)
+    return h.hexdigest()
 
 
 def feed(h: Hash, name: bytes, data: bytes) -> None:

@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dbdeck.packs.cache_files import cache_dir, feed, pydantic_version, read_private, write_private
+from dbdeck.packs.cache_files import (
+    cache_dir,
+    code_digest,
+    entry_key,
+    read_private,
+    write_private,
+)
 
 __all__ = ["LibraryCache"]
 
@@ -46,18 +52,8 @@ loaded library holds."""
 def _code_digest() -> bytes | None:
     """A hash of the format, pydantic's version and the library's code;
     ``None`` (no caching) when any of them cannot be read."""
-    version = pydantic_version()
-    if version is None:
-        return None
-    h = hashlib.sha256(b"dbdeck ccg library cache %d\0" % _FORMAT)
-    feed(h, b"pydantic", version)
-    here = Path(__file__).parent
-    try:
-        for name in _CODE_FILES:
-            feed(h, name.encode(), (here / name).read_bytes())  # "../" stays inside dbdeck
-    except OSError:
-        return None
-    return h.digest()
+    title = b"dbdeck ccg library cache %d\0" % _FORMAT
+    return code_digest(title, Path(__file__).parent, _CODE_FILES)
 
 
 class LibraryCache:
@@ -78,13 +74,10 @@ class LibraryCache:
         code = _code_digest()
         if code is None:
             return None
-        h = hashlib.sha256(code)
-        for name, data in files:
-            feed(h, name.encode("utf-8", "surrogatepass"), data)
         # One file per folder: a changed file replaces its entry.
         where = hashlib.sha256(str(folder).encode("utf-8", "surrogatepass")).hexdigest()[:24]
         base = cache_dir() if directory is None else directory
-        return cls(base / "ccg-library" / f"library-{where}.json", h.hexdigest())
+        return cls(base / "ccg-library" / f"library-{where}.json", entry_key(code, files))
 
     def load(self) -> Any | None:
         """The JSON content kept under this key, or ``None``."""

@@ -30,7 +30,8 @@ from dbdeck.games.deckbuilding.cards import plain
 from dbdeck.packs.cache_files import (
     CACHE_ENV,
     cache_dir,
-    feed,
+    code_digest,
+    entry_key,
     pydantic_version,
     read_private,
     write_private,
@@ -70,18 +71,8 @@ _TAG = "@"
 def _code_digest() -> bytes | None:
     """A hash of the cache format, pydantic's version and the card code;
     ``None`` (no caching) when any of them cannot be read."""
-    version = pydantic_version()
-    if version is None:
-        return None
-    h = hashlib.sha256(b"dbdeck catalog cache %d\0" % _FORMAT)
-    feed(h, b"pydantic", version)
-    here = Path(__file__).parent
-    try:
-        for name in _CODE_FILES:
-            feed(h, name.encode(), (here / name).read_bytes())  # "../" stays inside dbdeck
-    except OSError:
-        return None
-    return h.digest()
+    title = b"dbdeck catalog cache %d\0" % _FORMAT
+    return code_digest(title, Path(__file__).parent, _CODE_FILES)
 
 
 class CatalogCache:
@@ -105,15 +96,12 @@ class CatalogCache:
         code = _code_digest()
         if code is None:
             return None
-        h = hashlib.sha256(code)
-        for name, data in files:
-            feed(h, _bytes_of(name), data)
         # One file per list of folders: a changed card replaces its entry
         # instead of piling up new ones.
         where = hashlib.sha256(_bytes_of("\0".join(map(str, folders))))
         # A folder of its own, made 0700 by dbdeck, whoever made the one above.
         folder = (cache_dir() if directory is None else directory) / "catalog"
-        return cls(folder / f"catalog-{where.hexdigest()[:24]}.json", h.hexdigest())
+        return cls(folder / f"catalog-{where.hexdigest()[:24]}.json", entry_key(code, files))
 
     def load(self) -> tuple[dict[str, plain.Card], dict[str, str]] | None:
         """The cards and their files kept under this key, or ``None``."""
