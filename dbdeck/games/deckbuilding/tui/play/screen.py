@@ -24,7 +24,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -78,6 +77,7 @@ from dbdeck.games.deckbuilding.tui.widgets import (
     show_fitted,
 )
 from dbdeck.tui.backend import Outcome
+from dbdeck.tui.frames import HeldScreen
 from dbdeck.tui.modal import Dialog
 from dbdeck.tui.settings import load_settings
 
@@ -86,7 +86,7 @@ __all__ = ["TableScreen"]
 W = TypeVar("W", bound=Widget)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(HeldScreen[None]):
     """A game in progress, as the seat at this screen may see it."""
 
     BINDINGS = BINDINGS
