@@ -680,6 +680,13 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
+    from dbdeck.opening import collection_held
+
+    with collection_held():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.games.deckbuilding.match import DeckbuildingRules
     from dbdeck.opening import cannot_resume, card_set, play_session, save_rules
