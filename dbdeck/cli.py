@@ -680,9 +680,10 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from dbdeck.opening import collection_held
+    from dbdeck import collector
 
-    with collection_held():
+    # No collection until the table is up (its app lets go).
+    with collector.held():
         return _play(args)
 
 

@@ -7,57 +7,15 @@ from __future__ import annotations
 
 import gc
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from dbdeck.games.deckbuilding.cards.catalog import Catalog
     from dbdeck.saves import Session
     from dbdeck.tabletop.game import GameRules
 
-__all__ = [
-    "cannot_resume",
-    "card_set",
-    "collection_held",
-    "game_rules",
-    "play_session",
-    "save_rules",
-]
-
-_held = False
-"""Whether the collector is off for a table's start (``collection_held``)."""
-
-
-@contextmanager
-def collection_held() -> Iterator[None]:
-    """No garbage collection while a table starts, until its app runs
-    (``play_session`` lets go) or the block ends. What a start builds (the
-    modules, Textual's and the table's, the card set, the game) lives as long
-    as the process: each collection on the way walks all of it and finds
-    nothing, and a start makes dozens (about a tenth of the wait for the
-    first table). Where the collector was already off, it is left so."""
-    global _held
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    _held = True
-    try:
-        yield
-    finally:
-        _let_go()
-
-
-def _let_go() -> None:
-    """The collector back on, what was built while it was off kept for good."""
-    global _held
-    if _held:
-        _held = False
-        _keep_for_good()
-        gc.enable()
+__all__ = ["cannot_resume", "card_set", "game_rules", "play_session", "save_rules"]
 
 
 def card_set() -> Catalog | None:
@@ -171,7 +129,6 @@ def play_session(
             print(f"the table's settings were not changed: {exc}", file=sys.stderr)
             session.close()
             return 1
-    _let_go()  # the app's own start collects as any Textual app's does
     try:
         # The dbdeck app opens every game's table (its main menu is the
         # first game's, and lists the others' screens).
