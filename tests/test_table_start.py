@@ -1,6 +1,7 @@
 """What ``dbdeck play`` loads on its way to the first drawn table: with the
 card set's cache warm, neither pydantic (the card checker), nor the other
-game's package, nor the shared tables' network code."""
+game's package, nor the shared tables' network code, nor the table's
+dialogs (none is open yet)."""
 
 from __future__ import annotations
 
@@ -26,13 +27,13 @@ App.run = lambda self, **options: run(self, headless=True, size=(160, 50), auto_
 from dbdeck.cli import main
 
 main(["play", "--villain", "freezer", "--characters", "goku,krillin", "--seed", "3"])
-unwanted = ("pydantic", "dbdeck.games.ccg", "dbdeck.net")
+unwanted = ("pydantic", "dbdeck.games.ccg", "dbdeck.net", "dbdeck.games.deckbuilding.tui.dialogs")
 print(sorted(m for m in sys.modules if m.startswith(unwanted)))
 """
 """A ``dbdeck play`` that prints the modules it should not have loaded."""
 
 
-def test_the_first_table_loads_no_checker_no_other_game_no_network(tmp_path: Path) -> None:
+def test_the_first_table_loads_only_what_it_draws(tmp_path: Path) -> None:
     env = {**os.environ, "DBDECK_CACHE_DIR": str(tmp_path / "cache")}
     env["DBDECK_SAVES"] = str(tmp_path / "saves")
     env.pop("DBDECK_PACKS", None)
