@@ -660,13 +660,26 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return net_commands.cmd_tables(args, card_set)
     if args.command in ("continue", "saves", "log", "replay"):
-        from dbdeck import save_commands
+        from dbdeck import collector, save_commands
 
-        return int(getattr(save_commands, f"cmd_{args.command}")(args))
+        command = getattr(save_commands, f"cmd_{args.command}")
+        if args.command != "continue":
+            return int(command(args))
+        # No collection until the table is up (its app lets go).
+        with collector.held():
+            return int(command(args))
     return _run_app(args)
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from dbdeck import collector
+
+    # No collection until the main menu is up (its app lets go).
+    with collector.held():
+        return _open_menu(args)
+
+
+def _open_menu(args: argparse.Namespace) -> int:
     from dbdeck.opening import card_set
 
     catalog = card_set()
@@ -680,6 +693,14 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
+    from dbdeck import collector
+
+    # No collection until the table is up (its app lets go).
+    with collector.held():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     from dbdeck.games.deckbuilding.engine.game import SetupError
     from dbdeck.games.deckbuilding.match import DeckbuildingRules
     from dbdeck.opening import cannot_resume, card_set, play_session, save_rules

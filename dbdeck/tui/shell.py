@@ -30,6 +30,7 @@ from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
 from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 
+from dbdeck import collector
 from dbdeck.saves import Session
 from dbdeck.tabletop.registry import ScreenKind, table_screen
 from dbdeck.tui.modal import Palette, PlainApp
@@ -80,6 +81,11 @@ class TableApp(PlainApp):
         """The saves folder; ``None`` plays without saving (tests, demos)."""
         self._typed_on: dict[int, tuple[events.Key, Screen[Any]]] = {}
         """The screen in front when each key waiting to act was typed."""
+
+    def on_ready(self) -> None:
+        """The first screen is laid out: a start that held the collector off
+        (``dbdeck.collector``) lets it go."""
+        collector.let_go()
 
     def table_screen(self, game_id: str, backend: Any, kind: ScreenKind = "table") -> Screen[None]:
         """The table screen of the game ``game_id`` on ``backend`` (of a

@@ -28,7 +28,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from dbdeck.games.ccg.table.view import HIDDEN, Offer, SeatPanel, TableView
@@ -72,6 +71,7 @@ from dbdeck.games.ccg.tui.widgets import (
 )
 from dbdeck.tui.ascii import AsciiFilter
 from dbdeck.tui.backend import Outcome, TableBackend
+from dbdeck.tui.frames import HeldScreen
 from dbdeck.tui.keybar import KeyBar
 
 __all__ = ["WIDE", "CcgTableScreen", "OfferCommands"]
@@ -103,7 +103,7 @@ class OfferCommands(Provider):
                 )
 
 
-class CcgTableScreen(Screen[None]):
+class CcgTableScreen(HeldScreen[None]):
     """A CCG game in progress, as the seat at this screen may see it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -11,9 +11,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.engine.panels import LogLine
-from dbdeck.games.deckbuilding.tui.dialogs import TurnBanner
 from dbdeck.games.deckbuilding.tui.play.shown import Backend, Shown
 from dbdeck.games.deckbuilding.tui.widgets import LOG_STYLES, HandBoard
+from dbdeck.tui.modal import Dialog
 
 __all__ = ["Announcer", "Announcing"]
 
@@ -75,8 +75,11 @@ class Announcer:
         screen = self.screen
         view = screen.view
         active = view.active
-        if isinstance(screen.app.screen, TurnBanner):
-            return True
+        if isinstance(screen.app.screen, Dialog):  # the dialogs load once one is shown
+            from dbdeck.games.deckbuilding.tui.dialogs import TurnBanner
+
+            if isinstance(screen.app.screen, TurnBanner):
+                return True
         if not screen.announces_turns or active in ("", "villain") or active == self.turn_of:
             return False
         before, self.turn_of = self.turn_of, active
@@ -104,6 +107,8 @@ class Announcer:
                 Text(f"  {line.text}", style=LOG_STYLES.get(line.kind, ""))
                 for line in self.since[-SINCE_SHOWN:]
             ]
+        from dbdeck.games.deckbuilding.tui.dialogs import TurnBanner
+
         banner = TurnBanner(f"Round {order.round} — {name}'s turn", lines)
         screen.app.push_screen(banner, lambda _: screen.refresh_table())
         return True

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
-from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 from dbdeck.games.deckbuilding.tui.play.describe import card_offers, market_card
 from dbdeck.games.deckbuilding.tui.play.picking import labelled
 from dbdeck.games.deckbuilding.tui.play.shown import Shown
@@ -86,6 +85,8 @@ def card_menu(screen: CardMenus, uid: int, where: str) -> None:
             screen.take(offers[index])
         else:
             screen.inspect_card(card.card)
+
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 
     dialog = DecisionDialog(
         card.name,

@@ -10,9 +10,9 @@ from rich.text import Text
 
 from dbdeck.games.deckbuilding.engine.actions import Action, Choose
 from dbdeck.games.deckbuilding.engine.panels import Offer
-from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 from dbdeck.games.deckbuilding.tui.play.shown import Backend, Shown, of_kind
 from dbdeck.tui.backend import Outcome
+from dbdeck.tui.modal import Dialog
 
 __all__ = ["Deciding", "Decisions"]
 
@@ -62,6 +62,8 @@ class Decisions:
         view = screen.view
         decision = view.decision
         assert decision is not None
+        from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
         top = screen.app.screen
         if isinstance(top, DecisionDialog) and top.for_decision:
             return
@@ -112,6 +114,10 @@ class Decisions:
     def close_stale(self) -> None:
         """Close a decision dialog whose decision was answered elsewhere."""
         top = self.screen.app.screen
+        if not isinstance(top, Dialog):
+            return  # no dialog in front (the dialogs load once one is shown)
+        from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
         if not isinstance(top, DecisionDialog) or not top.for_decision:
             return
         if self.screen.view.decision is None or not self.offers():

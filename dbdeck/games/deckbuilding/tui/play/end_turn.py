@@ -9,7 +9,6 @@ from typing import Protocol
 
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.panels import Offer
-from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 from dbdeck.games.deckbuilding.tui.play.shown import Shown
 from dbdeck.tui.backend import Outcome
 from dbdeck.tui.settings import Settings, save_settings
@@ -57,6 +56,8 @@ def end_turn(screen: Asking, action: Action) -> None:
         if choice in (1, 2):
             screen.play(action)
 
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
     screen.app.push_screen(
         DecisionDialog(
             f"End {name}'s turn?",
@@ -74,6 +75,8 @@ def confirm_waste(screen: Asking, offer: Offer) -> None:
     def answer(choice: int | None) -> None:
         if choice == 1:
             screen.play(offer.action)
+
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 
     screen.app.push_screen(
         DecisionDialog(

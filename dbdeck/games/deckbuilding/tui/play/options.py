@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 from dbdeck.games.deckbuilding.tui.play.shown import Backend, Shown
 from dbdeck.tui.settings import Settings, save_settings
 
@@ -50,6 +49,8 @@ def ask_settings(screen: Options) -> None:
             save_settings(settings)
             screen.notify(f"Ask before a wasted move: {'off' if ask else 'on'}.")
 
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
     screen.app.push_screen(DecisionDialog("Settings", "", labels, cancellable=True), answer)
 
 
@@ -63,6 +64,8 @@ def toggle_hide(screen: Options) -> None:
     def answer(choice: int | None) -> None:
         if choice == 1:
             _set_hidden(screen, False)
+
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
 
     dialog = DecisionDialog(
         "Show the hands?",

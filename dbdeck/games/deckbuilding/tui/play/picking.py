@@ -10,7 +10,6 @@ from typing import Protocol
 
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.panels import Offer, TableView
-from dbdeck.games.deckbuilding.tui.dialogs import ComboDialog, DecisionDialog
 from dbdeck.games.deckbuilding.tui.play.describe import card_name
 from dbdeck.games.deckbuilding.tui.play.shown import Shown, of_kind
 
@@ -69,6 +68,8 @@ def choose_offer(screen: Picking, title: str, prompt: str, offers: list[Offer]) 
         if index is not None:
             screen.take(offers[index])
 
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
     dialog = DecisionDialog(title, prompt, labels, cancellable=True)
     screen.app.push_screen(dialog, done)
 
@@ -97,6 +98,8 @@ def pick(
         if index is not None:
             screen.take(offers[index])
 
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
     screen.app.push_screen(DecisionDialog(title, prompt, shown, cancellable=True), done)
 
 
@@ -122,6 +125,8 @@ def pick_card_then(
         pick(screen, title, then, matching)
 
     names = [card_name(screen.view, uid) for uid in cards]
+    from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog
+
     screen.app.push_screen(DecisionDialog(title, prompt, names, cancellable=True), chosen)
 
 
@@ -164,5 +169,7 @@ def pick_attack(screen: Picking, chosen: frozenset[int]) -> None:
         offer = next((o for o in attacks if o.action == action), None)
         if offer is not None:
             screen.take(offer)
+
+    from dbdeck.games.deckbuilding.tui.dialogs import ComboDialog
 
     screen.app.push_screen(ComboDialog(screen.view, attacks), done)

@@ -24,21 +24,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from dbdeck.games.deckbuilding.cards.catalog import Catalog
 from dbdeck.games.deckbuilding.engine.actions import Action
 from dbdeck.games.deckbuilding.engine.panels import HandView, LogLine, Offer, TableView
-from dbdeck.games.deckbuilding.tui.dialogs import (
-    CardPicker,
-    DecisionDialog,
-    HandoffScreen,
-    HelpScreen,
-    InspectorScreen,
-    TurnBanner,
-)
 from dbdeck.games.deckbuilding.tui.play import (
     card_menu,
     describe,
@@ -78,6 +69,7 @@ from dbdeck.games.deckbuilding.tui.widgets import (
     show_fitted,
 )
 from dbdeck.tui.backend import Outcome
+from dbdeck.tui.frames import HeldScreen
 from dbdeck.tui.modal import Dialog
 from dbdeck.tui.settings import load_settings
 
@@ -86,7 +78,7 @@ __all__ = ["TableScreen"]
 W = TypeVar("W", bound=Widget)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(HeldScreen[None]):
     """A game in progress, as the seat at this screen may see it."""
 
     BINDINGS = BINDINGS
@@ -267,6 +259,8 @@ class TableScreen(Screen[None]):
             return
         handoff = self.backend.handoff()
         if handoff is not None:
+            from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen
+
             if not isinstance(self.app.screen, HandoffScreen):
                 self.app.push_screen(
                     HandoffScreen(handoff.player, handoff.characters), self.announcer.taken
@@ -357,7 +351,11 @@ class TableScreen(Screen[None]):
         such dialog has (its own keys are written in it). A hand-off and a
         decision of the players keep the bar ``keys_now`` gives them."""
         top = self.app.screen
-        if not isinstance(top, Dialog) or isinstance(top, HandoffScreen):
+        if not isinstance(top, Dialog):
+            return
+        from dbdeck.games.deckbuilding.tui.dialogs import DecisionDialog, HandoffScreen, TurnBanner
+
+        if isinstance(top, HandoffScreen):
             return
         if isinstance(top, DecisionDialog) and not top.cancellable:
             return  # the players' decisions: nothing closes them
@@ -377,6 +375,8 @@ class TableScreen(Screen[None]):
         if view.over:
             return self.OVER_KEYS
         if passing:
+            from dbdeck.games.deckbuilding.tui.dialogs import HandoffScreen
+
             return HandoffScreen.KEYS
         if view.decision is not None:
             if self.decisions.offers():
@@ -668,6 +668,8 @@ class TableScreen(Screen[None]):
         """Open the inspector on one card of the catalog."""
         card = self.backend.catalog.cards.get(card_id)
         if card is not None:
+            from dbdeck.games.deckbuilding.tui.dialogs import InspectorScreen
+
             self.app.push_screen(InspectorScreen(card, self.backend.catalog))
 
     def action_inspect(self) -> None:
@@ -684,6 +686,8 @@ class TableScreen(Screen[None]):
             if card_id is not None:
                 self.inspect_card(card_id)
 
+        from dbdeck.games.deckbuilding.tui.dialogs import CardPicker
+
         self.app.push_screen(CardPicker(self.inspect_entries()), show)
 
     def action_toggle_hide(self) -> None:
@@ -692,6 +696,8 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Every key of the table."""
+        from dbdeck.games.deckbuilding.tui.dialogs import HelpScreen
+
         self.app.push_screen(HelpScreen())
 
     def action_rules(self) -> None:
