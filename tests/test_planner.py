@@ -202,6 +202,7 @@ def test_bot_teammates_play_their_characters_at_a_local_table(
     rng = random.Random(5)
     handed_back = 0
     while not table.match.over and handed_back < 40:
+        table.play_bots()
         asked = table.match.asked()
         assert asked.together or not asked.roles <= {"krillin"}
         move = table.match.bot_move(rng)
@@ -209,6 +210,108 @@ def test_bot_teammates_play_their_characters_at_a_local_table(
         handed_back += 1
     said = [line.text for line in table.events()]
     assert sum("Krillin's turn ends" in text for text in said) >= 2
+
+
+def test_the_keyboard_never_moves_for_a_bot_teammate(catalog: Catalog) -> None:
+    """While the bot must move for Krillin, the keyboard is offered
+    nothing and a move sent for him is refused, saying why."""
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+    from dbdeck.seating import Seating
+    from dbdeck.tui import local
+
+    game = Game.new(catalog, Setup(villain="freezer", characters=["goku", "krillin"], seed=5))
+    table = local.LocalBackend(
+        DeckbuildingMatch(game), Seating(pace=0, bots=frozenset({"krillin"}))
+    )
+    rng = random.Random(5)
+    for _ in range(200):
+        turn = table.bot_turn()
+        if turn is not None:
+            break
+        table.send(table.match.bot_move(rng))
+    assert turn is not None and turn.who == "Krillin"
+    assert table.legal_actions() == []
+    refused = table.send(table.match.bot_move(rng))
+    assert not refused.accepted and "bot is moving" in refused.message
+    version = table.match.version
+    assert table.play_bot(turn, turn.think()).accepted
+    assert table.match.version > version
+
+
+def test_a_bot_move_for_a_table_that_moved_on_is_refused(catalog: Catalog) -> None:
+    """A move thought over for an older table (another turn asked since)
+    changes nothing; the fresh turn's move is played."""
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+    from dbdeck.seating import Seating
+    from dbdeck.tui import local
+
+    game = Game.new(catalog, Setup(villain="freezer", characters=["krillin"], seed=3))
+    table = local.LocalBackend(
+        DeckbuildingMatch(game), Seating(pace=0, bots=frozenset({"krillin"}))
+    )
+    stale = table.bot_turn()
+    fresh = table.bot_turn()
+    assert stale is not None and fresh is not None
+    before = table.match.fingerprint()
+    outcome = table.play_bot(stale, stale.think())
+    assert not outcome.accepted and not outcome.error
+    assert table.match.fingerprint() == before
+    assert table.play_bot(fresh, fresh.think()).accepted
+
+
+def test_a_bot_that_cannot_move_hands_its_move_to_the_keyboard(catalog: Catalog) -> None:
+    """A failing bot (a bug) does not stop the table: the error is said,
+    and the keyboard may make Krillin's move."""
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+    from dbdeck.seating import Seating
+    from dbdeck.tui import local
+
+    game = Game.new(catalog, Setup(villain="freezer", characters=["krillin"], seed=3))
+    table = local.LocalBackend(
+        DeckbuildingMatch(game), Seating(pace=0, bots=frozenset({"krillin"}))
+    )
+    turn = table.bot_turn()
+    assert turn is not None and table.legal_actions() == []
+    outcome = table.play_bot(turn, RuntimeError("no idea"))
+    assert outcome.error and "no idea" in outcome.message
+    assert table.bot_turn() is None
+    assert table.legal_actions()
+    assert any("no idea" in line.text for line in table.events())
+
+
+async def test_a_bot_teammate_moves_while_the_table_draws(catalog: Catalog) -> None:
+    """At the table, the bot's moves are thought over on a worker thread:
+    the screen says the bot is moving, each move is drawn as it is made,
+    and the turn comes back to the keyboard."""
+    from textual.widgets import Static
+
+    from dbdeck.games.deckbuilding.tui.app import DbdeckApp
+    from dbdeck.games.deckbuilding.tui.play.screen import TableScreen
+    from dbdeck.games.deckbuilding.tui.widgets import TableLog
+    from dbdeck.seating import Seating
+
+    game = Game.new(catalog, Setup(villain="freezer", characters=["krillin", "goku"], seed=5))
+    seating = Seating(
+        players={"krillin": "Player 1", "goku": "Player 2"}, pace=0, bots=frozenset({"krillin"})
+    )
+    app = DbdeckApp(catalog, game, seating)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        seen_thinking = handed_back = False
+        for _ in range(1000):
+            await pilot.pause(0.02)
+            thinking = screen.bot_moves.thinking
+            if thinking is not None:
+                seen_thinking = True
+                prompt = str(screen.query_one("#prompt", Static).content)
+                assert "The bot is moving for Krillin" in prompt
+            elif seen_thinking and screen.view.actor == "goku" and screen.offers:
+                handed_back = True
+                break
+        assert seen_thinking and handed_back
+        log = "\n".join(line.plain for line in screen.query_one(TableLog).entries)
+        assert "Krillin's turn ends" in log
 
 
 async def test_the_table_says_which_characters_the_bot_plays(catalog: Catalog) -> None:

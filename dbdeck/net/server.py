@@ -1491,7 +1491,14 @@ class TableServer:
             await asyncio.sleep(self.bot_delay)
             if not self._bot_turn():
                 return
-            move = self.session.match.bot_move(self.bot_rng, self.bot_think)
+            # Thought over on a copy, on a thread: the table goes on serving
+            # its clients (chat, views, comings and goings) meanwhile.
+            version = self.version
+            snapshot = self.session.match.clone()
+            rng = random.Random(self.bot_rng.getrandbits(64))
+            move = await asyncio.to_thread(snapshot.bot_move, rng, self.bot_think)
+            if self.version != version or not self._bot_turn():
+                continue  # the table moved on (an undo): think again
             if not await self._apply(move, None):
                 # Most likely a full disk: not a new notice every bot_delay.
                 await asyncio.sleep(self.save_retry)

@@ -13,7 +13,7 @@ through a saved game. All three know a game only through the game protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -25,7 +25,15 @@ V_co = TypeVar("V_co", covariant=True)
 O_co = TypeVar("O_co", covariant=True)
 """The game's offer type."""
 
-__all__ = ["Handoff", "OneSeatPerScreen", "Outcome", "Seating", "Suggestion", "TableBackend"]
+__all__ = [
+    "BotTurn",
+    "Handoff",
+    "OneSeatPerScreen",
+    "Outcome",
+    "Seating",
+    "Suggestion",
+    "TableBackend",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,24 @@ class Handoff:
     player: str
     characters: str
     """The Characters that player runs, in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A move the bot must make for one of its Characters.
+
+    ``think`` works on a copy of the match taken when the turn was asked
+    for, so it may run on any thread while the screen goes on drawing: it
+    reads nothing the table changes meanwhile. Its move is played with
+    ``TableBackend.play_bot``, which refuses it once the table has moved on.
+    """
+
+    think: Callable[[], object]
+    """Think the move over (up to the bot's time budget) and return it."""
+    version: int
+    """The match's version when the turn was asked for."""
+    who: str
+    """The Characters the bot moves for, in words."""
 
 
 Suggestion = Advice
@@ -104,6 +130,13 @@ class TableBackend(Protocol[V_co, O_co]):
         game's own type, when this screen has seen it all; ``None`` when it
         cannot tell."""
 
+    def bot_turn(self) -> BotTurn | None:
+        """The move the bot must make now, if one of its Characters acts."""
+
+    def play_bot(self, turn: BotTurn, move: object) -> Outcome:
+        """Play the move thought over for ``turn``; refused, changing
+        nothing, when the table has moved on since it was asked for."""
+
 
 class OneSeatPerScreen:
     """The part of a backend whose screen always shows one seat's eyes (a
@@ -134,3 +167,11 @@ class OneSeatPerScreen:
     def tally(self) -> object:
         """The counts are kept where the game is."""
         return None
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot plays where the game is, never on this screen."""
+        return None
+
+    def play_bot(self, turn: BotTurn, move: object) -> Outcome:
+        """The bot plays where the game is, never on this screen."""
+        return Outcome(False, "The bot plays where the game is.")

@@ -16,7 +16,7 @@ from typing import Any
 
 from dbdeck.saves import SaveError, SaveFailed, Session, replay_events, story_of
 from dbdeck.tabletop.game import Advice, Event, GameRules, IllegalMove, LogLine, Match, Story
-from dbdeck.tui.backend import Handoff, OneSeatPerScreen, Outcome, Seating
+from dbdeck.tui.backend import BotTurn, Handoff, OneSeatPerScreen, Outcome, Seating
 
 __all__ = ["LocalBackend", "ReplayBackend"]
 
@@ -28,8 +28,7 @@ def _count(n: int, word: str) -> str:
 BOT_THINK = 0.5
 """Seconds the bot thinks at most on one of its teammates' moves."""
 BOT_MOVES = 400
-"""The bot's moves at most between two of the players' (a game it plays
-alone goes on at the next key)."""
+"""The bot's moves at most in one call of ``LocalBackend.play_bots``."""
 
 
 class LocalBackend:
@@ -76,6 +75,10 @@ class LocalBackend:
             self.keyboard = seats[0] if seats else None
         # Not the game's seed: nothing the table shows may be a function of it.
         self._bot_rng = random.Random(secrets.randbits(64))
+        self._bot_asked: tuple[BotTurn, Match] | None = None
+        """The bot's turn last handed out, with the match it was asked of."""
+        self._bot_stuck: tuple[Match, int] | None = None
+        """Where the bot could not move: the keyboard moves for it there."""
         self._answer_unasked()
         self._settle()
 
@@ -161,29 +164,85 @@ class LocalBackend:
     def _hiding(self) -> bool:
         return self.seating.hide_hands and self._several
 
-    def _play_bots(self) -> None:
-        """Let the bot play its Characters' moves and answer their
-        questions (``Seating.bots``), until a player at the keyboard, the
-        whole table or the rules' own turn must act."""
+    def _bot_acts(self) -> bool:
+        """Whether the bot must move now (``Seating.bots``): only its
+        Characters are asked, and neither the whole table nor the rules'
+        own turn is."""
         bots = self.seating.bots
-        for _ in range(BOT_MOVES if bots else 0):
-            if self.match.over or self.match.waiting():
-                return
-            asked = self.match.asked()
-            if asked.together or not asked.roles or not asked.roles <= bots:
-                return
+        if not bots or self.match.over or self.match.waiting():
+            return False
+        if self._bot_stuck == (self.match, self.match.version):
+            return False
+        asked = self.match.asked()
+        return not asked.together and bool(asked.roles) and asked.roles <= bots
+
+    def bot_turn(self) -> BotTurn | None:
+        """The move the bot must make now: thought over on a copy of the
+        match, so the screen may run it on a worker thread and go on
+        drawing (and the bot may think as long as its budget allows)."""
+        if not self._bot_acts():
+            return None
+        match = self.match
+        snapshot = match.clone()
+        rng = random.Random(self._bot_rng.getrandbits(64))
+
+        def think() -> object:
             try:
-                events = self._apply(self.match.bot_move(self._bot_rng, BOT_THINK))
-            except (IllegalMove, SaveFailed):
-                return
+                return snapshot.bot_move(rng, BOT_THINK)
             except Exception as exc:  # the table survives a bug: its players go on
-                self._lines.append(LogLine("note", f"The bot cannot move ({exc})."))
+                return exc
+
+        who = ", ".join(match.role_name(role) for role in sorted(match.asked().roles))
+        turn = BotTurn(think, match.version, who)
+        self._bot_asked = (turn, match)
+        return turn
+
+    def play_bot(self, turn: BotTurn, move: object) -> Outcome:
+        """Play the bot's move for ``turn``. A move thought over for a table
+        that has moved on since is refused and changes nothing. A move the
+        bot could not make (a bug) hands that move to the keyboard."""
+        asked = self._bot_asked
+        if (
+            asked is None
+            or asked[0] is not turn
+            or asked[1] is not self.match
+            or self.match.version != turn.version
+            or not self._bot_acts()
+        ):
+            return Outcome(False, "The table moved on while the bot was thinking.")
+        self._bot_asked = None
+        if isinstance(move, Exception):
+            return self._bot_cannot(f"The bot cannot move ({move}).")
+        try:
+            events = self._apply(move)
+        except IllegalMove as exc:
+            return self._bot_cannot(f"The bot cannot move: {exc.reason}")
+        except SaveFailed as exc:
+            return Outcome(False, str(exc), error=True)
+        except Exception as exc:  # the table must survive any bug in the rules
+            return self._crashed(exc)
+        if self.session is not None:
+            self.match = self.session.match
+        self._count_story(events)
+        self._lines += self.match.log(events, self.keyboard)
+        self._answer_unasked()
+        self._settle()
+        return Outcome(True)
+
+    def _bot_cannot(self, why: str) -> Outcome:
+        """The bot's move failed: say so, and let the keyboard make it."""
+        self._bot_stuck = (self.match, self.match.version)
+        self._lines.append(LogLine("note", f"{why} Its Character's move is the keyboard's."))
+        self._settle()
+        return Outcome(False, why, error=True)
+
+    def play_bots(self) -> None:
+        """Play every move the bot must make now, one after the other, on
+        this thread (the screen thinks them over on a worker instead)."""
+        for _ in range(BOT_MOVES):
+            turn = self.bot_turn()
+            if turn is None or not self.play_bot(turn, turn.think()).accepted:
                 return
-            if self.session is not None:
-                self.match = self.session.match
-            self._count_story(events)
-            self._lines += self.match.log(events, self.keyboard)
-            self._answer_unasked()
 
     def _settle(self) -> None:
         """Move the keyboard to the seat that must act: the one rule of whose
@@ -198,8 +257,16 @@ class LocalBackend:
         act waits for its own hand-off, even when it had the keyboard just
         before (the others may have gathered round the screen since).
         """
-        self._play_bots()
         seat = self._actor_seat()
+        if self._bot_acts():
+            # Nobody at the keyboard acts while the bot moves; with hidden
+            # hands the screen shows what a spectator sees meanwhile.
+            self._waiting = None
+            if self._hiding():
+                self.keyboard = None
+            elif seat is not None:
+                self.keyboard = seat
+            return
         if not self._hiding():
             self._waiting = None
             if seat is not None:
@@ -243,7 +310,7 @@ class LocalBackend:
         return self.match.view(self.keyboard, self._plays(self.keyboard))
 
     def _may_act(self) -> bool:
-        if self._waiting is not None:
+        if self._waiting is not None or self._bot_acts():
             return False
         asked = self.match.asked()
         if asked.nobody:
@@ -270,6 +337,8 @@ class LocalBackend:
             who = self.handoff()
             player = who.player if who is not None else "the next player"
             return Outcome(False, f"Pass the keyboard: {player} presses Enter first.")
+        if self._bot_acts():
+            return Outcome(False, "The bot is moving for its Character: wait for it.")
         if not self._may_act():
             return Outcome(False, "Nobody at this keyboard may act now.")
         action = self.match.unmask(self._plays(self.keyboard), action)

@@ -34,7 +34,7 @@ def whose_turn(view: TableView, seating: Seating) -> str:
     board = view.character(view.active)
     if board is None:
         return ""
-    player = seating.players.get(board.id, "")
+    player = seating.seated(board.id) if board.id in seating.players else ""
     return f"{board.name}'s turn" + (f" ({player})" if player else "")
 
 
@@ -72,11 +72,18 @@ def decider(view: TableView, seating: Seating) -> str:
 
 
 def status_line(
-    view: TableView, offers: list[Offer], seating: Seating, *, passing: bool, deciding: bool
+    view: TableView,
+    offers: list[Offer],
+    seating: Seating,
+    *,
+    passing: bool,
+    deciding: bool,
+    bot: str = "",
 ) -> Text:
     """The prompt: who acts and the next sensible steps, or what the table
     waits for (``passing``: a hand-off stands in the way; ``deciding``: this
-    screen may answer the pending decision)."""
+    screen may answer the pending decision; ``bot``: the Characters the bot
+    is moving for now)."""
     if view.paused:
         return Text(
             f"{view.villain.name} is playing… (Space: show the rest at once)", style="italic"
@@ -85,6 +92,8 @@ def status_line(
         return Text("The game is over.", style="bold")
     if passing:
         return Text("Pass the keyboard.", style="italic")
+    if bot:
+        return Text(f"The bot is moving for {bot}…", style="italic")
     decision = view.decision
     if decision is not None:
         if deciding:

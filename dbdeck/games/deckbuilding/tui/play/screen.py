@@ -42,6 +42,7 @@ from dbdeck.games.deckbuilding.tui.play import (
     prompt,
 )
 from dbdeck.games.deckbuilding.tui.play.announce import Announcer
+from dbdeck.games.deckbuilding.tui.play.bot_moves import BotMoved, BotMoves
 from dbdeck.games.deckbuilding.tui.play.decisions import Decisions
 from dbdeck.games.deckbuilding.tui.play.keys import BINDINGS, KEYS, OVER_KEYS, Keys
 from dbdeck.games.deckbuilding.tui.play.outcomes import outcome_of
@@ -122,6 +123,8 @@ class TableScreen(HeldScreen[None]):
         """The game's decisions, asked once a version."""
         self.announcer = Announcer(self)
         """What the table says when a turn changes hands or the game ends."""
+        self.bot_moves = BotMoves(self, backend, self._bot_played)
+        """The bot's teammate moves, thought over on a worker thread."""
 
     @property
     def catalog(self) -> Catalog:
@@ -247,6 +250,7 @@ class TableScreen(HeldScreen[None]):
         lines = self.backend.events()
         if lines:  # something happened: say what it did, if anything
             self.outcome = outcome_of(lines)
+        bot_moving = not (view.over or view.paused) and self.bot_moves.due(self.seating.pace)
         self._draw(view)
         self._fill_actions()
         self.write_lines(lines)
@@ -256,6 +260,8 @@ class TableScreen(HeldScreen[None]):
             return
         if view.paused:
             self.set_timer(self.seating.pace, self._continue_villain)
+            return
+        if bot_moving:  # the table redraws after each of the bot's moves
             return
         handoff = self.backend.handoff()
         if handoff is not None:
@@ -322,6 +328,7 @@ class TableScreen(HeldScreen[None]):
             self.seating,
             passing=self.backend.handoff() is not None,
             deciding=bool(self.decisions.offers()),
+            bot=self.bot_moves.thinking.who if self.bot_moves.thinking is not None else "",
         )
 
     def _say(self, where: str, text: Text) -> None:
@@ -549,6 +556,18 @@ class TableScreen(HeldScreen[None]):
                 rows.action_move(0)
                 return
         self.nothing("buy")
+
+    @on(BotMoved)
+    def _bot_moved(self, moved: BotMoved) -> None:
+        self.bot_moves.play(moved)
+
+    def _bot_played(self, outcome: Outcome) -> None:
+        """After each of the bot's moves: say what failed, if anything (a
+        move thought over for a table that moved on is simply thought over
+        again), and draw the table."""
+        if outcome.error and not self.closing:
+            self.notify(outcome.message, title="Error", severity="error", timeout=30)
+        self.refresh_table()
 
     def _continue_villain(self) -> None:
         """Play the next step of a paused Villain turn."""
