@@ -292,6 +292,46 @@ async def test_the_host_hands_an_away_seat_to_the_bot(
     assert len(krillin_turns) > 2
 
 
+async def test_the_table_serves_its_players_while_the_bot_thinks(
+    catalog: Catalog, table: tuple[TableServer, Users], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot thinks on a thread: a chat sent meanwhile comes back at
+    once, not after the bot's move."""
+    import threading
+    import time
+
+    from dbdeck.games.deckbuilding.match import DeckbuildingMatch
+
+    thinking, thought = threading.Event(), threading.Event()
+    slow = DeckbuildingMatch.bot_move
+
+    def bot_move(self: DeckbuildingMatch, rng: random.Random, think: float | None = None) -> Any:
+        thinking.set()
+        time.sleep(1.0)
+        thought.set()
+        return slow(self, rng, None)
+
+    monkeypatch.setattr(DeckbuildingMatch, "bot_move", bot_move)
+    server, users = table
+    goku, krillin = await Seat.pair(server, users)
+    await krillin.client.close()
+    await goku.settle()
+    await goku.client.send(HostMessage(type="host", character="krillin", to_seat=None))
+    await goku.until(SeatsMessage)
+    for _ in range(60):  # Goku's turn first, if his: he ends it
+        view = await goku.until(ViewMessage)
+        offers = [Offer.from_json(o) for o in view.legal]
+        if not offers:
+            break
+        end = [o for o in offers if o.action.type == "end-turn"]
+        await goku.act(end[0].action if end else offers[0].action, view.version)
+    assert await asyncio.to_thread(thinking.wait, 5)
+    await goku.client.send(ChatMessage(type="chat", text="you there?"))
+    said = await goku.until(ChatMessage)
+    assert said.text == "you there?"
+    assert not thought.is_set()
+
+
 async def test_the_server_restarts_and_the_table_resumes(catalog: Catalog, tmp_path: Path) -> None:
     users = Users()
     server = await start(catalog, tmp_path, users)
