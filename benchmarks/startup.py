@@ -74,6 +74,7 @@ def _pairs(
 
 
 def _line(label: str, mine: list[float], theirs: list[float], goal: str) -> str:
+    """One result: both medians and the median of the run-by-run ratios."""
     ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
     return (
         f"{label:<40} {statistics.median(mine) * 1e3:7.1f} ms  "
@@ -82,6 +83,7 @@ def _line(label: str, mine: list[float], theirs: list[float], goal: str) -> str:
 
 
 def main() -> None:
+    """Time each command against its peer and print the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="runs of each command (default 9)")
     args = parser.parse_args()
@@ -105,6 +107,10 @@ def main() -> None:
         peer_file = Path(scratch, "peer.py")
         peer_file.write_text(PEER_APP)
         saves = str(Path(scratch, "saves"))
+        # The table runs in this process's environment (``first_frame``):
+        # the same one as the commands above.
+        for name in ("PYTHONDONTWRITEBYTECODE", "DBDECK_PACKS"):
+            os.environ.pop(name, None)
         os.environ["DBDECK_CACHE_DIR"] = str(Path(scratch) / "cache")
         play = [
             *DBDECK,

@@ -4,9 +4,10 @@ What a start builds (the modules, Textual's and the table's, the card set,
 the game, the first screen) lives as long as the process: each collection
 on the way walks all of it and finds nothing, and a start makes dozens of
 them (about a tenth of the wait for the first table). ``held`` turns the
-collector off for a start; ``let_go`` turns it back on once the table is up,
-with what was built kept out of its sight for good, so that no collection
-afterwards walks it either.
+collector off for a start; ``let_go`` turns it back on once the table is
+drawn: it collects once (the garbage a start made, such as a card set
+validated cold), then keeps what lives on out of the collector's sight for
+good, so that no collection afterwards walks it either.
 """
 
 from __future__ import annotations
@@ -42,10 +43,12 @@ def held() -> Iterator[None]:
 
 
 def let_go() -> None:
-    """The collector back on, if ``held`` turned it off; what was built
-    meanwhile is kept out of its sight. Otherwise nothing."""
+    """The collector back on, if ``held`` turned it off: the garbage made
+    meanwhile collected, what lives on kept out of its sight. Otherwise
+    nothing."""
     global _held
     if _held:
         _held = False
+        gc.collect()
         gc.freeze()
         gc.enable()

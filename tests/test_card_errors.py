@@ -171,3 +171,23 @@ def test_missing_pack_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     missing = tmp_path / "nowhere"
     assert main(["cards", "validate", "--pack", str(missing)]) == 1
     assert capsys.readouterr().out.splitlines() == [f"{missing}: not a folder of card files"]
+
+
+def test_problems_catalogs_and_their_errors_copy_and_pickle() -> None:
+    """Immutable as they are, problems and their errors copy, deep-copy and
+    pickle whole (a worker process may send them back); a catalog copies
+    (its read-only mappings are shared, never copied)."""
+    import copy
+    import pickle
+
+    from dbdeck.games.deckbuilding.cards.catalog import load_catalog
+    from dbdeck.packs.reading import CardSetError, Problem
+
+    problem = Problem("cards/x.json", "duplicate id", "goku", "id")
+    catalog = load_catalog(include_env_packs=False)
+    error = CardSetError([problem])
+    assert copy.copy(problem) == problem == copy.deepcopy(problem)
+    assert pickle.loads(pickle.dumps(problem)) == problem
+    assert copy.copy(catalog) == catalog
+    again = pickle.loads(pickle.dumps(error))
+    assert again.problems == (problem,) and str(again) == str(error)

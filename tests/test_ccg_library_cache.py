@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +38,9 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     seen: list[Path] = []
     real = ccg_library._validated
 
-    def counting(folder: Path) -> Library:
+    def counting(folder: Path, read: Mapping[str, bytes] | None = None) -> Library:
         seen.append(folder)
-        return real(folder)
+        return real(folder, read)
 
     monkeypatch.setattr(ccg_library, "_validated", counting)
     return seen

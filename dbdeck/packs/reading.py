@@ -90,6 +90,10 @@ class Problem:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Problem is immutable: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[type[Problem], tuple[str, str, str | None, str | None]]:
+        # Copied and pickled through its constructor, as it refuses setattr.
+        return (Problem, self._fields())
+
     def _fields(self) -> tuple[str, str, str | None, str | None]:
         return (self.file, self.message, self.card, self.path)
 
@@ -123,6 +127,10 @@ class CardSetError(Exception):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = tuple(problems)
+
+    def __reduce__(self) -> tuple[type[CardSetError], tuple[tuple[Problem, ...]]]:
+        # Rebuilt from its problems, not from its message.
+        return (CardSetError, (self.problems,))
 
 
 def shipped_cards_dir() -> Path:

@@ -37,7 +37,9 @@ class HeldScreen(Screen[ResultT]):
         # Textual's own attributes: the count of ``batch_update`` blocks open,
         # and the flag its update timer reads once they close (a whole-screen
         # redraw, so nothing drawn since is missed).
-        if self.app._batch_count:
+        # Only the screen in front holds back: a screen behind a dialog
+        # passes its changes on to the one in front, as Textual does.
+        if self.app._batch_count and self.app.screen is self:
             self._repaint_required = True
             return
         super()._compositor_refresh()

@@ -84,8 +84,9 @@ class TableApp(PlainApp):
 
     def on_ready(self) -> None:
         """The first screen is laid out: a start that held the collector off
-        (``dbdeck.collector``) lets it go."""
-        collector.let_go()
+        (``dbdeck.collector``) lets it go, once the frame is drawn (its one
+        collection is then not in the player's way)."""
+        self.call_after_refresh(collector.let_go)
 
     def table_screen(self, game_id: str, backend: Any, kind: ScreenKind = "table") -> Screen[None]:
         """The table screen of the game ``game_id`` on ``backend`` (of a

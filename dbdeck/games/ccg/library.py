@@ -347,21 +347,24 @@ def _shipped(folder: Path) -> Library:
             library = _from_json(kept)
             if library is not None:
                 return library
-    library = _validated(folder)
+    # The bytes the key was made of are the ones validated: a file changed
+    # in between must not be kept under the old bytes' key.
+    library = _validated(folder, dict(files))
     if entry is not None:
         entry.save(_to_json(library))
     return library
 
 
-def _validated(folder: Path) -> Library:
-    """The shipped data validated by the models; ``CardSetError`` otherwise."""
+def _validated(folder: Path, read: Mapping[str, bytes] | None = None) -> Library:
+    """The shipped data validated by the models; ``CardSetError`` otherwise
+    (``read``: the files' bytes already read, by path)."""
     from dbdeck.games.ccg.models import CharacterFile, IdentityFile, ListFile, RulingFile
 
     problems: list[Problem] = []
-    identities = _read(folder / f"identities{CCG_SUFFIX}", IdentityFile, problems)
-    characters = _read(folder / f"characters{CCG_SUFFIX}", CharacterFile, problems)
-    lists = _read(folder / f"lists{CCG_SUFFIX}", ListFile, problems)
-    rulings = _read(folder / f"rulings{CCG_SUFFIX}", RulingFile, problems)
+    identities = _read(folder / f"identities{CCG_SUFFIX}", IdentityFile, problems, read)
+    characters = _read(folder / f"characters{CCG_SUFFIX}", CharacterFile, problems, read)
+    lists = _read(folder / f"lists{CCG_SUFFIX}", ListFile, problems, read)
+    rulings = _read(folder / f"rulings{CCG_SUFFIX}", RulingFile, problems, read)
     if identities is None or characters is None or lists is None or rulings is None:
         raise CardSetError(problems)
     name = str(folder / f"identities{CCG_SUFFIX}")
@@ -448,6 +451,7 @@ def _from_json(content: Any) -> Library | None:
         for card, source, summary, facts in content["rulings"]:
             kept = tuple(MappingProxyType(dict(f)) for f in facts)
             on_card.setdefault(card, []).append(RulingRecord(card, source, summary, kept))
+        titles = _title_index(cards)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     return Library(
@@ -455,7 +459,7 @@ def _from_json(content: Any) -> Library | None:
         MappingProxyType(people),
         MappingProxyType(lists),
         MappingProxyType({k: tuple(v) for k, v in on_card.items()}),
-        MappingProxyType(_title_index(cards)),
+        MappingProxyType(titles),
     )
 
 
@@ -466,13 +470,21 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def _read(path: Path, model: type[_Model], problems: list[Problem]) -> _Model | None:
-    """One file validated by ``model``, or ``None`` after adding its problems."""
+def _read(
+    path: Path,
+    model: type[_Model],
+    problems: list[Problem],
+    read: Mapping[str, bytes] | None = None,
+) -> _Model | None:
+    """One file validated by ``model``, or ``None`` after adding its
+    problems (``read``: bytes already read, by path)."""
     from pydantic import ValidationError
 
     name = str(path)
     try:
-        data = read_regular_file(path, MAX_CARD_FILE_BYTES)
+        data = read[name] if read is not None and name in read else None
+        if data is None:
+            data = read_regular_file(path, MAX_CARD_FILE_BYTES)
         text = decode_utf8(data)
         refused = json_limits_problem(data)
         if refused is not None:

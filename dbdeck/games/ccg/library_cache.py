@@ -37,11 +37,13 @@ _FORMAT = 1
 
 _CODE_FILES = (
     "models.py",
+    "kinds.py",
     "library.py",
     "library_cache.py",
     "titles.py",
     "attack_table.py",
     "../../packs/reading.py",
+    "../../packs/printable.py",
     "../../packs/cache_files.py",
 )
 """The modules (relative to ``dbdeck/games/ccg``) whose code decides what a

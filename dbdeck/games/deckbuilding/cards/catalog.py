@@ -102,6 +102,10 @@ class Catalog:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Catalog is immutable: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[type[Catalog], tuple[Mapping[str, Card], Mapping[str, str]]]:
+        # Copied and pickled through its constructor, as it refuses setattr.
+        return (Catalog, (self.cards, self.files))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):
             return NotImplemented
