@@ -156,6 +156,10 @@ def cmd_log(args: argparse.Namespace) -> int:
         written = []
         for line in lines:
             turn = turn + line.starts_turn if marked else after
+            if marked and action and not turn:
+                # After the setup, the first turn has begun, whether or
+                # not the game marks its beginning (its setup may open it).
+                turn = 1
             written.append({"type": line.kind, "text": line.text, "turn": turn})
         if entries and action and entries[-1]["action"] is action:
             # A step of a turn the rules play: part of the action that began it.

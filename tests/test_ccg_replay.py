@@ -91,3 +91,21 @@ def test_a_replay_from_one_seat_shows_only_its_hand(tmp_path: Path) -> None:
     assert any("You drew" in text for text in lines), "seat 1 reads its own draws"
     with pytest.raises(ValueError, match="no seat 5 at this game"):
         ReplayBackend(rules, data, seat=5)
+
+
+def test_the_log_counts_the_turns_from_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dbdeck log`` of a CCG game: the setup's lines are the setup's, the
+    first player's Draw step is turn 1, and "Turn 2" is turn 2."""
+    from dbdeck.cli import main
+
+    _rules, data = _saved_game(tmp_path)
+    capsys.readouterr()
+    assert main(["--saves", str(tmp_path), "log", str(data["id"])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("[setup   ]") and "goes first" in line for line in lines)
+    first_draw = next(line for line in lines if "draws 3 cards (the Draw step)" in line)
+    assert first_draw.startswith("[turn   1]")
+    second = next(line for line in lines if "Turn 2:" in line)
+    assert second.startswith("[turn   2]")
