@@ -178,7 +178,8 @@ def _host_options(host: argparse.ArgumentParser) -> None:
         default=None,
         metavar="ID",
         help="serve a saved game again (under the same name, socket, group and TCP address "
-        "unless --name, --socket, --group or --tcp is given)",
+        "unless --name, --socket, --group or --tcp is given; with the same SSH door unless "
+        "--ssh or --authorized-keys is)",
     )
     host.add_argument(
         "--players",

@@ -131,3 +131,52 @@ async def test_the_host_serves_a_player_through_its_door_until_ctrl_c(tmp_path: 
         if host.returncode is None:
             host.kill()
             await host.wait()
+
+
+async def _host_until_serving(tmp_path: Path, *args: str) -> str:
+    """Run ``dbdeck host ARGS`` until it serves, then Ctrl+C; what it printed."""
+    host = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "dbdeck",
+        "--saves",
+        str(tmp_path / "saves"),
+        "host",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        cwd=tmp_path,
+        env=dict(os.environ),
+    )
+    assert host.stdout is not None
+    printed = ""
+    try:
+        while "Ctrl+C" not in printed:
+            line = await asyncio.wait_for(host.stdout.readline(), READ_TIMEOUT)
+            assert line, printed
+            printed += line.decode()
+        host.send_signal(signal.SIGINT)
+        rest, _ = await asyncio.wait_for(host.communicate(), READ_TIMEOUT)
+        printed += rest.decode()
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
+    assert host.returncode == 0, printed
+    return printed
+
+
+async def test_a_resumed_table_opens_its_door_again(tmp_path: Path) -> None:
+    """``dbdeck host --resume ID`` alone opens the SSH door the table had:
+    the same port (the one ``:0`` picked), the same keys, the same host key."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    keys = write_keys(tmp_path / "keys", [keys_line(key, "ann")])
+    first = await _host_until_serving(
+        tmp_path, *HOST[1:], "--ssh", "127.0.0.1:0", "--authorized-keys", str(keys)
+    )
+    door = re.search(r"SSH door on (127\.0\.0\.1:\d+): host key (SHA256:\S+)", first)
+    assert door is not None, first
+    save_id = first.rsplit("dbdeck host --resume ", 1)[1].split()[0]
+    again = await _host_until_serving(tmp_path, "--resume", save_id)
+    assert f"SSH door on {door.group(1)}: host key {door.group(2)}\n" in again, again
+    assert f"the keys of {keys} at the SSH door" in again

@@ -91,6 +91,21 @@ def _resolve_place(args: argparse.Namespace, folder: Path) -> tuple[str, str, st
     )
 
 
+def _reopen_door(args: argparse.Namespace, folder: Path) -> bool:
+    """``--resume ID`` with no door of its own opens the door the table had
+    (its address and keys file) again; whether it does."""
+    from dbdeck.net.server import TableServer
+
+    if not args.resume or getattr(args, "ssh", None) or getattr(args, "authorized_keys", None):
+        return False
+    place = TableServer.stored_place(folder, args.resume)
+    if not place.get("ssh") or not place.get("authorized_keys"):
+        return False
+    args.ssh = place["ssh"]
+    args.authorized_keys = Path(place["authorized_keys"])
+    return True
+
+
 @dataclass
 class _DoorPlan:
     """The SSH door a table opens beside it, as the command line asks."""
@@ -155,9 +170,10 @@ def cmd_host(
         tcp = parse_tcp(tcp_text) if tcp_text else None
     except ValueError as exc:
         return _err(f"--tcp: {exc}")
+    reopened = _reopen_door(args, folder)
     door = _door_plan(args, seat_command)
     if isinstance(door, str):
-        return _err(door)
+        return _err(f"the resumed table's SSH door: {door}" if reopened else door)
     if group:
         import grp
 
@@ -312,6 +328,8 @@ async def _serve(
         except BaseException:
             await server.close()
             raise
+        # The port the door got (``:0`` picks one) and the keys file, for --resume.
+        server.remember_door(_address(door.address), os.path.abspath(door.keys_file))
     match = server.session.match
     print(f"Table {server.name}: {match.summary().title}")
     for seat in server.table.seats:

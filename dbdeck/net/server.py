@@ -460,6 +460,9 @@ class TableServer:
         self.socket_path = socket_path
         self.group = group
         self.tcp = tcp
+        self.door_place: tuple[str, str] | None = None
+        """The SSH door opened beside the table, if any: its address
+        (``HOST:PORT``) and its keys file, kept for ``--resume``."""
         self.join_token = join_token or secrets.token_urlsafe(12)
         self.owner = owner or user_name()
         self.identify = identify
@@ -552,11 +555,12 @@ class TableServer:
     @staticmethod
     def stored_place(folder: Path, save_id: str) -> dict[str, str]:
         """Where the table of save ``save_id`` was served: its ``name``,
-        ``socket``, ``group`` and ``tcp`` (``HOST:PORT``, or empty) as the
-        ``.table`` file beside the save keeps them, so that ``dbdeck host
-        --resume ID`` can serve the same table again. ``{}`` when there is
-        no such file (or it cannot be read); keys missing from an older file
-        are left out."""
+        ``socket``, ``group`` and ``tcp`` (``HOST:PORT``, or empty), and
+        its SSH door's ``ssh`` address and ``authorized_keys`` file (empty
+        without a door), as the ``.table`` file beside the save keeps them,
+        so that ``dbdeck host --resume ID`` can serve the same table again.
+        ``{}`` when there is no such file (or it cannot be read); keys
+        missing from an older file are left out."""
         try:
             data = json.loads((folder / f"{save_id}.table").read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -565,7 +569,7 @@ class TableServer:
             return {}
         return {
             key: data[key]
-            for key in ("name", "socket", "group", "tcp")
+            for key in ("name", "socket", "group", "tcp", "ssh", "authorized_keys")
             if isinstance(data.get(key), str)
         }
 
@@ -578,10 +582,18 @@ class TableServer:
             "socket": str(self.socket_path or ""),
             "group": self.group,
             "tcp": f"{self.tcp[0]}:{self.tcp[1]}" if self.tcp else "",
+            "ssh": self.door_place[0] if self.door_place else "",
+            "authorized_keys": self.door_place[1] if self.door_place else "",
         }
         # Seat token hashes: for this user only, and never through a
         # symlink planted at a predictable temporary name.
         write_private(self._table_file, json.dumps(data))
+
+    def remember_door(self, address: str, keys_file: str) -> None:
+        """Keep the SSH door opened beside the table (``HOST:PORT`` and its
+        keys file) with the table, so that ``--resume`` opens it again."""
+        self.door_place = (address, keys_file)
+        self._keep_table()
 
     def _keep_table(self) -> bool:
         """Save the table, or log why not: a full disk must not stop a seat
