@@ -458,11 +458,17 @@ def _bonus(g: Reach, op: Any, task: Op) -> None:
         # "this attack" was counted when the attack's damage was added up.
         return
     kind = _BONUS_KIND.get(type(op)) or f"cost:{op.market}"
+    # "Until your next turn" is the next turn of the Character whose card
+    # gave it, not of the one it was given to (rules note N53).
+    giver = _own_character(g, task.ctx) if op.duration == "until-your-next-turn" else None
 
     def apply(key: Holder) -> None:
         if key.__class__ is CharacterRef:
             ch = g.state.character(key.id)
-            ch.bonuses.append(Bonus(kind, op.amount, op.duration, getattr(op, "attack", None)))
+            until = giver.id if giver is not None and giver.id != ch.id else None
+            ch.bonuses.append(
+                Bonus(kind, op.amount, op.duration, getattr(op, "attack", None), until)
+            )
             g.log("bonus", "{}: {} {}.", key, kind, f"{op.amount:+d}")
         elif key is VILLAIN or key.__class__ is EnemyRef:
             v = g.state.villain

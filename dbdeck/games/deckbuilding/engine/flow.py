@@ -22,7 +22,7 @@ from dbdeck.games.deckbuilding.engine.context import EffectContext
 from dbdeck.games.deckbuilding.engine.effects import Ops
 from dbdeck.games.deckbuilding.engine.events import Agree
 from dbdeck.games.deckbuilding.engine.holders import VILLAIN, CharacterRef, MinionRef
-from dbdeck.games.deckbuilding.engine.state import CharacterState, Option
+from dbdeck.games.deckbuilding.engine.state import CharacterState, GameState, Option
 from dbdeck.games.deckbuilding.engine.tasks import (
     Asking,
     OrderItem,
@@ -116,7 +116,7 @@ def _char_start(g: Reach) -> None:
     ch.energy = ch.training_energy = ch.dragon_balls_bought = 0
     ch.acted = ch.market_discarded = ch.balls_given = False
     ch.ability_used = ch.duo_invested = False
-    ch.bonuses = [b for b in ch.bonuses if b.duration != "until-your-next-turn"]
+    _end_until_next_turn(s, ch)
     for unit in ch.units():
         unit.exhausted = False
     g.log("turn", "{}'s turn.", CharacterRef(ch.id), character=ch.id)
@@ -128,6 +128,24 @@ def _char_start(g: Reach) -> None:
     items = _start_effects(g, ch)
     if items:
         order(g, ch.id, items, "Which start-of-turn effect resolves first?")
+
+
+def _end_until_next_turn(s: GameState, ch: CharacterState) -> None:
+    """The bonuses "until your next turn" that ``ch``'s turn ends: its own,
+    and those its cards gave other Characters (rules note N53). A bonus
+    whose giver was defeated ends at its holder's turn."""
+    for holder in s.characters:
+        kept = []
+        for b in holder.bonuses:
+            if b.duration == "until-your-next-turn":
+                giver = b.until
+                if giver is not None and s.character(giver).defeated:
+                    giver = None
+                if (giver or holder.id) == ch.id:
+                    continue
+            kept.append(b)
+        if len(kept) != len(holder.bonuses):
+            holder.bonuses = kept
 
 
 def _start_effects(g: Reach, ch: CharacterState) -> list[OrderItem]:

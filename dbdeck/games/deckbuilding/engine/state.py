@@ -152,6 +152,22 @@ class Bonus:
     amount: int
     duration: str
     attack: str | None = None
+    until: str | None = None
+    """An ``until-your-next-turn`` bonus another Character's card gave:
+    that Character, whose next turn ends it (rules note N53). ``None``: the
+    holder's own next turn."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The bonus as saves have always held it, ``until`` only when set."""
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "amount": self.amount,
+            "duration": self.duration,
+            "attack": self.attack,
+        }
+        if self.until is not None:
+            data["until"] = self.until
+        return data
 
 
 @dataclass(slots=True)
@@ -561,7 +577,7 @@ def _clone_character(c: CharacterState) -> CharacterState:
     new.equipment = [_clone_unit(u) for u in c.equipment]
     new.training = [_clone_unit(u) for u in c.training]
     new.time_track = [_clone_prepared(p) for p in c.time_track]
-    new.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack) for b in c.bonuses]
+    new.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack, b.until) for b in c.bonuses]
     new.duo_energy = {k: list(v) for k, v in c.duo_energy.items()}
     return new
 
@@ -588,7 +604,7 @@ def _clone_villain(v: VillainState) -> VillainState:
 def to_data(obj: Any) -> Any:
     """Plain JSON data for a state object (dataclasses become dicts; tasks
     and decisions write their own form)."""
-    if isinstance(obj, Task | Decision | Option):
+    if isinstance(obj, Task | Decision | Option | Bonus):
         return obj.to_json()
     if obj.__class__ is VillainState:
         return _villain_data(obj)

@@ -124,6 +124,8 @@ def _bonus(b: Bonus) -> dict[str, Any]:
     shown: dict[str, Any] = {"kind": b.kind, "amount": b.amount, "duration": b.duration}
     if b.attack is not None:
         shown["attack"] = b.attack
+    if b.until is not None:
+        shown["until"] = b.until
     return shown
 
 

@@ -29,6 +29,13 @@ def check_table_fits(g: Game, table: TableSpec) -> None:
             fail(
                 f"characters.{clip(character)}", f"not a Character of this game ({', '.join(ids)})"
             )
+    for character, spec in (table.characters or {}).items():
+        for i, bonus in enumerate(spec.bonuses or []):
+            if bonus.until is not None and bonus.until not in ids:
+                fail(
+                    f"characters.{clip(character)}.bonuses.{i}.until",
+                    f"{clip(bonus.until)!r} is not a Character of this game ({', '.join(ids)})",
+                )
     active = table.active
     if active is not None and active not in (*ids, "villain"):
         fail("active", f"{clip(active)!r} is neither a Character of this game nor 'villain'")

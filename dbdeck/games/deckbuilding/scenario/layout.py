@@ -135,7 +135,7 @@ def _lay_character(g: Game, ch: CharacterState, spec: CharacterSpec) -> None:
             )
         ch.room_tokens, ch.room_card = spec.room_tokens, room.uid
     if spec.bonuses is not None:
-        ch.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack) for b in spec.bonuses]
+        ch.bonuses = [Bonus(b.kind, b.amount, b.duration, b.attack, b.until) for b in spec.bonuses]
     if spec.defeated:
         _lay_defeat(g, ch, spec)
     if spec.dragon_balls is not None:

@@ -202,6 +202,9 @@ class BonusSpec(Spec):
     amount: _Signed
     duration: Duration
     attack: Annotated[str, _one_of("attack kind", ("physical", "energy"))] | None = None
+    until: Annotated[str, Field(max_length=64)] | None = None
+    """An ``until-your-next-turn`` bonus another Character gave: that
+    Character, whose next turn ends it."""
 
 
 _TimeSlots = Field(min_length=4, max_length=4)
