@@ -257,7 +257,8 @@ def _char_end(g: Reach) -> None:
         ch.played = []
         ch.bonuses = [b for b in ch.bonuses if b.duration not in ("this-turn", "this-attack")]
         ch.energy = ch.training_energy = 0
-        zones.draw(g, ch, max(0, zones.hand_limit(g, ch) - len(ch.hand)))
+        # The hand was just discarded: a whole new hand is drawn.
+        zones.draw(g, ch, max(0, zones.hand_limit(g, ch)))
     g.log("turn-end", "{}'s turn ends.", CharacterRef(ch.id), character=ch.id)
     s.step = "reveal"
 
