@@ -38,6 +38,10 @@ from dbdeck.tui.terminal import colour_system, wants_ascii
 
 __all__ = ["TYPED_KEYS_KEPT", "InterfaceCrash", "TableApp"]
 
+LET_GO_AFTER = 0.3
+"""Seconds after the first screen is laid out that a start's garbage is
+collected (``dbdeck.collector``)."""
+
 TYPED_KEYS_KEPT = 256
 """How many typed keys are remembered with their screen (a key the focused
 widget takes for itself never comes back to be forgotten)."""
@@ -84,9 +88,10 @@ class TableApp(PlainApp):
 
     def on_ready(self) -> None:
         """The first screen is laid out: a start that held the collector off
-        (``dbdeck.collector``) lets it go, once the frame is drawn (its one
-        collection is then not in the player's way)."""
-        self.call_after_refresh(collector.let_go)
+        (``dbdeck.collector``) lets it go a moment later, once the first
+        frame is on the terminal (Textual writes it from a thread of its
+        own, which the collection would hold up)."""
+        self.set_timer(LET_GO_AFTER, collector.let_go)
 
     def table_screen(self, game_id: str, backend: Any, kind: ScreenKind = "table") -> Screen[None]:
         """The table screen of the game ``game_id`` on ``backend`` (of a
