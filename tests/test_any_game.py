@@ -499,3 +499,27 @@ def test_join_opens_the_game_its_tables_entry_names(
     assert commands.cmd_join(args, _join_rules, joined_app) == 0
     assert made == [None]
     listening.close()
+
+
+def test_undo_takes_back_the_bots_moves_with_the_players_move_before_them(
+    toy: ToyRules, tmp_path: Path
+) -> None:
+    """At a table where the bot plays one seat, an undo goes back past the
+    bot's moves to the player's last move (the bot would otherwise make
+    them again at once); nothing revealed stands in the way here."""
+    from dbdeck.seating import Seating
+    from dbdeck.tui.local import LocalBackend
+
+    setup = toy.read_setup({"seed": 5, "players": ["Ann", "Bob"], "deck": 10, "hand": 3})
+    session = Session.start(toy, setup, tmp_path, seating=Seating(bots=frozenset({"b"})))
+    table = LocalBackend(session)
+    before = session.match.fingerprint()
+    card = session.match.hands[0][0]
+    assert table.send(Play(card=card)).accepted  # a play ends Ann's turn: no draw, no reveal
+    assert table.bot_turn() is not None and table.legal_actions() == []
+    table.play_bots()  # Bob's hand is full: the bot plays, revealing nothing
+    assert len(session.actions) == 2 and table.bot_turn() is None
+    outcome = table.undo()
+    assert outcome.accepted, outcome.message
+    assert session.match.fingerprint() == before
+    assert table.bot_turn() is None and table.legal_actions()

@@ -367,8 +367,10 @@ class LocalBackend:
         except Exception as exc:  # the table must survive any bug in the rules
             return self._crashed(exc)
         self.match = session.match
-        # A question answered without asking is undone with the action before it.
-        while session.undoable() > 0 and self.match.unasked() is not None:
+        # A question answered without asking is undone with the action before
+        # it, and the bot's moves with the player's move they followed (else
+        # the bot would make them again at once).
+        while session.undoable() > 0 and (self.match.unasked() is not None or self._bot_acts()):
             try:
                 session.undo()
             except SaveFailed as exc:
