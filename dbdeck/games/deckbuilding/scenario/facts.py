@@ -103,6 +103,7 @@ def board_facts(g: Game) -> dict[str, Any]:
             "allies": [rules.damage_of(g, MarketAllyRef(u)) for u in s.markets["allies"].row]
         },
         "round": s.round,
+        "turn": s.turn,
         "location": s.location or "",
         "balls": balls,
         "winner": s.winner,
