@@ -20,6 +20,7 @@ from dbdeck.games.deckbuilding.engine.state import (
     GameState,
     VillainOwnState,
     VillainState,
+    in_every_snapshot,
     own_state_for,
     state_from_data,
     to_data,
@@ -103,7 +104,7 @@ def test_only_the_older_villains_write_their_state_in_every_snapshot() -> None:
     always = {
         f.name
         for rules in villains._RULES.values()
-        if rules.OWN_STATE.IN_EVERY_SNAPSHOT
+        if in_every_snapshot(rules.OWN_STATE)
         for f in fields(rules.OWN_STATE)
     }
     assert always == {"arrived", "aggro"}

@@ -152,7 +152,13 @@ class Fire(Asking):
     boosters: list[int]
     choice: Any = optional(None)
     """The target the Character chose."""
-    read_answer = staticmethod(read_choice)
+
+    @staticmethod
+    def read_answer(value: Any) -> Any:
+        """Answers that may be holders, read back (``read_choice``); a
+        method, not ``staticmethod(read_choice)``: compiled with mypyc, a
+        value assigned in a dataclass's body becomes one of its fields."""
+        return read_choice(value)
 
     def run(self, g: Reach) -> None:
         """Choose the Technique's target and attack."""

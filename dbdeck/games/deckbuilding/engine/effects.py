@@ -76,8 +76,6 @@ class Ops(Task):
     ctx: EffectContext = field(metadata=CONTEXT)
     """Who owns the effect and what it is about (see the module)."""
 
-    queues_only = True
-
     def run(self, g: Reach) -> None:
         """Queue the ``i``-th operation, and the rest after it."""
         ops = ops_at(g, self.card, self.path)
@@ -87,6 +85,11 @@ class Ops(Task):
         if i + 1 < len(ops):
             g.push(Ops(self.card, self.path, i + 1, self.ctx))
         g.push(Op(self.card, self.path, i, self.ctx))
+
+
+# Set after the class: compiled with mypyc, a constant in a dataclass's body
+# becomes one of its fields.
+Ops.queues_only = True
 
 
 @task_kind("op")
@@ -105,7 +108,13 @@ class Op(Asking):
     for "each Character", or the one the players chose."""
     choice: Any = optional(None)
     """The answer: a target, a card uid, an option's index."""
-    read_answer = staticmethod(read_choice)
+
+    @staticmethod
+    def read_answer(value: Any) -> Any:
+        """Answers that may be holders, read back (``read_choice``); a
+        method, not ``staticmethod(read_choice)``: compiled with mypyc, a
+        value assigned in a dataclass's body becomes one of its fields."""
+        return read_choice(value)
 
     def run(self, g: Reach) -> None:
         """Run the operation's handler."""

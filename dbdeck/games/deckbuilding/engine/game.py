@@ -125,21 +125,34 @@ class Setup:
 class Game:
     """One game of the Dragon Ball Deckbuilding Game."""
 
-    def __init__(self, catalog: Catalog, state: GameState, rng: TableRandom) -> None:
+    def __init__(
+        self, catalog: Catalog, state: GameState, rng: TableRandom, *, like: Game | None = None
+    ) -> None:
+        """``like``: a game of the same table whose lookups this one takes
+        over instead of making them again (``clone``)."""
         self.catalog = catalog
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
-        self._villain_hooks = villains.hooks_for(state.villain_id)
-        # Card definitions by instance uid: the hottest lookup of the engine.
-        self._defs: list[Card] = [catalog.cards[c] for c in state.card_ids]
-        self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = {}
-        board = catalog.cards[state.villain_id]
-        if not isinstance(board, Villain):
-            raise SetupError(f"{state.villain_id!r} is not a Villain")
-        # The board never changes in a game: looked up once, read on every attack.
-        self._villain_board = board
-        self.victory_conditions: frozenset[str] = frozenset(v.condition for v in board.victory)
+        if like is not None:
+            self._villain_hooks: VillainRules = like._villain_hooks
+            self._defs: list[Card] = list(like._defs)
+            self._location_lasting: dict[tuple[str | None, type], tuple[Any, ...]] = (
+                like._location_lasting
+            )
+            self._villain_board: Villain = like._villain_board
+            self.victory_conditions: frozenset[str] = like.victory_conditions
+        else:
+            self._villain_hooks = villains.hooks_for(state.villain_id)
+            # Card definitions by instance uid: the hottest lookup of the engine.
+            self._defs = [catalog.cards[c] for c in state.card_ids]
+            self._location_lasting = {}
+            board = catalog.cards[state.villain_id]
+            if not isinstance(board, Villain):
+                raise SetupError(f"{state.villain_id!r} is not a Villain")
+            # The board never changes in a game: looked up once, read on every attack.
+            self._villain_board = board
+            self.victory_conditions = frozenset(v.condition for v in board.victory)
         self.headless = False
         """Build no events: ``log`` records nothing, and ``apply`` returns an
         empty list. For bots and searches that play on copies and read no
@@ -658,17 +671,9 @@ class Game:
         copy's own setting (``Game.headless``), by default this game's."""
         rng = TableRandom()
         rng.setstate(self.rng.getstate())
-        twin = Game.__new__(Game)
-        twin.catalog = self.catalog
-        twin.state = self.state.clone()
-        twin.rng = rng
-        twin.events = []
-        twin._villain_hooks = self._villain_hooks
-        twin._defs = list(self._defs)
-        twin._location_lasting = self._location_lasting
-        twin._villain_board = self._villain_board
-        twin.victory_conditions = self.victory_conditions
-        twin.derived = DerivedState()
+        # Through __init__, not Game.__new__: compiled (the accelerated
+        # build), a class's __new__ runs its __init__.
+        twin = Game(self.catalog, self.state.clone(), rng, like=self)
         twin.step_mode = self.step_mode
         twin.headless = self.headless if headless is None else headless
         return twin

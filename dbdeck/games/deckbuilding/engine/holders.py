@@ -105,7 +105,7 @@ class _ByCardId(_Ref):
     """A holder named by a card id; each kind has its own table and prefix."""
 
     __slots__ = ("id",)
-    __match_args__: ClassVar = ("id",)
+    __match_args__ = ("id",)
     id: str
     _prefix: ClassVar[str]
     _made: ClassVar[dict[str, Any]]
@@ -123,7 +123,7 @@ class _ByUid(_Ref):
     """A holder named by a card instance's uid; each kind has its own table."""
 
     __slots__ = ("uid",)
-    __match_args__: ClassVar = ("uid",)
+    __match_args__ = ("uid",)
     uid: int
     _prefix: ClassVar[str]
     _made: ClassVar[dict[int, Any]]
@@ -144,6 +144,7 @@ class CharacterRef(_ByCardId, prefix="c:"):
     """A Character, by its card id."""
 
     __slots__ = ()
+    __match_args__ = ("id",)  # its own: compiled matches read no base's
 
 
 @final
@@ -151,6 +152,7 @@ class AllyRef(_ByUid, prefix="a:"):
     """An Ally in play, by its card uid."""
 
     __slots__ = ()
+    __match_args__ = ("uid",)  # its own: compiled matches read no base's
 
 
 @final
@@ -158,6 +160,7 @@ class MinionRef(_ByUid, prefix="m:"):
     """A Minion in play, by its card uid."""
 
     __slots__ = ()
+    __match_args__ = ("uid",)  # its own: compiled matches read no base's
 
 
 @final
@@ -165,6 +168,7 @@ class EnemyRef(_ByCardId, prefix="e:"):
     """One enemy of a Villain of several, by its card id."""
 
     __slots__ = ()
+    __match_args__ = ("id",)  # its own: compiled matches read no base's
 
 
 @final
@@ -172,6 +176,7 @@ class MarketAllyRef(_ByUid, prefix="market:"):
     """An Ally face up in the Ally Market, by its card uid."""
 
     __slots__ = ()
+    __match_args__ = ("uid",)  # its own: compiled matches read no base's
 
 
 _VILLAINS: dict[str, VillainRef] = {}
@@ -182,7 +187,7 @@ class VillainRef(_Ref):
     """The Villain (of one enemy, or the board of several): ``VILLAIN``."""
 
     __slots__ = ()
-    __match_args__: ClassVar = ()
+    __match_args__ = ()
 
     def __new__(cls) -> VillainRef:
         found = _VILLAINS.get("v")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
 
 from dbdeck.games.deckbuilding.cards.kinds import Difficulty
 from dbdeck.games.deckbuilding.engine.holders import HOLDER_TYPES, Holder, holder_or_none, to_key
+from dbdeck.games.deckbuilding.engine.native import mypyc_attr
 from dbdeck.games.deckbuilding.engine.tasks import (
     Asking,
     Task,
@@ -68,6 +69,7 @@ Time Track and fired, or ``chosen`` with its target already settled (Broly's
 Furious Rage after its Controversy)."""
 
 
+@mypyc_attr(native_class=False)  # the task VillainAttack, a Python class, extends it
 @dataclass(slots=True)
 class VillainAttackState(Asking):
     """A Villain attack as it resolves: the card, who makes it, where it
@@ -91,7 +93,13 @@ class VillainAttackState(Asking):
     """Their answer: ``raditz-choice`` or ``card``."""
     choice: Any = None
     """The answer waited for: a target, the Controversy's, or the Power Clash's."""
-    read_answer = staticmethod(read_choice)
+
+    @staticmethod
+    def read_answer(value: Any) -> Any:
+        """Answers that may be holders, read back (``read_choice``); a
+        method, not ``staticmethod(read_choice)``: compiled with mypyc, a
+        value assigned in a dataclass's body becomes one of its fields."""
+        return read_choice(value)
 
     def __post_init__(self) -> None:
         if self.stage != "aim" and self.targets is None:
@@ -231,6 +239,7 @@ class MarketState:
     by Androids 17 and 18 keeps it while it stays in the row (rules note A5)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the Villain modules (Python) extend it
 @dataclass(slots=True)
 class VillainOwnState:
     """What one Villain's module keeps on the board beyond what every Villain
@@ -240,14 +249,13 @@ class VillainOwnState:
     A Villain's own fields are written among the ``VillainState``'s in the
     JSON form (``{"id": "freezer", …, "arrived": false}``), as snapshots have
     always held them. Holder fields say how "no holder" is written with the
-    ``NO_HOLDER`` metadata. The general rules keep nothing of their own."""
+    ``NO_HOLDER`` metadata. The general rules keep nothing of their own.
 
-    IN_EVERY_SNAPSHOT: ClassVar[bool] = False
-    """Whether snapshots have held this state's fields for every Villain
-    (their defaults for the others), from before each Villain owned its
-    state: they still do, so older and newer versions read each other's
-    saves and the golden fingerprint holds. A new Villain's state leaves it
-    off."""
+    A subclass whose fields every snapshot holds says so with the class
+    constant ``IN_EVERY_SNAPSHOT: ClassVar[bool] = True``
+    (``in_every_snapshot``). The base declares no constant: compiled with
+    mypyc (``tools/build_accelerated.py``), a class constant of a dataclass
+    becomes a read-only field."""
 
     def clone(self) -> VillainOwnState:
         """An independent copy: plain values and holders are shared, anything
@@ -255,7 +263,10 @@ class VillainOwnState:
         own = _fields_of_own(type(self))
         if not own:
             return self  # the general rules' nothing, shared
-        new = copy.copy(self)
+        # Through __init__ (not copy.copy): a Villain module's class, plain
+        # Python, extends this one, which the accelerated build compiles,
+        # and copy.copy would drop its fields.
+        new = replace(self)
         for f in own:
             value = getattr(self, f.name)
             if value.__class__ not in _SHARED_OWN:
@@ -291,10 +302,7 @@ class VillainOwnState:
         unknown = sorted(set(values) - names)
         if unknown:
             raise ValueError(f"this Villain keeps no {unknown[0]!r}")
-        new = copy.copy(self)
-        for name, value in values.items():
-            setattr(new, name, value)
-        return new
+        return replace(self, **values)  # as clone does
 
 
 _SHARED_OWN = frozenset({bool, int, str, type(None), *HOLDER_TYPES})
@@ -303,6 +311,15 @@ _OWN_STATES: dict[str, type[VillainOwnState]] = {}
 _OWN_FIELDS: dict[type, tuple[Any, ...]] = {}
 _NO_OWN_STATE = VillainOwnState()
 """The general rules' own state: nothing, shared by every game."""
+
+
+def in_every_snapshot(cls: type[VillainOwnState]) -> bool:
+    """Whether snapshots have held this state's fields for every Villain
+    (their defaults for the others), from before each Villain owned its
+    state: they still do, so older and newer versions read each other's
+    saves and the golden fingerprint holds. A new Villain's state leaves it
+    off (its class sets no ``IN_EVERY_SNAPSHOT``)."""
+    return bool(getattr(cls, "IN_EVERY_SNAPSHOT", False))
 
 
 def _fields_of_own(cls: type[VillainOwnState]) -> tuple[Any, ...]:
@@ -736,14 +753,14 @@ def _character(c: dict[str, Any]) -> CharacterState:
 def _villain_data(v: VillainState) -> dict[str, Any]:
     """The Villain's JSON form: the shared fields, then the Villain's own
     among them (and the older Villains' own with their defaults, which every
-    snapshot has held: ``VillainOwnState.IN_EVERY_SNAPSHOT``)."""
+    snapshot has held: ``in_every_snapshot``)."""
     out: dict[str, Any] = {}
     for f in fields(v):
         if f.name != "own":
             out[f.name] = to_data(getattr(v, f.name))
     own = v.own
     for cls in _OWN_STATES.values():
-        if cls.IN_EVERY_SNAPSHOT and cls is not type(own):
+        if in_every_snapshot(cls) and cls is not type(own):
             out.update(cls().to_json())
     out.update(own.to_json())
     return out
