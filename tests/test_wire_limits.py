@@ -639,6 +639,8 @@ async def test_the_table_file_keeps_where_it_was_served(
         "socket": str(tmp_path / "club.sock"),
         "group": "",
         "tcp": "",
+        "ssh": "",
+        "authorized_keys": "",
     }
     assert TableServer.stored_place(tmp_path, "nothing") == {}
     path.write_text("[1, 2]", encoding="utf-8")
