@@ -73,29 +73,13 @@ def test_the_door_is_refused_before_anything_starts(
 async def test_the_host_serves_a_player_through_its_door_until_ctrl_c(tmp_path: Path) -> None:
     key = asyncssh.generate_private_key("ssh-ed25519")
     keys = write_keys(tmp_path / "keys", [keys_line(key, "ann")])
-    host = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "dbdeck",
-        "--saves",
-        str(tmp_path / "saves"),
-        *HOST,
-        "--ssh",
-        "127.0.0.1:0",
-        "--authorized-keys",
-        str(keys),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        cwd=tmp_path,
-        env=dict(os.environ),
+    host = await _start_host(
+        tmp_path, *HOST, "--ssh", "127.0.0.1:0", "--authorized-keys", str(keys)
     )
     assert host.stdout is not None
     printed = ""
     try:
-        while "Ctrl+C" not in printed:
-            line = await asyncio.wait_for(host.stdout.readline(), READ_TIMEOUT)
-            assert line, printed
-            printed += line.decode()
+        printed = await _until_serving(host)
         door = re.search(
             r"SSH door on 127\.0\.0\.1:(\d+): host key (SHA256:\S+) \(made now\)", printed
         )
@@ -133,28 +117,40 @@ async def test_the_host_serves_a_player_through_its_door_until_ctrl_c(tmp_path: 
             await host.wait()
 
 
-async def _host_until_serving(tmp_path: Path, *args: str) -> str:
-    """Run ``dbdeck host ARGS`` until it serves, then Ctrl+C; what it printed."""
-    host = await asyncio.create_subprocess_exec(
+async def _start_host(tmp_path: Path, *args: str) -> asyncio.subprocess.Process:
+    """``dbdeck --saves SAVES ARGS`` started, its output piped."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "dbdeck",
         "--saves",
         str(tmp_path / "saves"),
-        "host",
         *args,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         cwd=tmp_path,
         env=dict(os.environ),
     )
+
+
+async def _until_serving(host: asyncio.subprocess.Process) -> str:
+    """What the host printed until it said how to stop it (it serves)."""
+    assert host.stdout is not None
+    printed = ""
+    while "Ctrl+C" not in printed:
+        line = await asyncio.wait_for(host.stdout.readline(), READ_TIMEOUT)
+        assert line, printed
+        printed += line.decode()
+    return printed
+
+
+async def _host_until_serving(tmp_path: Path, *args: str) -> str:
+    """Run ``dbdeck host ARGS`` until it serves, then Ctrl+C; what it printed."""
+    host = await _start_host(tmp_path, "host", *args)
     assert host.stdout is not None
     printed = ""
     try:
-        while "Ctrl+C" not in printed:
-            line = await asyncio.wait_for(host.stdout.readline(), READ_TIMEOUT)
-            assert line, printed
-            printed += line.decode()
+        printed = await _until_serving(host)
         host.send_signal(signal.SIGINT)
         rest, _ = await asyncio.wait_for(host.communicate(), READ_TIMEOUT)
         printed += rest.decode()

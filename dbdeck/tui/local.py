@@ -213,21 +213,10 @@ class LocalBackend:
         self._bot_asked = None
         if isinstance(move, Exception):
             return self._bot_cannot(f"The bot cannot move ({move}).")
-        try:
-            events = self._apply(move)
-        except IllegalMove as exc:
-            return self._bot_cannot(f"The bot cannot move: {exc.reason}")
-        except SaveFailed as exc:
-            return Outcome(False, str(exc), error=True)
-        except Exception as exc:  # the table must survive any bug in the rules
-            return self._crashed(exc)
-        if self.session is not None:
-            self.match = self.session.match
-        self._count_story(events)
-        self._lines += self.match.log(events, self.keyboard)
-        self._answer_unasked()
-        self._settle()
-        return Outcome(True)
+        return self._guarded(
+            lambda: self._apply(move),
+            refused=lambda exc: self._bot_cannot(f"The bot cannot move: {exc.reason}"),
+        )
 
     def _bot_cannot(self, why: str) -> Outcome:
         """The bot's move failed: say so, and let the keyboard make it."""
@@ -386,16 +375,21 @@ class LocalBackend:
             f"{session.floor_reason}",
         )
 
-    def _guarded(self, work: Callable[[], Sequence[Event]]) -> Outcome:
-        """Run rules work. A refused action changes nothing; a save that
-        cannot be written (a full disk) changes nothing either and says so,
-        the table staying open for a retry; an unexpected error never shows
-        a traceback: a crash report is written and the game reloads from its
+    def _guarded(
+        self,
+        work: Callable[[], Sequence[Event]],
+        refused: Callable[[IllegalMove], Outcome] | None = None,
+    ) -> Outcome:
+        """Run rules work. A refused action changes nothing (``refused``
+        says what then, by default the rules' reason); a save that cannot be
+        written (a full disk) changes nothing either and says so, the table
+        staying open for a retry; an unexpected error never shows a
+        traceback: a crash report is written and the game reloads from its
         save (the game as it was before the error)."""
         try:
             events = work()
         except IllegalMove as exc:
-            return Outcome(False, exc.reason)
+            return Outcome(False, exc.reason) if refused is None else refused(exc)
         except SaveFailed as exc:
             # Not a bug, so no crash report (it would not fit on a full disk
             # anyway): the session kept the game as last saved.
